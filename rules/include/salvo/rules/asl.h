@@ -1,0 +1,112 @@
+#pragma once
+/// salvo/rules/asl.h — ASL ordnance fire: compile a situation into a roll program.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "salvo/rules/asl_situation.h"
+#include "salvo/rules/program.h"
+
+namespace salvo::asl {
+
+/// A situation the rules cannot resolve. `key` is the dotted path of the offending setting
+/// ("fire.intensive_fire"), so a loader can point at the file line that set it.
+class RulesError : public std::runtime_error {
+ public:
+  RulesError(std::string key, const std::string& message)
+      : std::runtime_error(message), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+/// Flags recorded per step (a shot, or an attempt that turned out not to be a shot).
+enum Flag : int {
+  kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagKill, kFlagBurn, kFlagEliminated,
+  kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud, kFlagMalfunction, kFlagDisabled,
+  kFlagLowAmmo, kFlagDepleted, kNumFlags
+};
+/// Counters summed per step.
+enum Counter : int { kCounterShots, kCounterHits, kNumCounters };
+/// Categorical outcome of a step (the best effect of the shot on the target).
+enum Outcome : int {
+  kOutcomeNoShot, kOutcomeMiss, kOutcomeDud, kOutcomeNoEffect, kOutcomePossibleShock,
+  kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn, kNumOutcomes
+};
+/// Why a fire phase ends.
+enum EndReason : int {
+  kEndRofExhausted, kEndIntensiveFireDone, kEndMalfunction, kEndTargetDestroyed,
+  kEndTargetEffect, kEndShotCap, kEndOutOfAmmo, kNumEndReasons
+};
+
+const char* flag_name(int flag);
+const char* counter_name(int counter);
+const char* outcome_name(int outcome);
+const char* end_reason_name(int reason);
+
+/// One modifier applied, with its rule.
+struct Modifier {
+  std::string what;   ///< "Case I: buttoned up"
+  int value = 0;
+  std::string rule;   ///< "C5.9"
+};
+
+/// To Kill numbers for one struck aspect.
+struct AspectKill {
+  std::string aspect;           ///< "hull front", "turret side", ...
+  int basic_tk = 0;             ///< Basic TK# (already doubled for a CH where `critical`)
+  std::vector<Modifier> mods;   ///< C7 Cases applied to the Basic TK#
+  std::optional<int> af;        ///< armor factor used (nullopt: unarmored)
+  int final_tk = 0;
+  bool critical = false;
+};
+
+/// Everything that decides one kind of shot in the phase (first shot, later shots, ...).
+struct ShotExplain {
+  std::string label;             ///< "shot 1 (APCR)", "shots 3+", "Intensive Fire shot"
+  Ammo ammo = Ammo::kAP;
+  int basic_th = 0;
+  std::vector<Modifier> th_mods;  ///< C4 Gun/Ammo modifications to the Basic TH#
+  int modified_th = 0;
+  std::vector<Modifier> drm;      ///< C5/C6 To Hit DRM
+  int total_drm = 0;
+  int rof = 0;                    ///< ROF in effect for this shot
+  int breakdown = 12;             ///< B# in effect
+  std::optional<int> x_number;    ///< X# in effect
+  std::optional<int> depletion;   ///< Depletion # in effect (special ammo)
+  std::vector<AspectKill> kills;  ///< Final TK# per aspect that can be struck
+};
+
+struct Explanation {
+  std::string th_color;               ///< "red" or "black", and why
+  std::vector<ShotExplain> shots;
+  std::vector<std::string> notes;     ///< rule readings and limits that matter for this situation
+};
+
+struct Compiled {
+  RollProgram program;
+  Explanation explain;
+};
+
+/// Check a situation against the rules; returns the first problem found, or nothing.
+/// compile() calls it and throws it.
+std::optional<RulesError> check(const Situation& s);
+
+/// Compile a situation into a roll program. Throws RulesError.
+Compiled compile(const Situation& s);
+
+/// Version of the ASL rules data (bumped when any table changes).
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-1";
+
+}  // namespace salvo::asl
+
+namespace salvo::asl {
+/// Parse a gun designation: caliber in mm then an optional barrel mark: "75", "37*", "75L",
+/// "88LL". Returns nullopt if it is not one.
+std::optional<Gun> parse_gun(std::string_view designation);
+}  // namespace salvo::asl

@@ -1,0 +1,119 @@
+#pragma once
+/// salvo/rules/asl_situation.h — an ASL firing situation as plain data.
+///
+/// Every field has the default a player would assume when the situation file leaves it out.
+/// The loader (salvo::load) fills this from TOML; tests build it directly.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace salvo::asl {
+
+enum class Nationality : std::uint8_t {
+  kGerman, kRussian, kAmerican, kBritish, kFrench, kItalian, kFinnish, kSwedish, kAxisMinor,
+  kAlliedMinor, kJapanese, kChineseGmd, kChineseCommunist, kPartisan, kThai, kBurmese,
+  kIndonesian, kKoreanUs, kRok, kBcfk, kKpa, kCpva,
+};
+
+enum class ThColor : std::uint8_t { kAuto, kRed, kBlack };  ///< A25 / C3.3
+enum class Ammo : std::uint8_t { kAP, kAPCR, kAPDS, kHEAT, kHE, kNone };
+enum class GunType : std::uint8_t { kT, kST, kNT };                   ///< C5.1 Case A columns
+enum class Terrain : std::uint8_t { kOpen, kWoods, kBuilding, kRubble };  ///< C5.11 doubling
+enum class Phase : std::uint8_t {
+  kPrep,       ///< Prep Fire Phase
+  kDefensive,  ///< Defensive First Fire (during the enemy MPh): Cases J1/J2 possible
+  kFinal,      ///< Defensive Final Fire (DFPh): plain Case J vs a moving target (C6.16)
+  kAdvancing,  ///< Advancing Fire Phase: Case B (C5.2) unless Opportunity Fire
+  kBounding,   ///< Bounding (First) Fire by a vehicle: Case C/C1/C2 (C5.3)
+};
+enum class TargetType : std::uint8_t { kVehicle };  ///< C3.31 (Infantry and Area come later)
+enum class Facing : std::uint8_t { kFront, kSide, kRear };
+enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
+enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
+
+/// Armor factor of one aspect; nullopt = unarmored aspect.
+using ArmorFactor = std::optional<int>;
+
+struct Gun {
+  int caliber_mm = 75;       ///< e.g. 75; 12.7 is stored as 12 with mg_127 = true (not yet used)
+  enum class Barrel : std::uint8_t { kNormal, kShort, kLong, kVeryLong } barrel = Barrel::kNormal;
+  std::string designation;   ///< as written: "75L", "37*", "88LL"
+};
+
+struct Firer {
+  Nationality nationality = Nationality::kGerman;
+  int year = 1944;                     ///< scenario year (A25 colors, C8.12 depletion defaults)
+  int month = 6;                       ///< scenario month 1..12
+  ThColor th_color = ThColor::kAuto;
+  Gun gun;
+  Ammo ammo = Ammo::kAP;
+  int rof = 0;                         ///< Multiple ROF (C2.24); 0 = none
+  int breakdown = 12;                  ///< B# (A9.7, C2.28, D3.7)
+  std::optional<int> x_number;         ///< printed X# (A9.7), if any
+  bool low_ammo = false;               ///< the B# is circled (D3.71)
+  bool low_ammo_marked = false;        ///< a Low Ammo counter is already on the vehicle (D3.71)
+  std::optional<int> depletion;        ///< Depletion # of the special ammo (C8.9); nullopt = C8.12 default or unlimited
+  bool elite = false;                  ///< C8.2: +1 to the Depletion #
+  Ammo fallback_ammo = Ammo::kAP;      ///< fired once the special ammo is gone (C8.9); kNone = stop
+  GunType gun_type = GunType::kT;
+  bool vehicle = true;                 ///< vehicular Gun (D3.7) or a non-vehicular Gun (C2.5)
+  bool stabilized = false;             ///< gyrostabilized (C5.3: Case C +1 instead of +2/+3)
+  int armor_leader = 0;                ///< Armor Leader modifier (D3.44), e.g. -1
+  bool captured = false;               ///< C5.8 Case H: +2, red TH#, B# -2
+  bool non_qualified = false;          ///< C5.8 Case H: +2 (manned by non-qualified Infantry)
+  bool no_intensive_fire = false;      ///< "No IF" on the counter (C5.63)
+};
+
+struct Armor {
+  ArmorFactor hull_front = 8, hull_side = 8, turret_front = 8, turret_side = 8;
+};
+
+struct Target {
+  TargetType type = TargetType::kVehicle;
+  bool unarmored = false;              ///< the whole vehicle is unarmored (C7.311, C7.331, C7.34)
+  Armor armor;
+  TurretArmor turret_armor = TurretArmor::kNormal;
+  Facing facing = Facing::kFront;      ///< Target Facing toward the firer (D3.2)
+  int size = 0;                        ///< Case P DRM (C6.7): -2 very large .. +2 very small
+  bool hull_down = false;              ///< D4.2: only turret hits (and CH) count
+  bool moving = false;                 ///< Case J (C6.1)
+  std::optional<double> mp_in_los;     ///< Defensive First Fire: MP spent in the firer's LOS (C6.11-.12)
+  bool concealed = false;              ///< Case K (C6.2)
+  int tem = 0;                         ///< Case Q (C6.8)
+  int hindrance = 0;                   ///< Case R (C6.9)
+  bool red_cs = false;                 ///< AFV Destruction Table note A: -1 for the burn check
+};
+
+struct Fire {
+  int range = 6;                       ///< hexes
+  Phase phase = Phase::kPrep;
+  bool opportunity = false;            ///< Opportunity Fire in the AFPh (A7.25): no Case B
+  int ca_change = 0;                   ///< hexspines of Covered Arc change for the first shot (C5.1)
+  Terrain firer_terrain = Terrain::kOpen;
+  bool buttoned_up = false;            ///< Case I (C5.9)
+  bool same_hex = false;               ///< Case E (C5.5), Target Facing from the colored dr (D3.2)
+  int acquisition = 0;                 ///< existing Acquisition level: 0, 1 (-1) or 2 (-2) (C6.5)
+  int extra_drm = 0;                   ///< any other To Hit DRM (CX, Encircled, Stun, ...)
+  std::optional<double> los_mp;        ///< Bounding First Fire: MP in the target's LOS (C5.31-.32)
+  bool pinned = false;                 ///< Case D (C5.4)
+  std::optional<int> max_shots;        ///< cap on shots in the phase
+  bool intensive_fire = false;         ///< take the one Intensive Fire shot after ROF (C5.6)
+  StopOn stop_on = StopOn::kDestroyed;
+};
+
+struct Override {
+  std::optional<int> modified_th;      ///< replaces the Modified TH# (C3.3)
+  std::optional<int> basic_tk;         ///< replaces the Basic TK# (C7.2)
+};
+
+struct Situation {
+  std::string name;                    ///< label for tables (file stem, sweep values)
+  Firer firer;
+  Target target;
+  Fire fire;
+  Override override_;
+};
+
+}  // namespace salvo::asl

@@ -1,0 +1,122 @@
+#pragma once
+/// salvo/rules/program.h — the compiled "roll program" that both engines run.
+///
+/// A ruleset compiles a firing situation into a finite set of states. Each state owns a small
+/// decision DAG over the dice actually rolled: a node rolls one die kind and indexes a table of
+/// links by the face; a link leads to another node (a further roll in the same step, e.g. the
+/// To Kill DR after a hit) or to a leaf. A leaf records what happened in the step (flags,
+/// counters, a categorical outcome) and the next state, or that the run is over.
+///
+/// The engines know nothing of any ruleset: the exact engine enumerates the tables with their
+/// weights and solves the absorbing Markov chain; the Monte Carlo engine rolls real dice and
+/// walks the same tables.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace salvo {
+
+/// The kinds of dice a node can roll.
+enum class DieKind : std::uint8_t {
+  kPair = 0,  ///< ordered (colored, white) 2d6: face index (colored-1)*6 + (white-1), 36 faces
+  kD6 = 1,    ///< one die: face index dr-1, 6 faces
+};
+
+/// Number of equally likely faces of a die kind.
+constexpr int faces(DieKind k) { return k == DieKind::kPair ? 36 : 6; }
+
+/// Face index of an ordered pair; colored and white in 1..6.
+constexpr int pair_face(int colored, int white) { return (colored - 1) * 6 + (white - 1); }
+constexpr int pair_colored(int face) { return face / 6 + 1; }
+constexpr int pair_white(int face) { return face % 6 + 1; }
+
+/// What follows a die face: a node (value >= 0) or a leaf (value < 0, leaf index ~value).
+struct Link {
+  std::int32_t v = 0;
+  static constexpr Link node(std::int32_t i) { return Link{i}; }
+  static constexpr Link leaf(std::int32_t i) { return Link{~i}; }
+  constexpr bool is_leaf() const { return v < 0; }
+  constexpr std::int32_t index() const { return v < 0 ? ~v : v; }
+  friend constexpr bool operator==(Link a, Link b) { return a.v == b.v; }
+};
+
+/// One roll: the die kind and the first of its faces(die) consecutive links.
+struct RollNode {
+  DieKind die = DieKind::kPair;
+  std::uint32_t first = 0;
+};
+
+inline constexpr int kMaxCounters = 4;
+inline constexpr int kMaxFlags = 32;
+
+/// The end of one step (one pass through a state's DAG).
+struct Leaf {
+  std::uint32_t flags = 0;                          ///< bit i set: flag i happened in this step
+  std::array<std::uint8_t, kMaxCounters> counts{};  ///< added to counter i
+  std::uint8_t outcome = 0;                         ///< categorical outcome of the step
+  std::uint8_t end_reason = 0;                      ///< why the run ended, when next_state < 0
+  bool closes_window = false;  ///< this step ends the first window (e.g. "the first shot fired")
+  std::int32_t next_state = -1;  ///< state of the next step; -1: the run is over
+
+  friend bool operator==(const Leaf&, const Leaf&) = default;
+};
+
+/// A compiled situation: states, their DAGs, and the names of what the leaves record.
+///
+/// Two windows are reported for every run: the first window (steps up to and including the
+/// first leaf with closes_window, or the end of the run) and the whole run ("phase").
+/// For each window: P(flag seen at least once), E[counter], and the distribution of the
+/// outcome of the window's last step. For the whole run also the distribution of end reasons.
+struct RollProgram {
+  std::vector<std::uint32_t> state_root;  ///< root node of each state's DAG
+  std::vector<std::string> state_labels;  ///< human-readable state names (explain, debugging)
+  std::vector<RollNode> nodes;
+  std::vector<Link> links;
+  std::vector<Leaf> leaves;
+  std::int32_t initial_state = 0;
+
+  std::vector<std::string> flag_names;        ///< at most kMaxFlags
+  std::vector<std::string> counter_names;     ///< at most kMaxCounters
+  std::vector<std::string> outcome_names;     ///< categorical step outcomes
+  std::vector<std::string> end_reason_names;  ///< why a run ends
+
+  std::size_t num_states() const { return state_root.size(); }
+
+  /// Link for face f of node n.
+  Link link(std::uint32_t n, int f) const { return links[nodes[n].first + static_cast<std::uint32_t>(f)]; }
+
+  /// Structural checks (indices in range, DAGs acyclic, names cover the leaves).
+  /// Throws std::logic_error with a description on the first violation.
+  void validate() const;
+
+  /// 64-bit FNV-1a hash of the tables and names: identifies the compiled rules data.
+  std::uint64_t hash() const;
+};
+
+/// Incremental builder with de-duplication of identical leaves and nodes.
+class ProgramBuilder {
+ public:
+  /// Add (or find) a leaf; returns its link.
+  Link leaf(const Leaf& l);
+  /// Add (or find) a node whose faces lead to `links` (size must be faces(die)).
+  Link node(DieKind die, const std::vector<Link>& links);
+  /// Append a state rooted at node `root` (must be a node link); returns the state index.
+  std::int32_t add_state(Link root, std::string label);
+  /// Set the root of an existing state (for states created before their DAG is built).
+  void set_state_root(std::int32_t state, Link root);
+  /// Reserve a state index now, set its root later.
+  std::int32_t reserve_state(std::string label);
+
+  RollProgram& program() { return p_; }
+  RollProgram take();
+
+ private:
+  RollProgram p_;
+  std::unordered_multimap<std::uint64_t, std::int32_t> leaf_index_;
+  std::unordered_multimap<std::uint64_t, std::int32_t> node_index_;
+};
+
+}  // namespace salvo

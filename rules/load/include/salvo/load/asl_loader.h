@@ -1,0 +1,51 @@
+#pragma once
+/// salvo/load/asl_loader.h — ASL situation files (TOML) into rules data.
+///
+/// Strict: unknown keys, wrong types, out-of-range values and rule conflicts are errors naming
+/// file, line and key, e.g.
+///   tank.toml:14: firer.rof: expected an integer in 0..6, got 9
+/// and nothing is computed from a file with any error.
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "salvo/rules/asl_situation.h"
+
+namespace salvo::load {
+
+/// Bad input. what() is the full message ("file:line: key: expected ..., got ...").
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One situation of a file (one point of its sweep).
+struct LoadedSituation {
+  asl::Situation situation;
+  /// The sweep values that made this point, in [sweep] key order: ("fire.range", "6").
+  std::vector<std::pair<std::string, std::string>> sweep_values;
+};
+
+struct LoadedFile {
+  std::string path;                      ///< as given
+  std::string ruleset;                   ///< "asl"
+  std::vector<std::string> sweep_keys;   ///< dotted paths of the [sweep] axes, in file order
+  std::vector<LoadedSituation> situations;  ///< cartesian product of the sweep (1 if no sweep)
+};
+
+struct LoadOptions {
+  std::size_t max_situations = 1'000'000;  ///< a sweep expanding to more is refused
+};
+
+/// Load a situation file. Throws InputError.
+LoadedFile load_file(const std::string& path, const LoadOptions& options = {});
+
+/// Load from a string; `source_name` stands in for the file name in messages.
+LoadedFile load_string(std::string_view toml, const std::string& source_name,
+                       const LoadOptions& options = {});
+
+}  // namespace salvo::load

@@ -1,0 +1,51 @@
+#include <charconv>
+
+#include "salvo/rules/asl.h"
+
+namespace salvo::asl {
+
+const char* flag_name(int flag) {
+  static constexpr const char* kNames[kNumFlags] = {
+      "hit",       "critical", "multiple_hit",   "kill", "burn",        "eliminated", "immobilized",
+      "shock",     "possible_shock", "dud",      "malfunction", "disabled", "low_ammo", "depleted"};
+  return flag >= 0 && flag < kNumFlags ? kNames[flag] : "?";
+}
+
+const char* counter_name(int counter) {
+  static constexpr const char* kNames[kNumCounters] = {"shots", "hits"};
+  return counter >= 0 && counter < kNumCounters ? kNames[counter] : "?";
+}
+
+const char* outcome_name(int outcome) {
+  static constexpr const char* kNames[kNumOutcomes] = {
+      "no_shot", "miss", "dud", "no_effect", "possible_shock", "immobilized", "shock", "eliminated", "burn"};
+  return outcome >= 0 && outcome < kNumOutcomes ? kNames[outcome] : "?";
+}
+
+const char* end_reason_name(int reason) {
+  static constexpr const char* kNames[kNumEndReasons] = {
+      "rof_exhausted", "intensive_fire_done", "malfunction", "target_destroyed",
+      "target_effect", "shot_cap",            "out_of_ammo"};
+  return reason >= 0 && reason < kNumEndReasons ? kNames[reason] : "?";
+}
+
+std::optional<Gun> parse_gun(std::string_view d) {
+  Gun g;
+  g.designation = std::string(d);
+  std::size_t i = 0;
+  while (i < d.size() && d[i] >= '0' && d[i] <= '9') ++i;
+  if (i == 0 || i > 3) return std::nullopt;
+  int cal = 0;
+  std::from_chars(d.data(), d.data() + i, cal);
+  if (cal < 1) return std::nullopt;
+  g.caliber_mm = cal;
+  const std::string_view rest = d.substr(i);
+  if (rest.empty()) g.barrel = Gun::Barrel::kNormal;
+  else if (rest == "*") g.barrel = Gun::Barrel::kShort;
+  else if (rest == "L") g.barrel = Gun::Barrel::kLong;
+  else if (rest == "LL") g.barrel = Gun::Barrel::kVeryLong;
+  else return std::nullopt;
+  return g;
+}
+
+}  // namespace salvo::asl

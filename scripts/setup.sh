@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install the Debian packages salvo needs, only those missing. Idempotent; run as root
+# (or with sudo available). Nothing is downloaded at build time.
+set -euo pipefail
+
+packages=(
+  build-essential cmake git pkg-config
+  libeigen3-dev libboost-dev libtbb-dev libbenchmark-dev catch2
+  libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev librandom123-dev
+  python3-numpy python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Build salvo and run the whole test suite (the command CI runs).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/build.sh"
+build=${SALVO_BUILD_DIR:-$root/build}
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
