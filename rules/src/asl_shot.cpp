@@ -1,1 +1,327 @@
-// placeholder, being written
+// One ASL ordnance shot: build its specification from a situation, then resolve it from dice.
+#include "salvo/rules/asl_shot.h"
+
+#include <algorithm>
+#include <string>
+
+#include "salvo/rules/asl_tables.h"
+
+namespace salvo::asl {
+namespace {
+
+bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
+
+const char* ammo_text(Ammo a) {
+  switch (a) {
+    case Ammo::kAP: return "AP";
+    case Ammo::kAPCR: return "APCR";
+    case Ammo::kAPDS: return "APDS";
+    case Ammo::kHEAT: return "HEAT";
+    case Ammo::kHE: return "HE";
+    case Ammo::kNone: return "none";
+  }
+  return "?";
+}
+
+const char* facing_text(Facing f) {
+  return f == Facing::kFront ? "front" : f == Facing::kSide ? "side" : "rear";
+}
+
+bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
+
+void add(std::vector<Modifier>& drm, int& total, std::string what, int value, std::string rule) {
+  if (value == 0) return;
+  total += value;
+  drm.push_back(Modifier{std::move(what), value, std::move(rule)});
+}
+
+// Multiple-ROF in effect for the shot (C2.24; lost or lowered per C2.5, C5.2, C5.4).
+int effective_rof(const Situation& s, const ShotContext& ctx) {
+  const Firer& f = s.firer;
+  const Fire& fire = s.fire;
+  if (ctx.intensive) return 0;                                          // C5.6: never retains ROF
+  if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
+  if (fire.pinned) return 0;                                            // C5.4
+  if (ctx.shots_fired == 0 && fire.ca_change > 0 && !f.vehicle && f.gun_type == GunType::kNT)
+    return std::max(0, f.rof - 1);                                      // C2.5 Conditional ROF
+  return f.rof;
+}
+
+}  // namespace
+
+Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
+  return ctx.special_out ? s.firer.fallback_ammo : s.firer.ammo;
+}
+
+ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  ShotSpec spec;
+  ShotExplain local;
+  ShotExplain& e = ex ? *ex : local;
+  spec.ammo = shot_ammo(s, ctx);
+  e.ammo = spec.ammo;
+  const bool bounding = fire.phase == Phase::kBounding;
+
+  // --- To Hit number (C3.3, C4) ---
+  std::string color_reason;
+  bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, &color_reason);
+  if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
+  if (f.captured) red = true;  // C5.8
+  e.basic_th = basic_th_vehicle(red, fire.range);
+  e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
+  int mth = e.basic_th;
+  for (const Modifier& m : e.th_mods) mth += m.value;
+  if (s.override_.modified_th) {
+    e.th_mods.push_back({"override of the Modified TH#", *s.override_.modified_th - mth, "[override]"});
+    mth = *s.override_.modified_th;
+  }
+  e.modified_th = spec.modified_th = mth;
+
+  // --- To Hit DRM: firer-based (C5), target-based (C6) ---
+  int drm = 0;
+  auto& d = e.drm;
+  if (ctx.shots_fired == 0 && fire.ca_change > 0 && !bounding) {  // C5.12, C5.13
+    const int a = case_a(f.gun_type, fire.ca_change);
+    const char* type = f.gun_type == GunType::kT ? "T" : f.gun_type == GunType::kST ? "ST" : "NT";
+    add(d, drm, "Case A: CA change of " + std::to_string(fire.ca_change) + " hexspine(s), " + type + " gun", a, "C5.1");
+    if (in_obstacle(fire.firer_terrain)) add(d, drm, "Case A doubled: firer in woods/building/rubble", a, "C5.11");
+  }
+  if (fire.phase == Phase::kAdvancing && !fire.opportunity)
+    add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
+        in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
+  if (bounding) {
+    const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
+    add(d, drm, std::string("Case C: Bounding First Fire (Case B +2, ") +
+                    (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")",
+        2 + gun, "C5.3");
+    if (fire.los_mp) {
+      if (*fire.los_mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
+      else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
+    }
+  }
+  if (fire.pinned) add(d, drm, "Case D: pinned firer", 2, "C5.4");
+  if (fire.same_hex)
+    add(d, drm, in_obstacle(fire.firer_terrain) ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex",
+        in_obstacle(fire.firer_terrain) ? 4 : 2, "C5.5");
+  if (ctx.intensive) add(d, drm, "Case F: Intensive Fire", 2, "C5.61");
+  if (f.captured) add(d, drm, "Case H: captured weapon", 2, "C5.8");
+  if (f.non_qualified) add(d, drm, "Case H: non-qualified crew", 2, "C5.8");
+  if (fire.buttoned_up) add(d, drm, "Case I: buttoned up", 1, "C5.9");
+  if (t.moving) {
+    if (fire.phase == Phase::kDefensive && t.mp_in_los && *t.mp_in_los <= 1.0)
+      add(d, drm, "Case J2: Defensive First Fire, target spent <= 1 MP in LOS", 4, "C6.12");
+    else if (fire.phase == Phase::kDefensive && t.mp_in_los && *t.mp_in_los <= 3.0)
+      add(d, drm, "Case J1: Defensive First Fire, target spent <= 3 MP in LOS", 3, "C6.11");
+    else
+      add(d, drm, "Case J: moving target", 2, "C6.1");
+  }
+  if (t.concealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
+  if (!fire.same_hex && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
+  if (!fire.same_hex && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
+  const int acq = std::min(2, fire.acquisition + ctx.shots_fired);
+  if (acq > 0) add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
+  if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
+  if (t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
+  if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
+  if (f.armor_leader != 0) add(d, drm, "Armor Leader", f.armor_leader, "D3.44");
+  if (fire.extra_drm != 0) add(d, drm, "other DRM", fire.extra_drm, "[extra_drm]");
+  e.total_drm = spec.drm = drm;
+
+  spec.hull_down = t.hull_down;
+  spec.same_hex = fire.same_hex;
+  spec.facing = t.facing;
+  spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40;  // C3.8
+
+  // --- To Kill (C7) per aspect ---
+  spec.he = spec.ammo == Ammo::kHE;
+  spec.red_cs = t.red_cs;
+  const int tk_range = fire.same_hex ? 0 : fire.range;
+  const std::optional<int> table_tk = basic_tk(f.gun, spec.ammo, f.nationality);
+  std::optional<int> base_tk = s.override_.basic_tk ? s.override_.basic_tk : table_tk;
+  bool uncertain = false;
+  const std::optional<int> range_change = case_d(f.gun, spec.ammo, tk_range, &uncertain);
+  for (int loc = 0; loc < 2; ++loc)
+    for (int fc = 0; fc < 3; ++fc)
+      for (int crit = 0; crit < 2; ++crit) {
+        const auto location = static_cast<Location>(loc);
+        const auto facing = static_cast<Facing>(fc);
+        const bool critical = crit == 1;
+        ArmorFactor af;
+        if (!t.unarmored) {
+          af = location == Location::kHull ? (facing == Facing::kFront ? t.armor.hull_front : t.armor.hull_side)
+                                           : (facing == Facing::kFront ? t.armor.turret_front : t.armor.turret_side);
+          if (af && location == Location::kTurret && t.turret_armor != TurretArmor::kNormal)
+            af = armor_factor_step(*af, t.turret_armor == TurretArmor::kSuperior ? 1 : -1);  // D1.62-.63
+        }
+        KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(location, facing, critical))];
+        AspectKill ak;
+        ak.aspect = std::string(location == Location::kHull ? "hull " : "turret ") + facing_text(facing);
+        ak.critical = critical;
+        if (!af) {
+          // Unarmored target or aspect (C7.311, C7.321, C7.331, C7.34): a Final TK#, doubled on a CH.
+          const std::optional<int> u = unarmored_final_tk(f.gun, spec.ammo);
+          if (!u) throw RulesError("firer.gun", "no unarmored-target To Kill number for " + f.gun.designation + " " + ammo_text(spec.ammo) + " (C7.311)");
+          k.unarmored = true;
+          k.final_tk = critical ? 2 * *u : *u;
+          ak.basic_tk = k.final_tk;
+          if (critical) ak.mods.push_back({"Critical Hit doubles the Final TK# vs unarmored", *u, "C3.71"});
+          ak.final_tk = k.final_tk;
+        } else {
+          if (!base_tk)
+            throw RulesError("firer.gun", std::string("no ") + ammo_text(spec.ammo) + " To Kill entry for " + f.gun.designation +
+                                              " (C7.3); give override.basic_tk");
+          const int basic = critical ? 2 * *base_tk : *base_tk;  // C7.23 Case C: CH doubles first
+          ak.basic_tk = basic;
+          int mod = basic;
+          if (critical) ak.mods.push_back({"Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72"});
+          if (facing == Facing::kRear) {
+            ak.mods.push_back({"Case A: rear Target Facing", 1, "C7.21"});
+            mod += 1;
+          }
+          if (!range_change) {
+            k.possible = false;
+            ak.mods.push_back({"Case D: range beyond the table (NA): no kill possible", 0, "C7.24"});
+          } else if (*range_change != 0) {
+            ak.mods.push_back({"Case D: range", *range_change, "C7.24"});
+            mod += *range_change;
+          }
+          k.final_tk = mod - *af;
+          ak.af = af;
+          ak.final_tk = k.final_tk;
+        }
+        e.kills.push_back(std::move(ak));
+      }
+
+  // --- Malfunction (A9.7, A.11, C2.28, C5.62, C5.8, D3.7, D3.71) ---
+  int b = f.breakdown;
+  std::optional<int> x = f.x_number;
+  bool circled = f.low_ammo;
+  auto lower = [&](int by) {  // A.11: a lowered B# turns the original B# into an X#
+    x = x ? std::min(*x, b) : b;
+    b -= by;
+  };
+  if (circled && ctx.low_ammo_marked) {
+    lower(1);  // D3.71: the original B# becomes an X#, the new B# is one less
+    circled = false;
+  }
+  if (f.captured) lower(2);      // C5.8
+  if (ctx.intensive) lower(2);   // C5.62
+  spec.breakdown = e.breakdown = b;
+  spec.x_number = e.x_number = x;
+  spec.low_ammo_possible = circled;
+
+  // --- Special ammunition depletion (C8.9, C8.2, C8.12, C8.92) ---
+  if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality)) {
+    std::optional<int> dep = f.depletion;
+    if (!dep) dep = default_depletion(f.nationality, f.gun, spec.ammo, f.year, f.month);
+    if (!dep)
+      throw RulesError("firer.depletion",
+                       std::string(ammo_text(spec.ammo)) + " needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
+    if (f.elite) *dep += 1;  // C8.2
+    spec.depletion = e.depletion = dep;
+  }
+
+  // --- Rate of Fire (C2.24) ---
+  spec.rof = e.rof = effective_rof(s, ctx);
+  spec.keeps_rof = !ctx.intensive;
+  return spec;
+}
+
+Breakdown breakdown(const ShotSpec& spec, int o) {
+  if (spec.x_number && o >= *spec.x_number) return Breakdown::kDisabled;  // A9.7 X#
+  if (spec.low_ammo_possible) {
+    if (o == 12) return Breakdown::kMalfunction;         // D3.71
+    if (o >= spec.breakdown) return Breakdown::kLowAmmo; // D3.71
+    return Breakdown::kNone;
+  }
+  return o >= spec.breakdown ? Breakdown::kMalfunction : Breakdown::kNone;  // A9.7, C2.28, D3.7
+}
+
+Depletion depletion(const ShotSpec& spec, int o) {
+  if (!spec.depletion) return Depletion::kNotSpecial;
+  if (o < *spec.depletion) return Depletion::kUsed;
+  if (o == *spec.depletion) return Depletion::kRunsOut;
+  return Depletion::kNotAvailable;
+}
+
+int final_th_dr(const ShotSpec& spec, int colored, int white) { return colored + white + spec.drm; }
+
+int lowest_final_th_dr(const ShotSpec& spec) { return 2 + spec.drm; }
+
+bool needs_subsequent_dr(const ShotSpec& spec, int colored, int white) {
+  if (colored + white != 2) return false;
+  const int lowest = lowest_final_th_dr(spec);
+  return lowest >= spec.modified_th;  // C3.6 (lowest misses) or C3.7 (only the lowest hits)
+}
+
+Hit to_hit(const ShotSpec& spec, int c, int w, int sub) {
+  Hit h;
+  h.facing = spec.same_hex ? (c <= 2 ? Facing::kRear : c <= 4 ? Facing::kSide : Facing::kFront)  // D3.2
+                           : spec.facing;
+  const int lowest = lowest_final_th_dr(spec);
+  const bool original_2 = c + w == 2;
+  if (lowest > spec.modified_th) {
+    // C3.6 Improbable Hit: only an Original 2 followed by a subsequent dr of 1-3.
+    if (!original_2) return h;
+    h.improbable = true;
+    if (sub == 1) {
+      h.hit = h.critical = true;
+      h.location = spec.hull_down ? Location::kTurret : Location::kHull;  // C3.9 EXC
+    } else if (sub == 2) {
+      h.hit = true;
+      h.location = Location::kTurret;
+    } else if (sub == 3 && !spec.hull_down) {
+      h.hit = true;
+      h.location = Location::kHull;
+    }
+    return h;
+  }
+  if (original_2) {
+    // C3.7: an Original 2 is a CH; if only the lowest Final DR hits, a CH needs a subsequent dr 1.
+    h.hit = true;
+    h.critical = lowest < spec.modified_th || sub == 1;
+    h.location = spec.hull_down ? Location::kTurret : Location::kHull;  // doubles: hull (C3.9), HD: turret
+    h.multiple = !h.critical && spec.multiple_hits && !spec.hull_down;  // C3.8 (hull hit vs HD never occurs)
+    return h;
+  }
+  if (final_th_dr(spec, c, w) > spec.modified_th) return h;  // C3.3: miss
+  h.location = c < w ? Location::kTurret : Location::kHull;    // C3.9
+  if (spec.hull_down && h.location == Location::kHull) return h;  // D4.2: HD hull is not hit
+  h.hit = true;
+  h.multiple = spec.multiple_hits && c == w;  // C3.8
+  return h;
+}
+
+Outcome to_kill(const ShotSpec& spec, const KillSpec& k, Location loc, int c, int w) {
+  const int dr = c + w;
+  if (dr == 12) return kOutcomeDud;  // C7.35: Original TK DR 12 is a Dud
+  if (!k.possible) return kOutcomeNoEffect;
+  const int tk = k.final_tk;
+  const int burn_dr = spec.red_cs && !k.unarmored ? dr - 1 : dr;  // C7.7 note A
+  if (dr < tk) return 2 * burn_dr <= tk ? kOutcomeBurn : kOutcomeEliminated;  // C7.6, C7.7
+  if (k.unarmored) return dr == tk ? kOutcomeImmobilized : kOutcomeNoEffect;  // Unarmored Vehicle Destruction Table
+  if (dr == tk) return loc == Location::kTurret ? kOutcomeShock : kOutcomeImmobilized;  // C7.41, C7.5
+  if (dr == tk + 1) {
+    if (!spec.he) return kOutcomePossibleShock;  // C7.41 non-HE
+    return loc == Location::kTurret ? kOutcomeShock : kOutcomeImmobilized;  // C7.7 HE at TK+1
+  }
+  return kOutcomeNoEffect;
+}
+
+Location second_hit_location(int c, int w) { return c < w ? Location::kTurret : Location::kHull; }
+
+std::uint32_t outcome_flags(Outcome o) {
+  switch (o) {
+    case kOutcomeBurn: return (1u << kFlagBurn) | (1u << kFlagKill);
+    case kOutcomeEliminated: return (1u << kFlagEliminated) | (1u << kFlagKill);
+    case kOutcomeShock: return 1u << kFlagShock;
+    case kOutcomeImmobilized: return 1u << kFlagImmobilized;
+    case kOutcomePossibleShock: return 1u << kFlagPossibleShock;
+    case kOutcomeDud: return 1u << kFlagDud;
+    default: return 0;
+  }
+}
+
+}  // namespace salvo::asl

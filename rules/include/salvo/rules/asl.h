@@ -110,3 +110,9 @@ namespace salvo::asl {
 /// "88LL". Returns nullopt if it is not one.
 std::optional<Gun> parse_gun(std::string_view designation);
 }  // namespace salvo::asl
+
+namespace salvo::asl {
+/// Hash of every ASL table salvo uses (TH, C4, TK, Case D, ...): recorded in provenance so a
+/// table can be traced to the rules data that produced it.
+std::uint64_t rules_data_hash();
+}  // namespace salvo::asl

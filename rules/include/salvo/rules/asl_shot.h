@@ -1,0 +1,101 @@
+#pragma once
+/// salvo/rules/asl_shot.h — one ASL ordnance shot: its specification and the pure functions
+/// that resolve it from the dice. The compiler (asl_compile.cpp) and the scalar reference
+/// interpreter (asl_reference.cpp) are both built on these.
+
+#include <array>
+#include <optional>
+
+#include "salvo/rules/asl.h"
+
+namespace salvo::asl {
+
+enum class Location : std::uint8_t { kHull = 0, kTurret = 1 };
+
+/// To Kill for one struck aspect (location x facing) and CH or not.
+struct KillSpec {
+  bool possible = true;    ///< false: Case D "NA" (C7.24) — the hit cannot harm; no TK DR is rolled
+  bool unarmored = false;  ///< unarmored target or aspect: unarmored destruction table
+  int final_tk = 0;        ///< Final TK# (C7.11)
+};
+
+/// Where this shot stands in the phase (what makes one shot differ from another).
+struct ShotContext {
+  int shots_fired = 0;          ///< shots already fired this phase at this target
+  bool special_out = false;     ///< the special ammo is gone: fire the fallback ammo (C8.9)
+  bool low_ammo_marked = false; ///< Low Ammo counter on the vehicle (D3.71)
+  bool intensive = false;       ///< this is the Intensive Fire shot (C5.6)
+};
+
+/// Everything fixed for one shot before the dice are rolled.
+struct ShotSpec {
+  Ammo ammo = Ammo::kAP;
+  // To Hit (C3.3)
+  int modified_th = 0;
+  int drm = 0;
+  bool hull_down = false;        ///< D4.2
+  bool same_hex = false;         ///< Case E: Target Facing from the colored dr (D3.2)
+  Facing facing = Facing::kFront;
+  bool multiple_hits = false;    ///< C3.8: Gun 15-40mm
+  // To Kill (C7)
+  bool he = false;               ///< HE: TK+1 immobilizes/shocks; other ammo: possible shock
+  bool red_cs = false;           ///< note A: -1 on the burn check
+  std::array<KillSpec, 12> kill{};  ///< by kill_index(location, facing, critical)
+  // Malfunction and ammunition (A9.7, C2.28, D3.7, D3.71, C8.9)
+  int breakdown = 12;
+  std::optional<int> x_number;
+  bool low_ammo_possible = false;  ///< circled B# and no Low Ammo counter yet
+  std::optional<int> depletion;    ///< Depletion # of the special ammo fired (nullopt: not depleting)
+  // Rate of Fire (C2.24)
+  int rof = 0;
+  bool keeps_rof = true;           ///< false for the Intensive Fire shot (C5.6)
+};
+
+constexpr int kill_index(Location loc, Facing f, bool critical) {
+  return (static_cast<int>(loc) * 3 + static_cast<int>(f)) * 2 + (critical ? 1 : 0);
+}
+
+/// Build the spec (and its explanation) of the shot in context `ctx`. Throws RulesError.
+ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* explain);
+
+/// The ammunition a shot in context `ctx` fires (the special ammo, or the fallback).
+Ammo shot_ammo(const Situation& s, const ShotContext& ctx);
+
+/// Breakdown of the Gun from the Original TH DR (A9.7, A.11, C2.28, C5.62, D3.7, D3.71).
+enum class Breakdown : std::uint8_t { kNone, kLowAmmo, kMalfunction, kDisabled };
+Breakdown breakdown(const ShotSpec& spec, int original_dr);
+
+/// Special ammunition depletion from the Original TH DR (C8.9).
+enum class Depletion : std::uint8_t { kNotSpecial, kUsed, kRunsOut, kNotAvailable };
+Depletion depletion(const ShotSpec& spec, int original_dr);
+
+/// Final TH DR of an Original (colored, white) (C3.3).
+int final_th_dr(const ShotSpec& spec, int colored, int white);
+/// Lowest Final TH DR possible for this shot (C3.6, C3.7).
+int lowest_final_th_dr(const ShotSpec& spec);
+
+/// Does this TH DR need a subsequent dr? (C3.6 Improbable Hit; C3.7 lowest-Final-DR CH check)
+bool needs_subsequent_dr(const ShotSpec& spec, int colored, int white);
+
+struct Hit {
+  bool hit = false;
+  bool critical = false;   ///< C3.7
+  bool multiple = false;   ///< C3.8: two hits, the firer uses the better effects DR
+  bool improbable = false; ///< C3.6
+  Location location = Location::kHull;  ///< C3.9
+  Facing facing = Facing::kFront;       ///< D3.2
+};
+
+/// Resolve the To Hit DR; `subsequent_dr` (1..6) is used only when needs_subsequent_dr().
+Hit to_hit(const ShotSpec& spec, int colored, int white, int subsequent_dr);
+
+/// Effect of one TK DR (C7.7 AFV Destruction Table; Unarmored Vehicle Destruction Table).
+Outcome to_kill(const ShotSpec& spec, const KillSpec& kill, Location location, int colored, int white);
+
+/// C3.8: location of the second hit of a Multiple Hit, from the first TK DR (C3.9 reading).
+Location second_hit_location(int first_tk_colored, int first_tk_white);
+
+/// Flags that an outcome sets (kill, burn, ...).
+std::uint32_t outcome_flags(Outcome o);
+
+}  // namespace salvo::asl

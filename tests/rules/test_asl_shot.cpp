@@ -1,0 +1,292 @@
+// Scripted dice through the reference interpreter: each line of the To Hit, To Kill,
+// malfunction, depletion and Rate of Fire rules.
+#include "asl_test_util.h"
+
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+constexpr std::uint32_t bit(int f) { return 1u << f; }
+}  // namespace
+
+// base(): German 75L AP vs AF 8 front at 6 hexes. Modified TH# 10, DRM 0.
+// Final TK# = 17 + 0 (Case D, 3-6 hexes, >= 65mm) - 8 = 9.
+
+TEST_CASE("C3.3: a Final DR <= Modified TH# hits; C3.9 turret if colored < white", "[asl][th]") {
+  Situation s = base();
+  s.fire.buttoned_up = true;  // Case I +1
+  CHECK(run_script(s, {TH(4, 6)}).steps[0].outcome == kOutcomeMiss);          // 10 + 1 = 11
+  const PhaseTrace t = run_script(s, {TH(3, 6), TK(6, 6)});                    // 9 + 1 = 10: hit
+  CHECK(t.steps[0].flags & bit(kFlagHit));
+  CHECK(t.steps[0].counts[kCounterHits] == 1);
+  CHECK(t.steps[0].counts[kCounterShots] == 1);
+}
+
+TEST_CASE("C7.7 AFV Destruction Table, each line (Final TK# 9)", "[asl][tk]") {
+  Situation s = base();
+  s.target.armor = Armor{8, 8, 8, 8};
+  SECTION("DR <= half TK#: burning wreck") { CHECK(run_script(s, {TH(2, 3), TK(1, 3)}).steps[0].outcome == kOutcomeBurn); }
+  SECTION("DR < TK#: eliminated") { CHECK(run_script(s, {TH(2, 3), TK(4, 4)}).steps[0].outcome == kOutcomeEliminated); }
+  SECTION("DR 5 > 4.5: eliminated, not burning") { CHECK(run_script(s, {TH(2, 3), TK(2, 3)}).steps[0].outcome == kOutcomeEliminated); }
+  SECTION("DR = TK#, turret hit: Shock") { CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock); }
+  SECTION("DR = TK#, hull hit: Immobilized") { CHECK(run_script(s, {TH(3, 2), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized); }
+  SECTION("DR = TK# + 1, non-HE: possible Shock (hull or turret)") {
+    CHECK(run_script(s, {TH(3, 2), TK(5, 5)}).steps[0].outcome == kOutcomePossibleShock);
+    CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomePossibleShock);
+  }
+  SECTION("DR >= TK# + 2: no effect") { CHECK(run_script(s, {TH(2, 3), TK(5, 6)}).steps[0].outcome == kOutcomeNoEffect); }
+  SECTION("flags follow the outcome") {
+    const auto f = run_script(s, {TH(2, 3), TK(1, 3)}).steps[0].flags;
+    CHECK(f & bit(kFlagBurn));
+    CHECK(f & bit(kFlagKill));
+    CHECK_FALSE(f & bit(kFlagEliminated));
+  }
+  SECTION("note A: red CS# takes -1 on the burn check only") {
+    s.target.red_cs = true;
+    CHECK(run_script(s, {TH(2, 3), TK(2, 3)}).steps[0].outcome == kOutcomeBurn);  // 2*(5-1) = 8 <= 9
+    CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock);
+  }
+}
+
+TEST_CASE("C7.35: an Original TK DR of 12 is a Dud, whatever the Final TK#", "[asl][tk]") {
+  Situation s = base();
+  s.firer.gun = *parse_gun("88LL");  // Basic TK# 27: Final TK# 19
+  const PhaseTrace t = run_script(s, {TH(2, 3), TK(6, 6)});
+  CHECK(t.steps[0].outcome == kOutcomeDud);
+  CHECK(t.steps[0].flags & bit(kFlagDud));
+  CHECK_FALSE(t.steps[0].flags & bit(kFlagKill));
+  CHECK(run_script(s, {TH(2, 3), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);
+}
+
+TEST_CASE("C7.7: HE at TK# + 1 immobilizes (hull) or shocks (turret)", "[asl][tk]") {
+  Situation s = base();
+  s.firer.ammo = Ammo::kHE;                 // 75L HE: Basic TK# 7 (C7.34), no Case D
+  s.target.armor = Armor{1, 1, 1, 1};       // Final TK# 6
+  CHECK(run_script(s, {TH(3, 2), TK(3, 4)}).steps[0].outcome == kOutcomeImmobilized);
+  CHECK(run_script(s, {TH(2, 3), TK(3, 4)}).steps[0].outcome == kOutcomeShock);
+  CHECK(run_script(s, {TH(2, 3), TK(3, 3)}).steps[0].outcome == kOutcomeShock);
+  CHECK(run_script(s, {TH(2, 3), TK(4, 4)}).steps[0].outcome == kOutcomeNoEffect);
+  CHECK(run_script(s, {TH(2, 3), TK(1, 2)}).steps[0].outcome == kOutcomeBurn);
+}
+
+TEST_CASE("C7.311: AP vs an unarmored vehicle uses a Final TK#, doubled on a CH", "[asl][tk]") {
+  Situation s = base();
+  s.target.unarmored = true;  // 75L AP: Final TK# 9 (65-84mm)
+  CHECK(run_script(s, {TH(2, 3), TK(2, 2)}).steps[0].outcome == kOutcomeBurn);        // 4 <= 4.5
+  CHECK(run_script(s, {TH(2, 3), TK(4, 4)}).steps[0].outcome == kOutcomeEliminated);
+  CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized); // = TK#, any location
+  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeNoEffect);    // no possible Shock
+  CHECK(run_script(s, {TH(1, 1), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);  // CH: 18
+  CHECK(run_script(s, {TH(1, 1), TK(6, 6)}).steps[0].outcome == kOutcomeDud);
+}
+
+TEST_CASE("C3.72: a CH doubles the Basic TK# before the other Cases", "[asl][tk]") {
+  Situation s = base();
+  s.target.armor = Armor{18, 18, 18, 18};  // normal hit: 17 - 18 = -1; CH: 34 - 18 = 16
+  CHECK(run_script(s, {TH(2, 3), TK(1, 1)}).steps[0].outcome == kOutcomeNoEffect);
+  const PhaseTrace t = run_script(s, {TH(1, 1), TK(6, 6 - 1)});
+  CHECK(t.steps[0].outcome == kOutcomeEliminated);  // 11 < 16
+  CHECK(t.steps[0].flags & bit(kFlagCritical));
+}
+
+TEST_CASE("C7.21: rear Target Facing adds 1 to the TK#; D1.62 superior turret armor", "[asl][tk]") {
+  Situation s = base();
+  s.target.facing = Facing::kRear;
+  s.target.armor = Armor{8, 6, 8, 6};  // rear uses side AF 6: 17 + 1 - 6 = 12
+  CHECK(run_script(s, {TH(3, 2), TK(6, 6 - 0)}).steps[0].outcome == kOutcomeDud);
+  CHECK(run_script(s, {TH(3, 2), TK(6, 5)}).steps[0].outcome == kOutcomeEliminated);  // 11 < 12
+  s.target.turret_armor = TurretArmor::kSuperior;  // turret side 6 -> 8: 17 + 1 - 8 = 10
+  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeShock);       // 10 = TK#
+}
+
+TEST_CASE("C7.24: Case D 'NA' means the hit cannot kill and no TK DR is rolled", "[asl][tk]") {
+  Situation s = base();
+  s.firer.gun = *parse_gun("37L");  // 37-57mm AP row: NA from 61 hexes
+  s.fire.range = 61;
+  s.fire.extra_drm = -10;
+  const PhaseTrace t = run_script(s, {TH(2, 3)});
+  CHECK(t.steps[0].flags & bit(kFlagHit));
+  CHECK(t.steps[0].outcome == kOutcomeNoEffect);
+}
+
+TEST_CASE("C3.8: Multiple Hits for a 15-40mm Gun on Original doubles; the firer keeps the better", "[asl][th]") {
+  Situation s = base();
+  s.firer.gun = *parse_gun("37L");     // AP Basic TK# 9, Case D 0 at 6 hexes
+  s.target.armor = Armor{1, 1, 4, 4};  // hull 8, turret 5
+  SECTION("two TK DRs; the first decides the second hit's location") {
+    // Doubles 3-3: hull hit. TK1 (2,5) = 7 < 8: eliminated; colored < white: second hit on the
+    // turret (Final TK# 5): TK2 (1,1) = 2 <= 2.5: burning wreck. Best: burn.
+    const PhaseTrace t = run_script(s, {TH(3, 3), TK(2, 5), TK(1, 1)});
+    CHECK(t.steps[0].flags & bit(kFlagMultipleHit));
+    CHECK(t.steps[0].counts[kCounterHits] == 2);
+    CHECK(t.steps[0].outcome == kOutcomeBurn);
+  }
+  SECTION("second hit on the hull when the first TK DR's colored >= white") {
+    // TK1 (6,6): Dud; TK2 (3,3) = 6 vs hull Final TK# 8: eliminated.
+    CHECK(run_script(s, {TH(3, 3), TK(6, 6), TK(3, 3)}).steps[0].outcome == kOutcomeEliminated);
+    // TK1 (5,4) = 9 = TK# + 1 on the hull: possible Shock; TK2 (4,5), hull again: the same.
+    CHECK(run_script(s, {TH(3, 3), TK(5, 4), TK(4, 5)}).steps[0].outcome == kOutcomePossibleShock);
+  }
+  SECTION("not for a 75mm Gun, nor a CH, nor a non-doubles hit") {
+    CHECK_FALSE(run_script(s, {TH(2, 3), TK(6, 6)}).steps[0].flags & bit(kFlagMultipleHit));
+    CHECK_FALSE(run_script(s, {TH(1, 1), TK(6, 6)}).steps[0].flags & bit(kFlagMultipleHit));
+    s.firer.gun = *parse_gun("75L");
+    CHECK_FALSE(run_script(s, {TH(3, 3), TK(6, 6)}).steps[0].flags & bit(kFlagMultipleHit));
+  }
+}
+
+TEST_CASE("D4.2: a hull-down target is hit only on the turret (and by a CH)", "[asl][th]") {
+  Situation s = base();
+  s.target.hull_down = true;
+  CHECK(run_script(s, {TH(3, 2)}).steps[0].outcome == kOutcomeMiss);  // hull hit: none
+  CHECK(run_script(s, {TH(3, 3)}).steps[0].outcome == kOutcomeMiss);  // doubles: hull
+  CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock);  // turret, = TK#
+  // C3.9 EXC: a CH vs a HD target strikes the turret: 34 - 8 = 26; DR 9 <= 13: burning wreck.
+  CHECK(run_script(s, {TH(1, 1), TK(4, 5)}).steps[0].outcome == kOutcomeBurn);
+  CHECK(run_script(s, {TH(1, 1), TK(6, 6)}).steps[0].flags & bit(kFlagCritical));
+}
+
+TEST_CASE("D3.2: same-hex fire takes Target Facing from the colored dr", "[asl][th]") {
+  Situation s = base();
+  s.fire.same_hex = true;
+  s.fire.range = 0;
+  // Case E +2. Hull front 26, hull side/rear 1. TK at 0 hexes: Case D +1.
+  s.target.armor = Armor{26, 1, 26, 26};
+  // colored 1-2: rear: 17 + 1 + 1 - 1 = 18 -> DR 11 eliminated
+  CHECK(run_script(s, {TH(2, 1), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);
+  // colored 3-4: side: 17 + 1 - 1 = 17
+  CHECK(run_script(s, {TH(3, 1), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);
+  // colored 5-6: front: 17 + 1 - 26 = -8: no effect; 5+1+2 = 8 hits
+  CHECK(run_script(s, {TH(5, 1), TK(1, 1)}).steps[0].outcome == kOutcomeNoEffect);
+}
+
+TEST_CASE("A9.7/C2.28: Original TH DR >= B# malfunctions; the attack is still resolved", "[asl][malfunction]") {
+  Situation s = base();
+  s.firer.breakdown = 10;
+  s.firer.rof = 6;  // keep ROF on any colored dr: the malfunction alone ends the phase
+  const PhaseTrace t = run_script(s, {TH(4, 6), TK(1, 2)});  // 10: hit, turret
+  CHECK(t.steps[0].flags & bit(kFlagMalfunction));
+  CHECK(t.steps[0].outcome == kOutcomeBurn);
+  CHECK(t.end == kEndTargetDestroyed);
+  const PhaseTrace u = run_script(s, {TH(4, 6), TK(6, 6)});
+  CHECK(u.end == kEndMalfunction);
+  const PhaseTrace v = run_script(s, {TH(4, 5), TK(6, 6), TH(6, 6)});  // 12 - 1: miss, malfunction
+  CHECK(v.steps.size() == 2);
+  CHECK(v.end == kEndMalfunction);
+  SECTION("a printed X#: >= X# disables") {
+    s.firer.x_number = 11;
+    const PhaseTrace x = run_script(s, {TH(5, 6)});  // 11: miss
+    CHECK(x.steps[0].flags & bit(kFlagDisabled));
+    CHECK(x.steps[0].flags & bit(kFlagMalfunction));
+  }
+}
+
+TEST_CASE("C2.24: the phase goes on while the colored dr <= ROF", "[asl][rof]") {
+  Situation s = base();
+  s.firer.rof = 2;
+  s.fire.extra_drm = 6;  // Final DR >= 8: only low rolls hit; these all miss
+  const PhaseTrace t = run_script(s, {TH(1, 6), TH(2, 6), TH(3, 6)});
+  CHECK(t.steps.size() == 3);
+  CHECK(t.end == kEndRofExhausted);
+  SECTION("Acquisition: -1 then -2 on later shots at the same target (C6.5)") {
+    CHECK(build_shot(s, ShotContext{0, false, false, false}, nullptr).drm == 6);
+    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).drm == 5);
+    CHECK(build_shot(s, ShotContext{2, false, false, false}, nullptr).drm == 4);
+    CHECK(build_shot(s, ShotContext{5, false, false, false}, nullptr).drm == 4);
+  }
+  SECTION("a shot cap ends the phase") {
+    s.fire.max_shots = 2;
+    const PhaseTrace u = run_script(s, {TH(1, 6), TH(1, 6)});
+    CHECK(u.end == kEndShotCap);
+  }
+  SECTION("the Advancing Fire Phase loses Multiple ROF (C5.2) and adds Case B") {
+    s.fire.phase = Phase::kAdvancing;
+    const PhaseTrace u = run_script(s, {TH(1, 6)});
+    CHECK(u.end == kEndRofExhausted);
+    CHECK(build_shot(s, ShotContext{}, nullptr).drm == 8);
+  }
+}
+
+TEST_CASE("C5.6: Intensive Fire adds one shot at +2 with B# -2, after the normal ROF", "[asl][rof]") {
+  Situation s = base();
+  s.firer.rof = 1;
+  s.fire.intensive_fire = true;
+  s.fire.extra_drm = 6;
+  SECTION("ROF lost, then the Intensive Fire shot; it never retains ROF") {
+    const PhaseTrace t = run_script(s, {TH(1, 6), TH(2, 6), TH(1, 6)});
+    CHECK(t.steps.size() == 3);
+    CHECK(t.end == kEndIntensiveFireDone);
+    const ShotSpec spec = build_shot(s, ShotContext{2, false, false, true}, nullptr);
+    CHECK(spec.drm == 6 - 2 + 2);
+    CHECK(spec.breakdown == 10);
+    CHECK(spec.x_number == 12);  // A.11
+  }
+  SECTION("on the Intensive Fire shot 10 malfunctions and 12 disables") {
+    CHECK(run_script(s, {TH(2, 6), TH(4, 6)}).steps[1].flags & bit(kFlagMalfunction));
+    CHECK_FALSE(run_script(s, {TH(2, 6), TH(5, 6)}).steps[1].flags & bit(kFlagDisabled));
+    CHECK(run_script(s, {TH(2, 6), TH(6, 6)}).steps[1].flags & bit(kFlagDisabled));
+  }
+}
+
+TEST_CASE("C8.9: special ammunition depletion against the Depletion #", "[asl][ammo]") {
+  Situation s = base();
+  s.firer.ammo = Ammo::kAPCR;
+  s.firer.depletion = 5;
+  s.firer.fallback_ammo = Ammo::kAP;
+  s.firer.rof = 6;
+  s.fire.extra_drm = 8;  // only 2 hits (and is a CH subsequent-dr case): all rolls below miss
+  SECTION("< Depletion #: the ammo is used, and is still there") {
+    const PhaseTrace t = run_script(s, {TH(1, 3), TH(6, 6)});
+    CHECK_FALSE(t.steps[0].flags & bit(kFlagDepleted));
+    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).ammo == Ammo::kAPCR);
+  }
+  SECTION("= Depletion #: used, and runs out for the rest of the scenario") {
+    const PhaseTrace t = run_script(s, {TH(2, 3), TH(6, 6)});
+    CHECK(t.steps[0].flags & bit(kFlagDepleted));
+    CHECK(t.steps[0].fired);
+  }
+  SECTION("> Depletion #: no such ammo, no shot; the next TH DR is with the fallback") {
+    const PhaseTrace t = run_script(s, {TH(3, 3), TH(6, 6)});
+    REQUIRE(t.steps.size() == 2);
+    CHECK_FALSE(t.steps[0].fired);
+    CHECK(t.steps[0].outcome == kOutcomeNoShot);
+    CHECK(t.steps[0].counts[kCounterShots] == 0);
+    CHECK(t.steps[1].fired);
+    CHECK(t.end == kEndMalfunction);
+  }
+  SECTION("> Depletion # with no fallback: the phase ends") {
+    s.firer.fallback_ammo = Ammo::kNone;
+    const PhaseTrace t = run_script(s, {TH(3, 3)});
+    CHECK(t.end == kEndOutOfAmmo);
+  }
+  SECTION("> Depletion # and a malfunction: considered fired (C8.9)") {
+    s.firer.breakdown = 10;
+    const PhaseTrace t = run_script(s, {TH(4, 6)});
+    CHECK(t.steps[0].fired);
+    CHECK(t.steps[0].flags & bit(kFlagMalfunction));
+    CHECK(t.steps[0].flags & bit(kFlagDepleted));
+    CHECK(t.end == kEndMalfunction);
+  }
+  SECTION("C8.2: elite adds 1 to the Depletion #") {
+    s.firer.elite = true;
+    CHECK(build_shot(s, ShotContext{}, nullptr).depletion == 6);
+  }
+}
+
+TEST_CASE("stop_on: destroyed, any effect, never", "[asl][rof]") {
+  Situation s = base();
+  s.firer.rof = 6;
+  s.fire.max_shots = 2;
+  SECTION("destroyed (default): a kill ends the phase") {
+    CHECK(run_script(s, {TH(2, 3), TK(1, 1)}).end == kEndTargetDestroyed);
+    CHECK(run_script(s, {TH(2, 3), TK(4, 5), TH(2, 3), TK(6, 6)}).end == kEndShotCap);  // shock: go on
+  }
+  SECTION("effect: a shock ends it") {
+    s.fire.stop_on = StopOn::kEffect;
+    CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).end == kEndTargetEffect);
+  }
+  SECTION("never: keep firing") {
+    s.fire.stop_on = StopOn::kNever;
+    CHECK(run_script(s, {TH(2, 3), TK(1, 1), TH(2, 3), TK(6, 6)}).end == kEndShotCap);
+  }
+}
