@@ -52,12 +52,14 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
         Outcome best = kOutcomeNoEffect;
         if (hit.multiple) {
           const int f1 = dice.pair();
-          best = std::max(best, to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1)));
+          best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));
           const Location loc2 = second_hit_location(pair_colored(f1), pair_white(f1));
           const KillSpec& k2 = spec.kill[static_cast<std::size_t>(kill_index(loc2, hit.facing, false))];
           if (k2.possible) {
             const int f2 = dice.pair();
             best = std::max(best, to_kill(spec, k2, loc2, pair_colored(f2), pair_white(f2)));
+          } else {
+            best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (Case D NA)
           }
         } else if (k1.possible) {
           const int f1 = dice.pair();

@@ -1,1 +1,263 @@
-// placeholder, being written
+#include "salvo/sim/montecarlo.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <vector>
+
+#include "salvo/sim/rng.h"
+#include "salvo/sim/stats.h"
+
+namespace salvo::sim {
+namespace {
+
+/// First round of precision mode; each later round doubles (cumulative 1, 3, 7, ... x 2^20).
+constexpr std::uint64_t kFirstRoundTrials = std::uint64_t{1} << 20;
+/// Blocks launched per wave and thread; between waves the caller reports progress.
+constexpr std::uint64_t kBlocksPerThreadAndWave = 8;
+
+WindowTallies empty_window(const RollProgram& p, bool with_end_reasons) {
+  WindowTallies w;
+  w.flags.assign(p.flag_names.size(), 0);
+  w.counter_sum.assign(p.counter_names.size(), 0);
+  w.counter_sumsq.assign(p.counter_names.size(), 0);
+  w.outcomes.assign(p.outcome_names.size(), 0);
+  if (with_end_reasons) w.end_reasons.assign(p.end_reason_names.size(), 0);
+  return w;
+}
+
+Tallies empty_tallies(const RollProgram& p) {
+  Tallies t;
+  t.first = empty_window(p, false);
+  t.run = empty_window(p, true);
+  return t;
+}
+
+void add_vector(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+}
+
+void add_window(WindowTallies& a, const WindowTallies& b) {
+  add_vector(a.flags, b.flags);
+  add_vector(a.counter_sum, b.counter_sum);
+  add_vector(a.counter_sumsq, b.counter_sumsq);
+  add_vector(a.outcomes, b.outcomes);
+  add_vector(a.end_reasons, b.end_reasons);
+}
+
+void add_tallies(Tallies& a, const Tallies& b) {
+  a.trials += b.trials;
+  a.truncated += b.truncated;
+  add_window(a.first, b.first);
+  add_window(a.run, b.run);
+}
+
+/// Fixed-size tallies of one window, kept on the stack in the hot loop.
+struct LocalWindow {
+  std::array<std::uint64_t, kMaxFlags> flags{};
+  std::array<std::uint64_t, kMaxCounters> counter_sum{};
+  std::array<std::uint64_t, kMaxCounters> counter_sumsq{};
+  std::array<std::uint64_t, 256> outcomes{};
+
+  void add_trial(std::uint32_t mask, const std::array<std::uint64_t, kMaxCounters>& counters,
+                 std::uint8_t outcome) {
+    for (; mask != 0; mask &= mask - 1) ++flags[static_cast<std::size_t>(std::countr_zero(mask))];
+    for (std::size_t c = 0; c < kMaxCounters; ++c) {
+      counter_sum[c] += counters[c];
+      counter_sumsq[c] += counters[c] * counters[c];
+    }
+    ++outcomes[outcome];
+  }
+
+  void store(WindowTallies& w) const {
+    for (std::size_t i = 0; i < w.flags.size(); ++i) w.flags[i] += flags[i];
+    for (std::size_t i = 0; i < w.counter_sum.size(); ++i) {
+      w.counter_sum[i] += counter_sum[i];
+      w.counter_sumsq[i] += counter_sumsq[i];
+    }
+    for (std::size_t i = 0; i < w.outcomes.size(); ++i) w.outcomes[i] += outcomes[i];
+  }
+};
+
+void add_counts(std::array<std::uint64_t, kMaxCounters>& c, const Leaf& leaf) {
+  for (std::size_t i = 0; i < kMaxCounters; ++i) c[i] += leaf.counts[i];
+}
+
+WindowStats window_estimates(const WindowTallies& w, std::uint64_t n) {
+  WindowStats s;
+  for (auto k : w.flags) s.flags.push_back(wilson_interval(k, n));
+  for (std::size_t c = 0; c < w.counter_sum.size(); ++c)
+    s.counters.push_back(mean_interval(w.counter_sum[c], w.counter_sumsq[c], n));
+  for (auto k : w.outcomes) s.outcomes.push_back(wilson_interval(k, n));
+  for (auto k : w.end_reasons) s.end_reasons.push_back(wilson_interval(k, n));
+  return s;
+}
+
+bool window_converged(const WindowStats& s, double precision) {
+  for (const auto* v : {&s.flags, &s.counters, &s.outcomes, &s.end_reasons})
+    for (const Estimate& e : *v)
+      if (!(half_width(e) <= precision)) return false;
+  return true;
+}
+
+}  // namespace
+
+Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                   std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+  Tallies out = empty_tallies(program);
+  LocalWindow first;
+  LocalWindow run;
+  std::array<std::uint64_t, 256> end_reasons{};
+  const RollNode* nodes = program.nodes.data();
+  const Link* links = program.links.data();
+  const Leaf* leaves = program.leaves.data();
+  const std::uint32_t* roots = program.state_root.data();
+
+  for (std::uint64_t b = block_begin; b < block_end; ++b) {
+    if (b * kBlockTrials >= trials_total) break;
+    const std::uint64_t trials = std::min(kBlockTrials, trials_total - b * kBlockTrials);
+    DiceStream dice(seed, situation_key, b);
+    out.trials += trials;
+
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      std::int32_t state = program.initial_state;
+      std::uint32_t run_mask = 0;
+      std::uint32_t first_mask = 0;
+      std::array<std::uint64_t, kMaxCounters> run_counts{};
+      std::array<std::uint64_t, kMaxCounters> first_counts{};
+      std::uint8_t run_outcome = 0;
+      std::uint8_t first_outcome = 0;
+      std::uint8_t end_reason = 0;
+      bool first_open = true;
+      bool finished = false;
+
+      for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
+        // Walk the state's DAG, rolling each node's die, to a leaf
+        std::uint32_t n = roots[state];
+        Link l;
+        for (;;) {
+          const RollNode& node = nodes[n];
+          const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
+          l = links[node.first + static_cast<std::uint32_t>(face)];
+          if (l.is_leaf()) break;
+          n = static_cast<std::uint32_t>(l.v);
+        }
+        const Leaf& leaf = leaves[l.index()];
+
+        // Apply the leaf to the run window, and to the first window while it is open
+        run_mask |= leaf.flags;
+        add_counts(run_counts, leaf);
+        run_outcome = leaf.outcome;
+        if (first_open) {
+          first_mask |= leaf.flags;
+          add_counts(first_counts, leaf);
+          first_outcome = leaf.outcome;
+          first_open = !(leaf.closes_window || leaf.next_state < 0);
+        }
+        if (leaf.next_state < 0) {
+          end_reason = leaf.end_reason;
+          finished = true;
+          break;
+        }
+        state = leaf.next_state;
+      }
+
+      // Tally the trial (a truncated trial counts only in trials and truncated)
+      if (!finished) {
+        ++out.truncated;
+        continue;
+      }
+      run.add_trial(run_mask, run_counts, run_outcome);
+      first.add_trial(first_mask, first_counts, first_outcome);
+      ++end_reasons[end_reason];
+    }
+  }
+
+  // Copy the fixed-size tallies into the program-sized vectors
+  run.store(out.run);
+  first.store(out.first);
+  for (std::size_t i = 0; i < out.run.end_reasons.size(); ++i) out.run.end_reasons[i] += end_reasons[i];
+  return out;
+}
+
+RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
+  (void)program;
+  RunResult r;
+  r.method = Method::kMonteCarlo;
+  r.trials = tallies.trials;
+  r.first = window_estimates(tallies.first, tallies.trials);
+  r.run = window_estimates(tallies.run, tallies.trials);
+  return r;
+}
+
+RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tallies* tallies_out) {
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  const auto wave_blocks =
+      kBlocksPerThreadAndWave * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
+  Tallies total = empty_tallies(program);
+  std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
+  bool interrupted = false;
+  const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
+
+  // Run blocks done_blocks.. up to trials_total trials, in waves; false when stopped.
+  // Within a wave each block goes to its own slot; slots are summed in block order, and only
+  // the completed prefix is kept, so the tallies depend on the seed and the trial count only.
+  const auto run_until = [&](std::uint64_t trials_total, std::uint64_t planned) {
+    const std::uint64_t num_blocks = (trials_total + kBlockTrials - 1) / kBlockTrials;
+    while (done_blocks < num_blocks) {
+      if (stopped()) return false;
+      const std::uint64_t begin = done_blocks;
+      const std::uint64_t end = std::min(num_blocks, begin + wave_blocks);
+      std::vector<Tallies> slots(end - begin);
+      std::vector<char> completed(end - begin, 0);
+      arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1),
+                          [&](const tbb::blocked_range<std::uint64_t>& r) {
+                            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                              if (stopped()) return;
+                              slots[b - begin] = run_blocks(program, options.seed, options.situation_key,
+                                                            b, b + 1, trials_total);
+                              completed[b - begin] = 1;
+                            }
+                          });
+      });
+      for (std::uint64_t i = 0; i < end - begin; ++i) {
+        if (!completed[i]) return false;
+        add_tallies(total, slots[i]);
+        ++done_blocks;
+      }
+      if (options.progress) options.progress(total.trials, planned);
+    }
+    return true;
+  };
+
+  if (options.precision <= 0.0) {
+    // Fixed trial count
+    interrupted = !run_until(options.trials, options.trials);
+  } else {
+    // Rounds of 2^20, 2^21, ... trials until every half-width <= precision or max_trials
+    std::uint64_t target = 0;
+    std::uint64_t round = kFirstRoundTrials;
+    while (target < options.max_trials) {
+      target = options.max_trials - target > round ? target + round : options.max_trials;
+      round *= 2;
+      if (!run_until(target, target)) {
+        interrupted = true;
+        break;
+      }
+      const RunResult r = estimates_from(program, total);
+      if (window_converged(r.first, options.precision) && window_converged(r.run, options.precision)) break;
+    }
+  }
+
+  RunResult result = estimates_from(program, total);
+  result.interrupted = interrupted;
+  if (tallies_out != nullptr) *tallies_out = std::move(total);
+  return result;
+}
+
+}  // namespace salvo::sim

@@ -1,1 +1,884 @@
-// placeholder, being written
+// Formatting of odds tables (text, CSV, JSON, Markdown) and of `explain` listings.
+
+#include "salvo/sim/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#ifndef SALVO_VERSION
+#define SALVO_VERSION "unknown"
+#endif
+#ifndef SALVO_GIT_REV
+#define SALVO_GIT_REV "unknown"
+#endif
+
+namespace salvo::sim {
+
+std::string_view version() { return SALVO_VERSION; }
+std::string_view git_revision() { return SALVO_GIT_REV; }
+
+std::string_view method_choice_name(MethodChoice m) {
+  switch (m) {
+    case MethodChoice::kExact:
+      return "exact";
+    case MethodChoice::kMonteCarlo:
+      return "mc";
+    case MethodChoice::kBoth:
+      return "both";
+  }
+  return "?";
+}
+
+std::optional<MethodChoice> parse_method_choice(std::string_view s) {
+  if (s == "exact") return MethodChoice::kExact;
+  if (s == "mc") return MethodChoice::kMonteCarlo;
+  if (s == "both") return MethodChoice::kBoth;
+  return std::nullopt;
+}
+
+std::string_view format_name(Format f) {
+  switch (f) {
+    case Format::kText:
+      return "text";
+    case Format::kCsv:
+      return "csv";
+    case Format::kJson:
+      return "json";
+    case Format::kMarkdown:
+      return "md";
+  }
+  return "?";
+}
+
+std::optional<Format> parse_format(std::string_view s) {
+  if (s == "text") return Format::kText;
+  if (s == "csv") return Format::kCsv;
+  if (s == "json") return Format::kJson;
+  if (s == "md") return Format::kMarkdown;
+  return std::nullopt;
+}
+
+std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
+
+ResultNames names_of(const RollProgram& program) {
+  return ResultNames{program.flag_names, program.counter_names, program.outcome_names,
+                     program.end_reason_names};
+}
+
+bool disagrees(double exact, double mc, std::uint64_t trials) {
+  if (trials == 0 || !std::isfinite(exact) || !std::isfinite(mc)) return false;
+  if (exact <= 0.0 || exact >= 1.0) return mc != exact;
+  const double se = std::sqrt(exact * (1.0 - exact) / static_cast<double>(trials));
+  return std::fabs(exact - mc) > 4.5 * se;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Quantities: what a window reports, by name.
+
+enum class Src : std::uint8_t { kFlag, kCounter, kOutcome, kEnd };
+
+struct Quantity {
+  Src src;
+  std::string name;  // without prefix: "hit"
+  std::string key() const {
+    switch (src) {
+      case Src::kFlag:
+        return "p_" + name;
+      case Src::kCounter:
+        return "e_" + name;
+      case Src::kOutcome:
+        return "outcome_" + name;
+      case Src::kEnd:
+        return "end_" + name;
+    }
+    return name;
+  }
+  bool is_probability() const { return src != Src::kCounter; }
+  friend bool operator==(const Quantity&, const Quantity&) = default;
+};
+
+const std::vector<std::string>& names_for(const ResultNames& n, Src src) {
+  switch (src) {
+    case Src::kFlag:
+      return n.flags;
+    case Src::kCounter:
+      return n.counters;
+    case Src::kOutcome:
+      return n.outcomes;
+    case Src::kEnd:
+      return n.end_reasons;
+  }
+  return n.flags;
+}
+
+const std::vector<Estimate>& values_for(const WindowStats& w, Src src) {
+  switch (src) {
+    case Src::kFlag:
+      return w.flags;
+    case Src::kCounter:
+      return w.counters;
+    case Src::kOutcome:
+      return w.outcomes;
+    case Src::kEnd:
+      return w.end_reasons;
+  }
+  return w.flags;
+}
+
+// The quantities of one report's window, in program order (end reasons: phase only).
+std::vector<Quantity> quantities_of(const ResultNames& n, bool phase) {
+  std::vector<Quantity> q;
+  for (Src src : {Src::kFlag, Src::kCounter, Src::kOutcome, Src::kEnd}) {
+    if (src == Src::kEnd && !phase) continue;
+    for (const auto& name : names_for(n, src)) q.push_back({src, name});
+  }
+  return q;
+}
+
+// Union over reports, in order of first appearance.
+std::vector<Quantity> union_quantities(const std::vector<SituationReport>& reports, bool phase) {
+  std::vector<Quantity> all;
+  for (const auto& r : reports)
+    for (auto& q : quantities_of(r.names, phase))
+      if (std::find(all.begin(), all.end(), q) == all.end()) all.push_back(std::move(q));
+  return all;
+}
+
+std::vector<std::string> union_sweep_keys(const std::vector<SituationReport>& reports) {
+  std::vector<std::string> keys;
+  for (const auto& r : reports)
+    for (const auto& [k, v] : r.sweep)
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  return keys;
+}
+
+std::string sweep_value(const SituationReport& r, const std::string& key) {
+  for (const auto& [k, v] : r.sweep)
+    if (k == key) return v;
+  return "";
+}
+
+// The estimate of quantity q in window w of a report; nullopt if the report lacks it.
+std::optional<Estimate> lookup(const ResultNames& n, const WindowStats& w, const Quantity& q) {
+  const auto& names = names_for(n, q.src);
+  const auto it = std::find(names.begin(), names.end(), q.name);
+  if (it == names.end()) return std::nullopt;
+  const auto i = static_cast<std::size_t>(it - names.begin());
+  const auto& values = values_for(w, q.src);
+  if (i >= values.size()) return std::nullopt;
+  return values[i];
+}
+
+// One engine's result of one situation, as a row source.
+struct MethodRow {
+  const SituationReport* report;
+  const RunResult* result;
+  std::string_view method;  // "exact" / "mc"
+};
+
+std::vector<MethodRow> method_rows(const std::vector<SituationReport>& reports) {
+  std::vector<MethodRow> rows;
+  for (const auto& r : reports) {
+    if (r.exact) rows.push_back({&r, &*r.exact, "exact"});
+    if (r.mc) rows.push_back({&r, &*r.mc, "mc"});
+  }
+  return rows;
+}
+
+std::string with_commas(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::uint64_t trials_run(const std::vector<SituationReport>& reports) {
+  std::uint64_t n = 0;
+  for (const auto& r : reports)
+    if (r.mc) n += r.mc->trials;
+  return n;
+}
+
+bool any_mc_interrupted(const std::vector<SituationReport>& reports) {
+  return std::any_of(reports.begin(), reports.end(),
+                     [](const SituationReport& r) { return r.mc && r.mc->interrupted; });
+}
+
+bool is_interrupted(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  return prov.interrupted || any_mc_interrupted(reports);
+}
+
+std::string provenance_line(const Provenance& prov) {
+  std::string s = fmt::format("salvo {} (git {}), method {}", version(), git_revision(),
+                              method_choice_name(prov.method));
+  if (prov.method != MethodChoice::kExact) {
+    s += fmt::format(", seed {}, trials {}", prov.seed, prov.trials);
+    if (prov.precision) s += fmt::format(", precision {}", *prov.precision);
+  }
+  s += fmt::format(", threads {}, rules data {} ({})", prov.threads, prov.rules_data_version,
+                   hex16(prov.rules_data_hash));
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+using Json = nlohmann::ordered_json;
+
+Json window_json(const SituationReport& r, const WindowStats& w, bool phase) {
+  Json j = Json::object();
+  for (const auto& q : quantities_of(r.names, phase)) {
+    const auto e = lookup(r.names, w, q);
+    if (!e) continue;
+    Json v = Json::object();
+    v[q.is_probability() ? "p" : "mean"] = e->value;
+    v["lo"] = e->lo;
+    v["hi"] = e->hi;
+    j[q.key()] = std::move(v);
+  }
+  return j;
+}
+
+Json result_json(const SituationReport& r, const RunResult& res, bool mc) {
+  Json j = Json::object();
+  j["first_shot"] = window_json(r, res.first, false);
+  j["phase"] = window_json(r, res.run, true);
+  if (mc) {
+    j["trials"] = res.trials;
+    j["interrupted"] = res.interrupted;
+  }
+  return j;
+}
+
+std::string format_json(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  Json j = Json::object();
+  j["salvo"]["version"] = std::string(version());
+  j["salvo"]["git"] = std::string(git_revision());
+  j["command"] = "odds";
+  j["method"] = std::string(method_choice_name(prov.method));
+  j["seed"] = prov.seed;
+  j["trials"] = prov.trials;
+  j["precision"] = prov.precision ? Json(*prov.precision) : Json(nullptr);
+  j["threads"] = prov.threads;
+  j["rules_data"]["version"] = prov.rules_data_version;
+  j["rules_data"]["hash"] = hex16(prov.rules_data_hash);
+  j["interrupted"] = is_interrupted(reports, prov);
+  j["situations_total"] = std::max(prov.situations_total, reports.size());
+  Json sits = Json::array();
+  for (const auto& r : reports) {
+    Json s = Json::object();
+    s["file"] = r.file;
+    s["name"] = r.name;
+    s["sweep"] = Json::object();
+    for (const auto& [k, v] : r.sweep) s["sweep"][k] = v;
+    s["program_hash"] = hex16(r.program_hash);
+    s["results"] = Json::object();
+    if (r.exact) s["results"]["exact"] = result_json(r, *r.exact, false);
+    if (r.mc) s["results"]["mc"] = result_json(r, *r.mc, true);
+    sits.push_back(std::move(s));
+  }
+  j["situations"] = std::move(sits);
+  return j.dump(2) + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Up to 6 decimals, trailing zeros dropped; empty for a missing or non-finite value.
+std::string plain_number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::string s = fmt::format("{:.6f}", v);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string format_csv(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  const auto keys = union_sweep_keys(reports);
+  const auto first_q = union_quantities(reports, false);
+  const auto phase_q = union_quantities(reports, true);
+  const bool interrupted = is_interrupted(reports, prov);
+
+  // Columns: for each quantity the first-shot triple then the phase triple; end reasons
+  // exist for the phase only.
+  struct Col {
+    bool phase;
+    Quantity q;
+  };
+  std::vector<Col> cols;
+  for (const auto& q : phase_q) {
+    if (std::find(first_q.begin(), first_q.end(), q) != first_q.end()) cols.push_back({false, q});
+    cols.push_back({true, q});
+  }
+
+  std::vector<std::string> header{"file", "name"};
+  for (const auto& k : keys) header.push_back(k);
+  header.push_back("method");
+  header.push_back("trials");
+  for (const auto& c : cols) {
+    const std::string base = (c.phase ? "phase_" : "first_") + c.q.key();
+    header.push_back(base);
+    header.push_back(base + "_lo");
+    header.push_back(base + "_hi");
+  }
+  if (interrupted) header.push_back("interrupted");
+
+  std::string out;
+  auto emit = [&out](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ',';
+      out += csv_field(fields[i]);
+    }
+    out += '\n';
+  };
+  emit(header);
+  for (const auto& row : method_rows(reports)) {
+    const auto& r = *row.report;
+    std::vector<std::string> f{r.file, r.name};
+    for (const auto& k : keys) f.push_back(sweep_value(r, k));
+    f.emplace_back(row.method);
+    f.push_back(row.method == "mc" ? std::to_string(row.result->trials) : "");
+    for (const auto& c : cols) {
+      const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
+      f.push_back(e ? plain_number(e->value) : "");
+      f.push_back(e ? plain_number(e->lo) : "");
+      f.push_back(e ? plain_number(e->hi) : "");
+    }
+    if (interrupted) f.push_back(row.result->interrupted ? "true" : "false");
+    emit(f);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aligned text tables
+
+enum class Align : std::uint8_t { kLeft, kRight };
+
+struct TextTable {
+  std::vector<Align> align;
+  std::vector<std::vector<std::string>> rows;  // the first row is the header
+  std::string indent = "";
+
+  std::string render() const {
+    std::vector<std::size_t> width(align.size(), 0);
+    for (const auto& row : rows)
+      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+        width[c] = std::max(width[c], display_width(row[c]));
+    std::string out;
+    for (const auto& row : rows) {
+      std::string line = indent;
+      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) {
+        if (c) line += "  ";
+        const std::size_t pad = width[c] - display_width(row[c]);
+        if (align[c] == Align::kRight)
+          line += std::string(pad, ' ') + row[c];
+        else
+          line += row[c] + std::string(pad, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + '\n';
+    }
+    return out;
+  }
+
+  // Code points, so that "±" counts as one column.
+  static std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s)
+      if ((c & 0xC0) != 0x80) ++n;
+    return n;
+  }
+};
+
+std::string pct(double v) {
+  if (!std::isfinite(v)) return "-";
+  return fmt::format("{:.1f}%", 100.0 * v);
+}
+
+std::string text_cell(const Quantity& q, const std::optional<Estimate>& e, bool mc) {
+  if (!e) return "-";
+  if (q.is_probability()) {
+    if (!mc) return pct(e->value);
+    return fmt::format("{:>6} [{:>5.1f}, {:>5.1f}]", pct(e->value), 100.0 * e->lo, 100.0 * e->hi);
+  }
+  if (!mc) return fmt::format("{:.3f}", e->value);
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", e->value, e->lo, e->hi);
+}
+
+// A both-method comparison cell: the mc cell with "!" if it disagrees with exact.
+std::string marked(std::string cell, bool flag) { return cell + (flag ? " !" : "  "); }
+
+bool disagree_at(const Quantity& q, const std::optional<Estimate>& ex,
+                 const std::optional<Estimate>& mc, std::uint64_t trials) {
+  return q.is_probability() && ex && mc && disagrees(ex->value, mc->value, trials);
+}
+
+// Flags raised over every probability of both windows of a report.
+int count_disagreements(const SituationReport& r) {
+  if (!r.exact || !r.mc) return 0;
+  int n = 0;
+  for (bool phase : {false, true}) {
+    for (const auto& q : quantities_of(r.names, phase)) {
+      const auto& ew = phase ? r.exact->run : r.exact->first;
+      const auto& mw = phase ? r.mc->run : r.mc->first;
+      if (disagree_at(q, lookup(r.names, ew, q), lookup(r.names, mw, q), r.mc->trials)) ++n;
+    }
+  }
+  return n;
+}
+
+std::string method_line(const SituationReport* single, const Provenance& prov) {
+  std::string mc;
+  if (prov.method != MethodChoice::kExact) {
+    const std::uint64_t n = single && single->mc ? single->mc->trials : prov.trials;
+    mc =
+        fmt::format("Monte Carlo, seed {}, {} trials{}, {} thread{}, 95% intervals", prov.seed,
+                    with_commas(n), prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
+                    prov.threads, prov.threads == 1 ? "" : "s");
+  }
+  switch (prov.method) {
+    case MethodChoice::kExact:
+      return "exact";
+    case MethodChoice::kMonteCarlo:
+      return mc;
+    case MethodChoice::kBoth:
+      return "exact and " + mc;
+  }
+  return "";
+}
+
+std::string rules_line(const Provenance& prov) {
+  return fmt::format("{} ({})", prov.rules_data_version, hex16(prov.rules_data_hash).substr(0, 8));
+}
+
+std::string interrupted_line(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  std::string s = fmt::format("INTERRUPTED after {} trials", trials_run(reports));
+  const std::size_t total = std::max(prov.situations_total, reports.size());
+  if (total > 1) s += fmt::format(" ({} of {} situations reported)", reports.size(), total);
+  return s + "\n";
+}
+
+std::string footnote_disagreements(int raised) {
+  return fmt::format(
+      "! marks a Monte Carlo probability more than 4.5 standard errors from the exact value: "
+      "{} flag{} raised\n",
+      raised, raised == 1 ? "" : "s");
+}
+
+// One situation: a vertical table, quantities down, windows (and methods) across.
+std::string text_single(const SituationReport& r, const Provenance& prov) {
+  std::string out = r.name + "\n";
+  TextTable head;
+  head.indent = "  ";
+  head.align = {Align::kLeft, Align::kLeft};
+  head.rows.push_back({"file", r.file});
+  for (const auto& [k, v] : r.sweep) head.rows.push_back({k, v});
+  head.rows.push_back({"method", method_line(&r, prov)});
+  head.rows.push_back({"rules", rules_line(prov)});
+  head.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
+  out += head.render();
+  if (is_interrupted({r}, prov)) out += interrupted_line({r}, prov);
+  out += '\n';
+
+  const bool both = r.exact && r.mc;
+  struct Column {
+    std::string title;
+    bool phase;
+    const RunResult* result;
+    bool mc;
+  };
+  std::vector<Column> columns;
+  for (bool phase : {false, true}) {
+    const std::string window = phase ? "phase" : "first shot";
+    if (r.exact) columns.push_back({both ? window + " exact" : window, phase, &*r.exact, false});
+    if (r.mc) columns.push_back({both ? window + " mc" : window, phase, &*r.mc, true});
+  }
+
+  int raised = 0;
+  auto cells = [&](const Quantity& q, const std::vector<const Column*>& cols) {
+    std::vector<std::string> row{q.key()};
+    for (const Column* c : cols) {
+      const auto e = lookup(r.names, c->phase ? c->result->run : c->result->first, q);
+      std::string cell = text_cell(q, e, c->mc);
+      if (both && c->mc) {
+        const auto ex = lookup(r.names, c->phase ? r.exact->run : r.exact->first, q);
+        const bool flag = disagree_at(q, ex, e, c->result->trials);
+        raised += flag ? 1 : 0;
+        cell = marked(std::move(cell), flag);
+      }
+      row.push_back(std::move(cell));
+    }
+    return row;
+  };
+
+  // Flags and counters, both windows.
+  TextTable main;
+  std::vector<const Column*> all_cols;
+  main.align = {Align::kLeft};
+  main.rows.push_back({""});
+  for (const auto& c : columns) {
+    all_cols.push_back(&c);
+    main.align.push_back(Align::kRight);
+    main.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
+  }
+  for (const auto& q : quantities_of(r.names, false))
+    if (q.src == Src::kFlag || q.src == Src::kCounter) main.rows.push_back(cells(q, all_cols));
+  out += main.render();
+
+  // How the phase ended: outcome of the last step, and why the phase stopped.
+  std::vector<const Column*> phase_cols;
+  TextTable ended;
+  ended.align = {Align::kLeft};
+  ended.rows.push_back({"how the phase ended"});
+  for (const auto& c : columns) {
+    if (!c.phase) continue;
+    phase_cols.push_back(&c);
+    ended.align.push_back(Align::kRight);
+    ended.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
+  }
+  for (const auto& q : quantities_of(r.names, true))
+    if (q.src == Src::kOutcome || q.src == Src::kEnd) ended.rows.push_back(cells(q, phase_cols));
+  out += '\n' + ended.render();
+
+  if (both) out += '\n' + footnote_disagreements(raised);
+  return out;
+}
+
+// Several situations: one compact row per situation (and method), key columns picked by name.
+struct KeyColumn {
+  const char* title;
+  bool phase;
+  Quantity q;
+};
+
+std::vector<KeyColumn> compact_columns(const std::vector<SituationReport>& reports) {
+  const std::vector<KeyColumn> wanted{
+      {"first p_hit", false, {Src::kFlag, "hit"}}, {"first p_kill", false, {Src::kFlag, "kill"}},
+      {"phase p_hit", true, {Src::kFlag, "hit"}},  {"phase p_kill", true, {Src::kFlag, "kill"}},
+      {"p_burn", true, {Src::kFlag, "burn"}},      {"p_immob", true, {Src::kFlag, "immobilized"}},
+      {"p_shock", true, {Src::kFlag, "shock"}},    {"p_malf", true, {Src::kFlag, "malfunction"}},
+      {"e_shots", true, {Src::kCounter, "shots"}}, {"e_hits", true, {Src::kCounter, "hits"}},
+  };
+  std::vector<KeyColumn> present;
+  for (const auto& c : wanted) {
+    const bool any = std::any_of(reports.begin(), reports.end(), [&](const SituationReport& r) {
+      const auto& n = names_for(r.names, c.q.src);
+      return std::find(n.begin(), n.end(), c.q.name) != n.end();
+    });
+    if (any) present.push_back(c);
+  }
+  return present;
+}
+
+std::string text_compact(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  std::vector<std::string> files;
+  for (const auto& r : reports)
+    if (std::find(files.begin(), files.end(), r.file) == files.end()) files.push_back(r.file);
+  const auto keys = union_sweep_keys(reports);
+  const bool show_name = files.size() > 1 || keys.empty();
+  const bool both = prov.method == MethodChoice::kBoth;
+  const auto cols = compact_columns(reports);
+
+  std::string out = fmt::format("{} situations", reports.size());
+  if (files.size() == 1)
+    out += " from " + files.front();
+  else
+    out += fmt::format(" from {} files", files.size());
+  out += '\n';
+  TextTable head;
+  head.indent = "  ";
+  head.align = {Align::kLeft, Align::kLeft};
+  head.rows.push_back({"method", method_line(nullptr, prov)});
+  head.rows.push_back({"rules", rules_line(prov)});
+  head.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
+  out += head.render();
+  if (is_interrupted(reports, prov)) out += interrupted_line(reports, prov);
+  out += '\n';
+
+  TextTable t;
+  t.rows.emplace_back();
+  if (show_name) {
+    t.align.push_back(Align::kLeft);
+    t.rows[0].push_back("situation");
+  }
+  for (const auto& k : keys) {
+    t.align.push_back(Align::kRight);
+    t.rows[0].push_back(k);
+  }
+  if (both) {
+    t.align.push_back(Align::kLeft);
+    t.rows[0].push_back("method");
+  }
+  for (const auto& c : cols) {
+    t.align.push_back(Align::kRight);
+    t.rows[0].push_back(both ? std::string(c.title) + "  " : std::string(c.title));
+  }
+
+  double max_half = 0.0;
+  int raised = 0;      // marks shown
+  int raised_all = 0;  // over every probability of every situation
+  for (const auto& r : reports) {
+    raised_all += count_disagreements(r);
+    std::vector<std::pair<const RunResult*, bool>> results;
+    if (r.exact) results.push_back({&*r.exact, false});
+    if (r.mc) results.push_back({&*r.mc, true});
+    for (const auto& [res, mc] : results) {
+      std::vector<std::string> line;
+      if (show_name) line.push_back(r.name);
+      for (const auto& k : keys) line.push_back(sweep_value(r, k));
+      if (both) line.emplace_back(mc ? "mc" : "exact");
+      for (const auto& c : cols) {
+        const auto e = lookup(r.names, c.phase ? res->run : res->first, c.q);
+        std::string cell = !e                     ? "-"
+                           : c.q.is_probability() ? pct(e->value)
+                                                  : fmt::format("{:.3f}", e->value);
+        if (e && mc && c.q.is_probability()) max_half = std::max(max_half, (e->hi - e->lo) / 2.0);
+        if (both) {
+          bool flag = false;
+          if (mc && r.exact) {
+            const auto ex = lookup(r.names, c.phase ? r.exact->run : r.exact->first, c.q);
+            flag = disagree_at(c.q, ex, e, res->trials);
+          }
+          raised += flag ? 1 : 0;
+          cell = marked(std::move(cell), flag);
+        }
+        line.push_back(std::move(cell));
+      }
+      t.rows.push_back(std::move(line));
+    }
+  }
+  out += t.render();
+  if (prov.method != MethodChoice::kExact)
+    out += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n",
+                       100.0 * max_half);
+  if (both) {
+    out += footnote_disagreements(raised);
+    if (raised_all != raised)
+      out += fmt::format("  ({} over all probabilities, including those not shown)\n", raised_all);
+  }
+  return out;
+}
+
+std::string format_text(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  if (reports.size() == 1 && prov.situations_total <= 1) return text_single(reports.front(), prov);
+  if (reports.empty()) {
+    std::string out = "no situations\n";
+    if (is_interrupted(reports, prov)) out += interrupted_line(reports, prov);
+    return out;
+  }
+  return text_compact(reports, prov);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string md_cell(const std::optional<Estimate>& e, bool mc) {
+  if (!e || !std::isfinite(e->value)) return "";
+  if (!mc) return fmt::format("{:.3f}", e->value);
+  const double half = (e->hi - e->lo) / 2.0;
+  int decimals = 3;
+  while (decimals < 6 && half > 0.0 && half < 0.5 * std::pow(10.0, -decimals)) ++decimals;
+  return fmt::format("{:.{}f} ±{:.{}f}", e->value, decimals, half, decimals);
+}
+
+std::string format_md(const std::vector<SituationReport>& reports, const Provenance& prov) {
+  const auto keys = union_sweep_keys(reports);
+  const bool both = prov.method == MethodChoice::kBoth;
+  const bool interrupted = is_interrupted(reports, prov);
+  struct MdColumn {
+    bool phase;
+    Quantity q;
+  };
+  const std::vector<MdColumn> wanted{
+      {false, {Src::kFlag, "hit"}},     {false, {Src::kFlag, "kill"}},
+      {true, {Src::kFlag, "hit"}},      {true, {Src::kFlag, "kill"}},
+      {true, {Src::kFlag, "burn"}},     {true, {Src::kFlag, "immobilized"}},
+      {true, {Src::kFlag, "shock"}},    {true, {Src::kFlag, "malfunction"}},
+      {true, {Src::kCounter, "shots"}}, {true, {Src::kCounter, "hits"}},
+  };
+  std::vector<MdColumn> cols;
+  for (const auto& c : wanted) {
+    const bool any = std::any_of(reports.begin(), reports.end(), [&](const SituationReport& r) {
+      const auto& n = names_for(r.names, c.q.src);
+      return std::find(n.begin(), n.end(), c.q.name) != n.end();
+    });
+    if (any) cols.push_back(c);
+  }
+
+  std::vector<std::string> header{"name"};
+  std::vector<bool> numeric{false};
+  for (const auto& k : keys) {
+    header.push_back(md_escape(k));
+    numeric.push_back(true);
+  }
+  if (both) {
+    header.push_back("method");
+    numeric.push_back(false);
+  }
+  for (const auto& c : cols) {
+    header.push_back((c.phase ? "phase_" : "first_") + c.q.key());
+    numeric.push_back(true);
+  }
+  if (interrupted) {
+    header.push_back("interrupted");
+    numeric.push_back(false);
+  }
+
+  std::string out;
+  auto emit = [&out](const std::vector<std::string>& cells) {
+    out += '|';
+    for (const auto& c : cells) out += ' ' + c + " |";
+    out += '\n';
+  };
+  emit(header);
+  std::vector<std::string> rule;
+  for (bool n : numeric) rule.push_back(n ? "---:" : "---");
+  emit(rule);
+  for (const auto& row : method_rows(reports)) {
+    const auto& r = *row.report;
+    const bool mc = row.method == "mc";
+    std::vector<std::string> cells{md_escape(r.name)};
+    for (const auto& k : keys) cells.push_back(md_escape(sweep_value(r, k)));
+    if (both) cells.emplace_back(row.method);
+    for (const auto& c : cols)
+      cells.push_back(
+          md_cell(lookup(r.names, c.phase ? row.result->run : row.result->first, c.q), mc));
+    if (interrupted) cells.emplace_back(row.result->interrupted ? "yes" : "no");
+    emit(cells);
+  }
+  out += "\n_" + md_escape(provenance_line(prov)) + "_\n";
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// explain
+
+std::string signed_value(int v) { return fmt::format("{:+d}", v); }
+
+std::string modifier_line(const asl::Modifier& m) {
+  std::string s = fmt::format("{:>3}  {}", signed_value(m.value), m.what);
+  if (!m.rule.empty()) s += fmt::format(" ({})", m.rule);
+  return s;
+}
+
+const char* ammo_name(asl::Ammo a) {
+  switch (a) {
+    case asl::Ammo::kAP:
+      return "AP";
+    case asl::Ammo::kAPCR:
+      return "APCR";
+    case asl::Ammo::kAPDS:
+      return "APDS";
+    case asl::Ammo::kHEAT:
+      return "HEAT";
+    case asl::Ammo::kHE:
+      return "HE";
+    case asl::Ammo::kNone:
+      return "none";
+  }
+  return "?";
+}
+
+std::string opt_number(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
+
+std::string explain_shot(const asl::ShotExplain& s) {
+  std::string out = s.label + '\n';
+  out += fmt::format("    Basic TH#      {}\n", s.basic_th);
+  for (const auto& m : s.th_mods) out += "      " + modifier_line(m) + '\n';
+  out += fmt::format("    Modified TH#   {}\n", s.modified_th);
+  out += "    To Hit DRM\n";
+  if (s.drm.empty()) out += "      none\n";
+  for (const auto& m : s.drm) out += "      " + modifier_line(m) + '\n';
+  out += fmt::format("    total DRM      {}\n", signed_value(s.total_drm));
+  out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
+                     s.modified_th - s.total_drm);
+  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo),
+                     s.rof, s.breakdown, opt_number(s.x_number), opt_number(s.depletion));
+  if (s.kills.empty()) return out;
+
+  out += "    To Kill\n";
+  TextTable t;
+  t.indent = "      ";
+  t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  t.rows.push_back({"aspect", "Basic TK#", "AF", "Final TK#", "TK modifiers"});
+  for (const auto& k : s.kills) {
+    std::string mods;
+    for (const auto& m : k.mods) {
+      if (!mods.empty()) mods += "; ";
+      mods += signed_value(m.value) + ' ' + m.what + (m.rule.empty() ? "" : " (" + m.rule + ")");
+    }
+    if (mods.empty()) mods = "-";
+    t.rows.push_back({k.aspect + (k.critical ? " (CH)" : ""), std::to_string(k.basic_tk),
+                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk),
+                      mods});
+  }
+  out += t.render();
+  return out;
+}
+
+}  // namespace
+
+std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
+                        Format format) {
+  switch (format) {
+    case Format::kText:
+      return format_text(reports, prov);
+    case Format::kCsv:
+      return format_csv(reports, prov);
+    case Format::kJson:
+      return format_json(reports, prov);
+    case Format::kMarkdown:
+      return format_md(reports, prov);
+  }
+  return "";
+}
+
+std::string format_explain(const std::vector<ExplainReport>& reports) {
+  std::string out;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const auto& r = reports[i];
+    const auto& e = r.explanation;
+    if (i) out += '\n';
+    out += fmt::format("== {}  ({})\n", r.name, r.file);
+    for (const auto& [k, v] : r.sweep) out += fmt::format("   {} = {}\n", k, v);
+    out += fmt::format("To Hit table: {}\n", e.th_color);
+    for (const auto& s : e.shots) out += '\n' + explain_shot(s);
+    if (!e.notes.empty()) {
+      out += "\nnotes\n";
+      for (const auto& n : e.notes) out += "  - " + n + '\n';
+    }
+  }
+  return out;
+}
+
+}  // namespace salvo::sim

@@ -1,0 +1,39 @@
+#pragma once
+// toml_nodes.h — the toml++-facing half of the loader helpers (private to salvo::load).
+
+#include <toml++/toml.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace salvo::load::detail {
+
+/// Parse a document. Throws InputError "NAME:LINE:COL: TOML syntax error: <description>".
+toml::table parse_toml(std::string_view text, const std::string& source_name);
+
+/// Line of a source position, 1-based; 1 when toml++ recorded none.
+int line_of(const toml::source_position& pos);
+inline int line_of(const toml::node& node) { return line_of(node.source().begin); }
+
+/// The text of `region` in `text` (one line only), or "" when it cannot be located.
+std::string source_slice(const toml::source_region& region, std::string_view text);
+
+/// A value as an error message shows what it found: strings quoted, integers in decimal,
+/// floats as written, booleans true/false, "an array", "a table".
+std::string describe(const toml::node& node, std::string_view text);
+
+/// A value as written, strings without quotes (sweep labels): 6, 2.5, AP, true.
+std::string as_written(const toml::node& node, std::string_view text);
+
+/// One key of a table with its value.
+struct Entry {
+  std::string key;
+  const toml::node* node = nullptr;
+  toml::source_position pos;  ///< where the key is written
+};
+
+/// The entries of a table in the order they are written (toml++ keeps them sorted by key).
+std::vector<Entry> entries_in_file_order(const toml::table& table);
+
+}  // namespace salvo::load::detail

@@ -1,0 +1,70 @@
+#pragma once
+/// sim/cli/commands.h — the `salvo` commands behind the command-line parser.
+///
+/// Errors are thrown, and printed in one place (main): UsageError (exit 1), load::InputError
+/// (exit 2; rules errors are rethrown as InputError naming file and situation), anything else
+/// (exit 3). A run stopped by SIGINT still writes its output and returns kExitInterrupted.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "salvo/sim/report.h"
+
+namespace salvo::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUsage = 1;
+inline constexpr int kExitInput = 2;
+inline constexpr int kExitInternal = 3;
+inline constexpr int kExitInterrupted = 130;
+
+/// A bad command line; what() is the message without the "salvo: " prefix.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// `salvo odds` flags as typed; validated by odds_options().
+struct OddsFlags {
+  std::vector<std::string> files;
+  std::string method = "exact";
+  std::optional<std::string> trials;
+  std::optional<std::string> precision;
+  std::string seed = "1";
+  std::string threads = "0";
+  std::string format = "text";
+  std::string output;  ///< empty: stdout
+};
+
+struct OddsOptions {
+  std::vector<std::string> files;
+  sim::MethodChoice method = sim::MethodChoice::kExact;
+  std::uint64_t trials = 1'000'000;  ///< exact count; with a precision, the cap
+  std::optional<double> precision;
+  std::uint64_t seed = 1;
+  int threads = 0;  ///< 0 = all cores
+  sim::Format format = sim::Format::kText;
+  std::string output;
+};
+
+/// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").
+OddsOptions odds_options(const OddsFlags& flags);
+
+/// `salvo odds`: load and compile everything, then run and write. Returns the exit code.
+int run_odds(const OddsOptions& options);
+
+/// `salvo explain`: print each situation's modifiers with their rules. Returns the exit code.
+int run_explain(const std::vector<std::string>& files);
+
+/// "salvo 0.1.0 (git abcdef012345)".
+std::string version_line();
+
+/// Write `text` to stdout (path empty) or atomically to `path` (a temporary file renamed into
+/// place). Throws load::InputError "salvo: cannot write PATH: <reason>".
+void write_output(const std::string& path, std::string_view text);
+
+}  // namespace salvo::cli

@@ -1,0 +1,93 @@
+#pragma once
+/// salvo/sim/report.h — results as tables: terminal text, CSV, JSON and Markdown, plus the
+/// `explain` listing. Pure formatting over plain data: no engine runs, no I/O.
+///
+/// Quantity names come from the compiled program (flag, counter, outcome and end-reason names):
+/// p_<flag>, e_<counter>, outcome_<outcome>, end_<reason>. Only the text format's compact sweep
+/// table and the Markdown table pick their key columns by name; absent names are skipped.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "salvo/rules/asl.h"
+#include "salvo/rules/program.h"
+#include "salvo/sim/result.h"
+
+namespace salvo::sim {
+
+enum class Format : std::uint8_t { kText, kCsv, kJson, kMarkdown };
+
+/// Which engines a run used; the text of each is "exact", "mc", "both".
+enum class MethodChoice : std::uint8_t { kExact, kMonteCarlo, kBoth };
+
+/// salvo's version ("0.1.0") and git revision (12 hex, or "unknown"), from the build.
+std::string_view version();
+std::string_view git_revision();
+
+/// "exact" / "mc" / "both", "text" / "csv" / "json" / "md"; parse returns nullopt if unknown.
+std::string_view method_choice_name(MethodChoice m);
+std::optional<MethodChoice> parse_method_choice(std::string_view s);
+std::string_view format_name(Format f);
+std::optional<Format> parse_format(std::string_view s);
+
+/// 16 lower-case hex digits.
+std::string hex16(std::uint64_t v);
+
+/// The names of what a program's leaves record (copied from a RollProgram).
+struct ResultNames {
+  std::vector<std::string> flags;
+  std::vector<std::string> counters;
+  std::vector<std::string> outcomes;
+  std::vector<std::string> end_reasons;
+};
+ResultNames names_of(const RollProgram& program);
+
+/// Everything printed about one situation.
+struct SituationReport {
+  std::string file;  ///< as given on the command line
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> sweep;  ///< ("fire.range", "6"), file order
+  std::uint64_t program_hash = 0;
+  ResultNames names;
+  std::optional<RunResult> exact;
+  std::optional<RunResult> mc;
+};
+
+/// What makes a table reproducible.
+struct Provenance {
+  MethodChoice method = MethodChoice::kExact;
+  std::uint64_t seed = 1;
+  std::uint64_t trials = 0;         ///< requested Monte Carlo trials (the cap with a precision)
+  std::optional<double> precision;  ///< requested 95% half-width, if any
+  int threads = 1;                  ///< threads actually used
+  std::string rules_data_version;   ///< asl::kRulesDataVersion
+  std::uint64_t rules_data_hash = 0;
+  bool interrupted = false;  ///< the run was stopped (SIGINT) before it finished
+  std::size_t situations_total =
+      0;  ///< situations asked for (reports may hold fewer if interrupted)
+};
+
+/// The `odds` table in the given format. Ends with a newline.
+std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
+                        Format format);
+
+/// True if a Monte Carlo probability disagrees with the exact one: |exact - mc| > 4.5 se with
+/// se = sqrt(p (1 - p) / n), p = exact; for p = 0 or 1, any difference. n = 0: never.
+bool disagrees(double exact, double mc, std::uint64_t trials);
+
+/// One situation for `explain`.
+struct ExplainReport {
+  std::string file;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> sweep;
+  asl::Explanation explanation;
+};
+
+/// The `explain` listing: every modifier applied, with its rule. Ends with a newline.
+std::string format_explain(const std::vector<ExplainReport>& reports);
+
+}  // namespace salvo::sim

@@ -1,0 +1,375 @@
+// Report formatting on hand-made results: no engines, no files.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "salvo/sim/report.h"
+
+namespace {
+
+using salvo::sim::Estimate;
+using salvo::sim::Format;
+using salvo::sim::MethodChoice;
+using salvo::sim::Provenance;
+using salvo::sim::RunResult;
+using salvo::sim::SituationReport;
+
+// Names only: the report must take every name from here.
+salvo::sim::ResultNames test_names() {
+  salvo::sim::ResultNames n;
+  n.flags = {"hit", "kill", "burn", "malfunction"};
+  n.counters = {"shots", "hits"};
+  n.outcomes = {"miss", "no_effect", "burn"};
+  n.end_reasons = {"rof_exhausted", "target_destroyed"};
+  return n;
+}
+
+Estimate exact_value(double v) { return {v, v, v}; }
+
+RunResult exact_result() {
+  RunResult r;
+  r.method = salvo::sim::Method::kExact;
+  r.first.flags = {exact_value(0.375), exact_value(0.25), exact_value(0.1), exact_value(0.02)};
+  r.first.counters = {exact_value(1.0), exact_value(0.375)};
+  r.first.outcomes = {exact_value(0.625), exact_value(0.275), exact_value(0.1)};
+  r.run.flags = {exact_value(0.6), exact_value(0.4), exact_value(0.0), exact_value(0.05)};
+  r.run.counters = {exact_value(2.25), exact_value(0.8)};
+  r.run.outcomes = {exact_value(0.5), exact_value(0.3), exact_value(0.2)};
+  r.run.end_reasons = {exact_value(0.7), exact_value(0.3)};
+  return r;
+}
+
+// An MC result equal to `exact` except for chosen probabilities shifted by k standard errors.
+RunResult mc_like(const RunResult& exact, std::uint64_t n) {
+  RunResult r = exact;
+  r.method = salvo::sim::Method::kMonteCarlo;
+  r.trials = n;
+  auto widen = [](std::vector<Estimate>& v) {
+    for (auto& e : v) {
+      e.lo = std::max(0.0, e.value - 0.001);
+      e.hi = std::min(1.0, e.value + 0.001);
+    }
+  };
+  for (auto* w : {&r.first, &r.run}) {
+    widen(w->flags);
+    widen(w->outcomes);
+    widen(w->end_reasons);
+    for (auto& e : w->counters) {
+      e.lo = e.value - 0.01;
+      e.hi = e.value + 0.01;
+    }
+  }
+  return r;
+}
+
+double se(double p, std::uint64_t n) { return std::sqrt(p * (1 - p) / static_cast<double>(n)); }
+
+SituationReport report(std::string name, std::vector<std::pair<std::string, std::string>> sweep,
+                       bool exact, bool mc) {
+  SituationReport r;
+  r.file = "examples/test.toml";
+  r.name = std::move(name);
+  r.sweep = std::move(sweep);
+  r.program_hash = 0x0123456789abcdefULL;
+  r.names = test_names();
+  if (exact) r.exact = exact_result();
+  if (mc) r.mc = mc_like(exact_result(), 100000);
+  return r;
+}
+
+Provenance provenance(MethodChoice m) {
+  Provenance p;
+  p.method = m;
+  p.seed = 42;
+  p.trials = 100000;
+  p.threads = 3;
+  p.rules_data_version = "asl-test";
+  p.rules_data_hash = 0xfeedULL;
+  p.situations_total = 1;
+  return p;
+}
+
+// Split one CSV line, honouring quotes.
+std::vector<std::string> csv_split(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The line of a text table that starts with `key` (after indentation).
+std::string line_starting(const std::string& text, const std::string& key) {
+  for (const auto& l : lines_of(text)) {
+    const auto b = l.find_first_not_of(' ');
+    if (b != std::string::npos && l.compare(b, key.size() + 1, key + " ") == 0) return l;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("disagrees: 4.5 standard errors of the exact value", "[report]") {
+  const std::uint64_t n = 10000;
+  const double s = se(0.3, n);
+  CHECK_FALSE(salvo::sim::disagrees(0.3, 0.3 + 4.4 * s, n));
+  CHECK(salvo::sim::disagrees(0.3, 0.3 + 4.6 * s, n));
+  CHECK(salvo::sim::disagrees(0.3, 0.3 - 4.6 * s, n));
+  CHECK_FALSE(salvo::sim::disagrees(0.0, 0.0, n));
+  CHECK(salvo::sim::disagrees(0.0, 1e-4, n));
+  CHECK(salvo::sim::disagrees(1.0, 0.9999, n));
+  CHECK_FALSE(salvo::sim::disagrees(0.3, 0.9, 0));  // no trials: nothing to compare
+}
+
+TEST_CASE("json: provenance, names from the program, both methods", "[report]") {
+  auto prov = provenance(MethodChoice::kBoth);
+  prov.precision = 0.001;
+  const auto text = salvo::sim::format_odds(
+      {report("Sherman vs Panther", {{"fire.range", "6"}, {"fire.acquisition", "1"}}, true, true)},
+      prov, Format::kJson);
+  const auto j = nlohmann::json::parse(text);
+
+  CHECK(j["salvo"]["version"] == std::string(salvo::sim::version()));
+  CHECK(j["salvo"]["git"] == std::string(salvo::sim::git_revision()));
+  CHECK(j["command"] == "odds");
+  CHECK(j["method"] == "both");
+  CHECK(j["seed"] == 42);
+  CHECK(j["trials"] == 100000);
+  CHECK(j["precision"] == 0.001);
+  CHECK(j["threads"] == 3);
+  CHECK(j["rules_data"]["version"] == "asl-test");
+  CHECK(j["rules_data"]["hash"] == "000000000000feed");
+  CHECK(j["interrupted"] == false);
+
+  REQUIRE(j["situations"].size() == 1);
+  const auto& s = j["situations"][0];
+  CHECK(s["file"] == "examples/test.toml");
+  CHECK(s["name"] == "Sherman vs Panther");
+  CHECK(s["sweep"]["fire.range"] == "6");
+  CHECK(s["sweep"]["fire.acquisition"] == "1");
+  CHECK(s["program_hash"] == "0123456789abcdef");
+
+  const auto& ex = s["results"]["exact"];
+  CHECK(ex["first_shot"]["p_hit"]["p"] == 0.375);
+  CHECK(ex["first_shot"]["p_hit"]["lo"] == 0.375);
+  CHECK(ex["first_shot"]["e_shots"]["mean"] == 1.0);
+  CHECK_FALSE(ex["first_shot"]["e_shots"].contains("p"));
+  CHECK(ex["first_shot"]["outcome_miss"]["p"] == 0.625);
+  CHECK_FALSE(ex["first_shot"].contains("end_rof_exhausted"));
+  CHECK(ex["phase"]["end_target_destroyed"]["p"] == 0.3);
+  CHECK(ex["phase"]["p_malfunction"]["p"] == 0.05);
+  CHECK_FALSE(ex.contains("trials"));
+  // Only the program's names: nothing ASL-specific that the program did not name.
+  CHECK(ex["phase"].size() == 4 + 2 + 3 + 2);
+  CHECK_FALSE(ex["phase"].contains("p_shock"));
+
+  const auto& mc = s["results"]["mc"];
+  CHECK(mc["trials"] == 100000);
+  CHECK(mc["interrupted"] == false);
+  CHECK(mc["phase"]["p_hit"]["hi"] == Approx(0.601));
+
+  // precision null when not given
+  prov.precision.reset();
+  const auto j2 = nlohmann::json::parse(
+      salvo::sim::format_odds({report("x", {}, true, false)}, prov, Format::kJson));
+  CHECK(j2["precision"].is_null());
+  CHECK(j2["situations"][0]["sweep"].is_object());
+  CHECK(j2["situations"][0]["sweep"].empty());
+}
+
+TEST_CASE("csv: header and one row per situation and method", "[report]") {
+  const std::vector<SituationReport> reps{
+      report("a, quoted \"name\"", {{"fire.range", "6"}}, true, true),
+      report("b", {{"fire.range", "12"}}, true, true),
+  };
+  auto prov = provenance(MethodChoice::kBoth);
+  prov.situations_total = 2;
+  const auto lines = lines_of(salvo::sim::format_odds(reps, prov, Format::kCsv));
+  REQUIRE(lines.size() == 1 + 4);
+
+  const auto header = csv_split(lines[0]);
+  // file,name,sweep,method,trials + first/phase triples of flags, counters, outcomes + phase ends
+  const std::size_t expected = 5 + 3 * (2 * (4 + 2 + 3) + 2);
+  CHECK(header.size() == expected);
+  CHECK(header[0] == "file");
+  CHECK(header[1] == "name");
+  CHECK(header[2] == "fire.range");
+  CHECK(header[3] == "method");
+  CHECK(header[4] == "trials");
+  CHECK(header[5] == "first_p_hit");
+  CHECK(header[6] == "first_p_hit_lo");
+  CHECK(header[7] == "first_p_hit_hi");
+  CHECK(header[8] == "phase_p_hit");
+  CHECK(header.back() == "phase_end_target_destroyed_hi");
+  CHECK(std::find(header.begin(), header.end(), "first_end_rof_exhausted") == header.end());
+  CHECK(std::find(header.begin(), header.end(), "interrupted") == header.end());
+
+  for (std::size_t i = 1; i < lines.size(); ++i) CHECK(csv_split(lines[i]).size() == expected);
+  const auto row1 = csv_split(lines[1]);
+  CHECK(row1[1] == "a, quoted \"name\"");
+  CHECK(row1[2] == "6");
+  CHECK(row1[3] == "exact");
+  CHECK(row1[4] == "");
+  CHECK(row1[5] == "0.375");
+  CHECK(row1[6] == "0.375");
+  const auto row2 = csv_split(lines[2]);
+  CHECK(row2[3] == "mc");
+  CHECK(row2[4] == "100000");
+  CHECK(row2[6] == "0.374");
+  CHECK(csv_split(lines[3])[2] == "12");
+
+  // Interrupted: an extra last column
+  prov.interrupted = true;
+  const auto ilines = lines_of(salvo::sim::format_odds(reps, prov, Format::kCsv));
+  CHECK(csv_split(ilines[0]).back() == "interrupted");
+  CHECK(csv_split(ilines[1]).size() == expected + 1);
+}
+
+TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]") {
+  auto r = report("Sherman vs Panther", {}, true, true);
+  const std::uint64_t n = r.mc->trials;
+  r.mc->first.flags[0].value = 0.375 + 5.0 * se(0.375, n);  // first p_hit: flagged
+  r.mc->run.flags[1].value = 0.4 - 4.0 * se(0.4, n);        // phase p_kill: within 4.5 se
+  r.mc->run.flags[2].value = 1e-5;                          // phase p_burn: exact 0, flagged
+  r.mc->run.end_reasons[1].value = 0.3 + 6.0 * se(0.3, n);  // end_target_destroyed: flagged
+
+  const auto text = salvo::sim::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+  INFO(text);
+  CHECK(line_starting(text, "p_hit").find('!') != std::string::npos);
+  CHECK(line_starting(text, "p_kill").find('!') == std::string::npos);
+  CHECK(line_starting(text, "p_burn").find('!') != std::string::npos);
+  CHECK(line_starting(text, "p_malfunction").find('!') == std::string::npos);
+  CHECK(line_starting(text, "e_shots").find('!') == std::string::npos);
+  CHECK(line_starting(text, "end_target_destroyed").find('!') != std::string::npos);
+  CHECK(line_starting(text, "end_rof_exhausted").find('!') == std::string::npos);
+  CHECK(text.find("3 flags raised") != std::string::npos);
+
+  // Agreement: no mark at all
+  const auto calm = salvo::sim::format_odds({report("x", {}, true, true)},
+                                            provenance(MethodChoice::kBoth), Format::kText);
+  INFO(calm);
+  for (const auto& l : lines_of(calm))
+    if (l.rfind("! marks", 0) != 0) CHECK(l.find('!') == std::string::npos);
+  CHECK(calm.find("0 flags raised") != std::string::npos);
+}
+
+TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
+  const auto ex =
+      salvo::sim::format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
+                              provenance(MethodChoice::kExact), Format::kText);
+  INFO(ex);
+  CHECK(ex.rfind("Sherman vs Panther\n", 0) == 0);
+  CHECK(ex.find("examples/test.toml") != std::string::npos);
+  CHECK(ex.find("asl-test (00000000)") != std::string::npos);
+  CHECK(ex.find("first shot") != std::string::npos);
+  CHECK(ex.find("how the phase ended") != std::string::npos);
+  const auto hit = line_starting(ex, "p_hit");
+  CHECK(hit.find("37.5%") != std::string::npos);
+  CHECK(hit.find("60.0%") != std::string::npos);
+  CHECK(line_starting(ex, "e_shots").find("2.250") != std::string::npos);
+  CHECK(line_starting(ex, "end_rof_exhausted").find("70.0%") != std::string::npos);
+  CHECK(ex.find("INTERRUPTED") == std::string::npos);
+
+  auto mc = report("x", {}, false, true);
+  mc.mc->interrupted = true;
+  mc.mc->trials = 65536;
+  const auto mt =
+      salvo::sim::format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
+  INFO(mt);
+  CHECK(line_starting(mt, "p_hit").find("37.5% [ 37.4,  37.6]") != std::string::npos);
+  CHECK(mt.find("INTERRUPTED after 65536 trials") != std::string::npos);
+  CHECK(mt.find("seed 42") != std::string::npos);
+}
+
+TEST_CASE("text, several situations: one compact row each, sweep values leading", "[report]") {
+  std::vector<SituationReport> reps;
+  for (const char* range : {"3", "6", "12"})
+    reps.push_back(report("r", {{"fire.range", range}}, true, false));
+  auto prov = provenance(MethodChoice::kExact);
+  prov.situations_total = 3;
+  const auto text = salvo::sim::format_odds(reps, prov, Format::kText);
+  INFO(text);
+  const auto head = line_starting(text, "fire.range");
+  CHECK(head.find("first p_hit") != std::string::npos);
+  CHECK(head.find("p_burn") != std::string::npos);
+  CHECK(head.find("p_shock") == std::string::npos);  // the program names no shock flag
+  CHECK(line_starting(text, "12").find("37.5%") != std::string::npos);
+  int rows = 0;
+  for (const auto& l : lines_of(text)) rows += l.find("2.250") != std::string::npos ? 1 : 0;
+  CHECK(rows == 3);
+}
+
+TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
+  auto prov = provenance(MethodChoice::kMonteCarlo);
+  const auto md = salvo::sim::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
+                                          prov, Format::kMarkdown);
+  INFO(md);
+  const auto lines = lines_of(md);
+  REQUIRE(lines.size() >= 4);
+  CHECK(lines[0].find("| name | fire.range | first_p_hit | first_p_kill | phase_p_hit |") == 0);
+  CHECK(lines[1].find("---") != std::string::npos);
+  CHECK(lines[2].find("x \\| y") != std::string::npos);
+  CHECK(lines[2].find("0.375 ±0.001") != std::string::npos);
+  CHECK(md.find("seed 42") != std::string::npos);
+  CHECK(md.find("asl-test") != std::string::npos);
+}
+
+TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
+  salvo::sim::ExplainReport r;
+  r.file = "t.toml";
+  r.name = "Sherman vs Panther";
+  r.explanation.th_color = "red (American)";
+  salvo::asl::ShotExplain s;
+  s.label = "shot 1 (AP)";
+  s.basic_th = 10;
+  s.th_mods = {{"L barrel", 1, "C4.12"}};
+  s.modified_th = 11;
+  s.drm = {{"Case I: buttoned up", 1, "C5.9"},
+           {"Acquisition", -1, "C6.5"},
+           {"Case J: moving", 2, "C6.1"}};
+  s.total_drm = 2;
+  s.rof = 1;
+  s.breakdown = 12;
+  s.kills = {{"hull front", 13, {{"range", -1, "C7.21"}}, 18, -5, false}};
+  r.explanation.shots = {s};
+  r.explanation.notes = {"Hull Down ignored"};
+  const auto text = salvo::sim::format_explain({r});
+  INFO(text);
+  CHECK(text.find("red (American)") != std::string::npos);
+  CHECK(text.find("+1  L barrel (C4.12)") != std::string::npos);
+  CHECK(text.find("-1  Acquisition (C6.5)") != std::string::npos);
+  CHECK(text.find("Modified TH#   11") != std::string::npos);
+  CHECK(text.find("total DRM      +2") != std::string::npos);
+  CHECK(text.find("hits on Final DR <= 11, i.e. Original DR <= 9") != std::string::npos);
+  CHECK(text.find("-1 range (C7.21)") != std::string::npos);
+  CHECK(line_starting(text, "hull front").find("-5") != std::string::npos);
+  CHECK(text.find("Hull Down ignored") != std::string::npos);
+}

@@ -1,0 +1,223 @@
+// The compiled program run by both engines, checked against the reference interpreter:
+// exact engine == exhaustive enumeration of every dice sequence; Monte Carlo within 5
+// standard errors of exact; tallies independent of the thread count.
+#include <cmath>
+#include <string>
+
+#include "asl_test_util.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+// A varied set of situations; `finite` ones have few enough dice sequences to enumerate.
+std::vector<Situation> situations(bool finite) {
+  std::vector<Situation> v;
+  auto add = [&](const std::string& name, auto&& edit) {
+    Situation s = base();
+    s.name = name;
+    edit(s);
+    // Enumeration: two shots (one for Multiple-Hit guns, whose shots branch 36^3 ways, and for
+    // special ammo, whose missing-ammo attempts add a step).
+    const bool special = s.firer.ammo == Ammo::kAPCR || s.firer.ammo == Ammo::kHEAT;
+    const int cap = s.firer.gun.caliber_mm <= 40 || special ? 1 : 2;
+    if (finite && (!s.fire.max_shots || *s.fire.max_shots > cap)) s.fire.max_shots = cap;
+    v.push_back(s);
+  };
+  add("75L AP front 6", [](Situation&) {});
+  add("75L AP ROF 2 BU", [](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; });
+  add("75 Sherman vs Panther", [](Situation& s) {
+    s.firer.nationality = Nationality::kAmerican; s.firer.gun = *parse_gun("75"); s.firer.rof = 2;
+    s.target.armor = Armor{18, 8, 14, 8}; s.fire.range = 6; });
+  add("side shot 12 hexes", [](Situation& s) {
+    s.firer.gun = *parse_gun("75"); s.target.facing = Facing::kSide; s.target.armor = Armor{18, 8, 14, 8}; s.fire.range = 12; });
+  add("rear, superior turret", [](Situation& s) {
+    s.target.facing = Facing::kRear; s.target.turret_armor = TurretArmor::kSuperior; s.target.armor = Armor{11, 6, 11, 6}; });
+  add("37L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+  add("20L multiple hits, CH region", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.firer.rof = 3; s.target.armor = Armor{1, 0, 1, 0}; s.fire.range = 2; });
+  add("improbable hits", [](Situation& s) { s.fire.extra_drm = 9; s.firer.rof = 1; });
+  add("CH only on subsequent dr", [](Situation& s) { s.fire.extra_drm = 8; s.firer.rof = 1; });
+  add("hull down", [](Situation& s) { s.target.hull_down = true; s.firer.rof = 2; });
+  add("hull down improbable", [](Situation& s) { s.target.hull_down = true; s.fire.extra_drm = 9; });
+  add("same hex", [](Situation& s) { s.fire.same_hex = true; s.fire.range = 0; s.target.armor = Armor{26, 2, 26, 4}; s.firer.rof = 1; });
+  add("APCR depletion fallback AP", [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+  add("APCR depletion no fallback", [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 2; });
+  add("HEAT depletion", [](Situation& s) {
+    s.firer.gun = *parse_gun("75*"); s.firer.ammo = Ammo::kHEAT; s.firer.depletion = 6; s.firer.fallback_ammo = Ammo::kHE; s.firer.rof = 1; });
+  add("HE vs light armor", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.armor = Armor{1, 1, 1, 0}; s.firer.rof = 2; });
+  add("HE vs unarmored", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.unarmored = true; s.firer.rof = 1; });
+  add("AP vs unarmored", [](Situation& s) { s.target.unarmored = true; s.fire.range = 20; });
+  add("unarmored rear aspect", [](Situation& s) { s.target.armor = Armor{2, std::nullopt, 2, std::nullopt}; s.target.facing = Facing::kRear; });
+  add("low ammo circled B10, ROF 2", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
+  add("low ammo marked", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.low_ammo_marked = true; s.firer.rof = 2; });
+  add("B10 X11", [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
+  add("intensive fire", [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+  add("intensive fire ROF 0", [](Situation& s) { s.fire.intensive_fire = true; });
+  add("conditional ROF NT gun", [](Situation& s) {
+    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L"); s.firer.rof = 3; s.fire.ca_change = 1; });
+  add("CA change from woods", [](Situation& s) { s.fire.ca_change = 2; s.fire.firer_terrain = Terrain::kWoods; s.firer.gun_type = GunType::kST; s.firer.rof = 1; });
+  add("bounding fire C2", [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 2.0; s.firer.rof = 1; });
+  add("bounding stabilized", [](Situation& s) { s.fire.phase = Phase::kBounding; s.firer.stabilized = true; s.firer.rof = 2; });
+  add("defensive first fire J2", [](Situation& s) { s.fire.phase = Phase::kDefensive; s.target.moving = true; s.target.mp_in_los = 1.0; s.firer.rof = 2; });
+  add("advancing fire", [](Situation& s) { s.fire.phase = Phase::kAdvancing; s.firer.rof = 2; });
+  add("point blank acquired", [](Situation& s) { s.fire.range = 1; s.fire.acquisition = 1; s.firer.rof = 1; });
+  add("long range LL red", [](Situation& s) {
+    s.firer.nationality = Nationality::kRussian; s.firer.gun = *parse_gun("76LL"); s.fire.range = 40; s.firer.rof = 1; });
+  add("NA range", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.fire.range = 62; s.fire.extra_drm = -9; });
+  add("stop on effect", [](Situation& s) { s.fire.stop_on = StopOn::kEffect; s.firer.rof = 2; s.target.armor = Armor{11, 8, 11, 8}; });
+  add("stop never, capped", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 2; s.fire.max_shots = 3; });
+  add("red CS", [](Situation& s) { s.target.red_cs = true; s.firer.rof = 1; });
+  add("captured gun", [](Situation& s) { s.firer.captured = true; s.firer.rof = 1; });
+  add("override TH and TK", [](Situation& s) { s.override_.modified_th = 7; s.override_.basic_tk = 12; s.firer.rof = 1; });
+  return v;
+}
+
+void check_close(const sim::WindowStats& w, const std::vector<double>& flags, const std::vector<double>& counts,
+                 const std::vector<double>& outcomes, const std::string& what) {
+  INFO(what);
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    INFO("flag " << flag_name(static_cast<int>(i)));
+    CHECK(w.flags[i].value == Approx(flags[i]).margin(1e-12));
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    INFO("counter " << counter_name(static_cast<int>(i)));
+    CHECK(w.counters[i].value == Approx(counts[i]).margin(1e-12));
+  }
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    INFO("outcome " << outcome_name(static_cast<int>(i)));
+    CHECK(w.outcomes[i].value == Approx(outcomes[i]).margin(1e-12));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("exact engine on the compiled program == enumeration of the reference interpreter", "[asl][engines]") {
+  for (const Situation& s : situations(true)) {
+    INFO("situation: " << s.name);
+    const Compiled c = compile(s);
+    c.program.validate();
+    const sim::RunResult r = sim::solve_exact(c.program);
+    const Enumerated e = enumerate_phase(s);
+    check_close(r.first, e.first_flags, e.first_counts, e.first_outcomes, "first shot");
+    check_close(r.run, e.phase_flags, e.phase_counts, e.phase_outcomes, "phase");
+    for (std::size_t i = 0; i < e.end_reasons.size(); ++i) {
+      INFO("end reason " << end_reason_name(static_cast<int>(i)));
+      CHECK(r.run.end_reasons[i].value == Approx(e.end_reasons[i]).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("exact engine: outcome and end-reason partitions sum to 1", "[asl][engines]") {
+  for (const Situation& s : situations(false)) {
+    INFO("situation: " << s.name);
+    const sim::RunResult r = sim::solve_exact(compile(s).program);
+    double first = 0, phase = 0, ends = 0;
+    for (const auto& x : r.first.outcomes) first += x.value;
+    for (const auto& x : r.run.outcomes) phase += x.value;
+    for (const auto& x : r.run.end_reasons) ends += x.value;
+    CHECK(first == Approx(1.0).margin(1e-12));
+    CHECK(phase == Approx(1.0).margin(1e-12));
+    CHECK(ends == Approx(1.0).margin(1e-12));
+  }
+}
+
+TEST_CASE("Monte Carlo within 5 standard errors of exact on every situation", "[asl][engines][mc]") {
+  constexpr std::uint64_t kTrials = 200'000;
+  int checked = 0;
+  std::uint64_t key = 0;
+  for (const Situation& s : situations(false)) {
+    INFO("situation: " << s.name);
+    const Compiled c = compile(s);
+    const sim::RunResult ex = sim::solve_exact(c.program);
+    sim::McOptions o;
+    o.seed = 20261122;
+    o.situation_key = key++;
+    o.trials = kTrials;
+    const sim::RunResult mc = sim::monte_carlo(c.program, o);
+    REQUIRE(mc.trials == kTrials);
+    auto compare = [&](const std::vector<sim::Estimate>& e, const std::vector<sim::Estimate>& m, const char* what) {
+      REQUIRE(e.size() == m.size());
+      for (std::size_t i = 0; i < e.size(); ++i) {
+        const double p = e[i].value;
+        const double se = std::sqrt(p * (1 - p) / static_cast<double>(kTrials));
+        INFO(what << " #" << i << ": exact " << p << ", mc " << m[i].value);
+        if (se == 0) CHECK(m[i].value == p);  // impossible or certain: MC must agree exactly
+        else CHECK(std::abs(m[i].value - p) <= 5 * se);
+        ++checked;
+      }
+    };
+    compare(ex.first.flags, mc.first.flags, "first flag");
+    compare(ex.run.flags, mc.run.flags, "phase flag");
+    compare(ex.first.outcomes, mc.first.outcomes, "first outcome");
+    compare(ex.run.outcomes, mc.run.outcomes, "phase outcome");
+    compare(ex.run.end_reasons, mc.run.end_reasons, "end reason");
+    for (std::size_t i = 0; i < ex.run.counters.size(); ++i) {
+      // Means: the MC interval half-width is 1.96 se; allow 5 se.
+      const double se = (mc.run.counters[i].hi - mc.run.counters[i].lo) / (2 * 1.959963984540054);
+      INFO("counter " << counter_name(static_cast<int>(i)) << ": exact " << ex.run.counters[i].value << ", mc " << mc.run.counters[i].value);
+      CHECK(std::abs(mc.run.counters[i].value - ex.run.counters[i].value) <= 5 * se + 1e-12);
+    }
+  }
+  CHECK(situations(false).size() >= 30);
+  CHECK(checked > 1000);
+}
+
+TEST_CASE("Monte Carlo tallies are identical for 1 and 2 threads on ASL programs", "[asl][engines][mc]") {
+  for (const Situation& s : situations(false)) {
+    INFO("situation: " << s.name);
+    const Compiled c = compile(s);
+    sim::McOptions o;
+    o.seed = 7;
+    o.situation_key = 3;
+    o.trials = 3 * sim::kBlockTrials + 1234;
+    sim::Tallies t1, t2;
+    o.threads = 1;
+    sim::monte_carlo(c.program, o, &t1);
+    o.threads = 2;
+    sim::monte_carlo(c.program, o, &t2);
+    CHECK(t1 == t2);
+  }
+}
+
+TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors]") {
+  auto message = [](const Situation& s) {
+    const auto e = check(s);
+    REQUIRE(e.has_value());
+    return e->key() + ": " + e->what();
+  };
+  Situation s = base();
+  s.target.hull_down = true;
+  s.target.tem = 2;
+  CHECK(message(s) == "target.tem: a hull-down target cannot also claim TEM (D4.2)");
+  s = base();
+  s.fire.same_hex = true;
+  CHECK(message(s) == "fire.range: same-hex fire is at range 0 (C5.5), got 6");
+  s = base();
+  s.fire.range = 0;
+  CHECK(message(s) == "fire.range: range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
+  s = base();
+  s.fire.phase = Phase::kBounding;
+  s.fire.ca_change = 1;
+  CHECK(message(s) == "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
+  s = base();
+  s.fire.intensive_fire = true;
+  s.fire.phase = Phase::kAdvancing;
+  CHECK(message(s) == "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
+  s = base();
+  s.firer.ammo = Ammo::kAPCR;
+  s.firer.year = 1945;
+  s.firer.gun = *parse_gun("50L");
+  CHECK(message(s) == "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
+  s = base();
+  s.firer.gun = *parse_gun("40LL");
+  s.firer.nationality = Nationality::kBritish;
+  CHECK(message(s) == "firer.gun: no AP To Kill entry for 40LL (C7.3); give override.basic_tk");
+  s.override_.basic_tk = 11;
+  CHECK_FALSE(check(s).has_value());
+}

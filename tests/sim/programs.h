@@ -1,0 +1,238 @@
+#pragma once
+// Tiny hand-built roll programs whose answers are known in closed form, shared by the engine
+// tests. Each returns the program and the exact values derived in the comments.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "salvo/rules/program.h"
+#include "salvo/sim/rng.h"
+
+namespace salvo::sim::testing {
+
+/// Exact answers of one window, indexed as the program's names.
+struct WindowAnswer {
+  std::vector<double> flags;
+  std::vector<double> counters;
+  std::vector<double> outcomes;
+  std::vector<double> end_reasons;  // run window only
+};
+
+struct KnownProgram {
+  std::string name;
+  RollProgram program;
+  WindowAnswer first;
+  WindowAnswer run;
+};
+
+inline Leaf make_leaf(std::uint32_t flags, std::array<std::uint8_t, kMaxCounters> counts, std::uint8_t outcome,
+                      std::int32_t next_state, std::uint8_t end_reason = 0, bool closes_window = false) {
+  Leaf l;
+  l.flags = flags;
+  l.counts = counts;
+  l.outcome = outcome;
+  l.next_state = next_state;
+  l.end_reason = end_reason;
+  l.closes_window = closes_window;
+  return l;
+}
+
+/// (a) One state, one d6: 1-2 hit and roll again, 3 hit and kill, 4-6 miss.
+/// Each step ends the run with probability 2/3: E[steps] = 3/2; P(killed) = (1/6)/(2/3) = 1/4.
+/// A hit is seen iff the first roll is 1-3: P = 1/2. E[hits] = E[rerolls] + P(killed)
+/// = 1/2 + 1/4. No leaf closes the first window, so it is the whole run.
+inline KnownProgram d6_loop() {
+  ProgramBuilder b;
+  const std::int32_t s = b.reserve_state("fire");
+  const Link again = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 0, s));
+  const Link kill = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 1, -1, 0));
+  const Link miss = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 2, -1, 1));
+  b.set_state_root(s, b.node(DieKind::kD6, {again, again, kill, miss, miss, miss}));
+  RollProgram p = b.take();
+  p.flag_names = {"hit"};
+  p.counter_names = {"steps", "hits"};
+  p.outcome_names = {"again", "killed", "missed"};
+  p.end_reason_names = {"killed", "missed"};
+  WindowAnswer run{{0.5}, {1.5, 0.75}, {0.0, 0.25, 0.75}, {0.25, 0.75}};
+  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
+  return {"d6 loop", std::move(p), first, run};
+}
+
+/// (b) Two states. A rolls a pair: sum <= 6 (15/36) hits and goes to B, closing the first
+/// window; sum 7 (6/36) ends the run; otherwise (15/36) A again. B rolls a d6: 1 kills,
+/// 2-6 back to A.
+/// Run: P(kill) = a with a = 15/36 (1/6 + 5/6 a) + 15/36 a, so a = 5/17; P(seven) = 12/17.
+/// E_A = 1 + 15/36 E_B + 15/36 E_A, E_B = 1 + 5/6 E_A: E_A = 6.
+/// P(hit) = 15/(15 + 6) = 5/7 (the first exit from A decides).
+/// First window: ends at the first exit from A: E[steps] = 36/21 = 12/7; outcome hit 5/7,
+/// seven 2/7.
+inline KnownProgram pair_chain() {
+  ProgramBuilder b;
+  const std::int32_t a = b.reserve_state("A");
+  const std::int32_t bs = b.reserve_state("B");
+  const Link to_b = b.leaf(make_leaf(1u, {1, 0, 0, 0}, 1, bs, 0, true));
+  const Link seven = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 2, -1, 0));
+  const Link stay = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, a));
+  std::vector<Link> pair_links;
+  for (int f = 0; f < 36; ++f) {
+    const int sum = pair_colored(f) + pair_white(f);
+    pair_links.push_back(sum <= 6 ? to_b : sum == 7 ? seven : stay);
+  }
+  b.set_state_root(a, b.node(DieKind::kPair, pair_links));
+  const Link kill = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 3, -1, 1));
+  const Link back = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, a));
+  b.set_state_root(bs, b.node(DieKind::kD6, {kill, back, back, back, back, back}));
+  RollProgram p = b.take();
+  p.flag_names = {"hit"};
+  p.counter_names = {"steps"};
+  p.outcome_names = {"none", "hit", "seven", "kill"};
+  p.end_reason_names = {"seven", "kill"};
+  WindowAnswer run{{5.0 / 7.0}, {6.0}, {0.0, 0.0, 12.0 / 17.0, 5.0 / 17.0}, {12.0 / 17.0, 5.0 / 17.0}};
+  WindowAnswer first{{5.0 / 7.0}, {12.0 / 7.0}, {0.0, 5.0 / 7.0, 2.0 / 7.0, 0.0}, {}};
+  return {"pair chain", std::move(p), first, run};
+}
+
+/// (c) The first window closes after non-closing steps. "aim" rolls a d6: 1-3 aim again,
+/// 4-6 fire (a shot, closes the first window) and go to "fired". "fired" rolls a d6: 1 kill,
+/// 2 escape, 3-6 back to aim.
+/// Run: each visit to "fired" ends the run with probability 1/3: E[shots] = 3, P(kill) = 1/2;
+/// E_aim = 2 + E_fired, E_fired = 1 + 2/3 E_aim: E[steps] = 9. Fired is certain.
+/// First window: geometric aim with p = 1/2: E[steps] = 2, one shot, outcome fire.
+inline KnownProgram aim_and_fire() {
+  ProgramBuilder b;
+  const std::int32_t aim_s = b.reserve_state("aim");
+  const std::int32_t fired_s = b.reserve_state("fired");
+  const Link aim = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, aim_s));
+  const Link fire = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 1, fired_s, 0, true));
+  b.set_state_root(aim_s, b.node(DieKind::kD6, {aim, aim, aim, fire, fire, fire}));
+  const Link kill = b.leaf(make_leaf(2u, {1, 0, 0, 0}, 2, -1, 0));
+  const Link escape = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 3, -1, 1));
+  b.set_state_root(fired_s, b.node(DieKind::kD6, {kill, escape, aim, aim, aim, aim}));
+  RollProgram p = b.take();
+  p.flag_names = {"fired", "killed"};
+  p.counter_names = {"steps", "shots"};
+  p.outcome_names = {"aim", "fire", "kill", "escape"};
+  p.end_reason_names = {"kill", "escape"};
+  WindowAnswer run{{1.0, 0.5}, {9.0, 3.0}, {0.0, 0.0, 0.5, 0.5}, {0.5, 0.5}};
+  WindowAnswer first{{1.0, 0.0}, {2.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}};
+  return {"aim and fire", std::move(p), first, run};
+}
+
+/// (d) Two dice in one step: a pair; doubles (6/36) roll a d6 (1-2 kill, 3-6 hit and fire
+/// again), other pairs miss. Per step: kill 1/18, again 1/9, miss 5/6.
+/// P(kill) = (1/18)/(8/9) = 1/16; E[steps] = 9/8; P(hit) = P(first pair is doubles) = 1/6.
+inline KnownProgram doubles_then_d6() {
+  ProgramBuilder b;
+  const std::int32_t s = b.reserve_state("fire");
+  const Link kill = b.leaf(make_leaf(1u, {1, 0, 0, 0}, 1, -1, 1));
+  const Link again = b.leaf(make_leaf(1u, {1, 0, 0, 0}, 2, s));
+  const Link miss = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, -1, 0));
+  const Link to_kill = b.node(DieKind::kD6, {kill, kill, again, again, again, again});
+  std::vector<Link> pair_links;
+  for (int f = 0; f < 36; ++f) pair_links.push_back(pair_colored(f) == pair_white(f) ? to_kill : miss);
+  b.set_state_root(s, b.node(DieKind::kPair, pair_links));
+  RollProgram p = b.take();
+  p.flag_names = {"hit"};
+  p.counter_names = {"steps"};
+  p.outcome_names = {"miss", "kill", "again"};
+  p.end_reason_names = {"miss", "kill"};
+  WindowAnswer run{{1.0 / 6.0}, {9.0 / 8.0}, {15.0 / 16.0, 1.0 / 16.0, 0.0}, {15.0 / 16.0, 1.0 / 16.0}};
+  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
+  return {"doubles then d6", std::move(p), first, run};
+}
+
+/// (e) A diamond DAG in one step: the root d6 goes to X on 1, to Y on 2, misses on 3-6;
+/// Y goes to X on 1-3, misses on 4-6; X kills on 1. P(reach X) = 1/6 + 1/12 = 1/4,
+/// P(kill) = 1/24. "nearly" is set on reaching X without the kill: 1/4 - 1/24 = 5/24.
+inline KnownProgram diamond() {
+  ProgramBuilder b;
+  const std::int32_t s = b.reserve_state("fire");
+  const Link kill = b.leaf(make_leaf(0u, {2, 0, 0, 0}, 1, -1, 1));
+  const Link nearly = b.leaf(make_leaf(1u, {1, 0, 0, 0}, 0, -1, 0));
+  const Link miss = b.leaf(make_leaf(0u, {0, 0, 0, 0}, 0, -1, 0));
+  const Link x = b.node(DieKind::kD6, {kill, nearly, nearly, nearly, nearly, nearly});
+  const Link y = b.node(DieKind::kD6, {x, x, x, miss, miss, miss});
+  b.set_state_root(s, b.node(DieKind::kD6, {x, y, miss, miss, miss, miss}));
+  RollProgram p = b.take();
+  p.flag_names = {"nearly"};
+  p.counter_names = {"points"};  // 2 per kill, 1 per near miss
+  p.outcome_names = {"miss", "kill"};
+  p.end_reason_names = {"miss", "kill"};
+  WindowAnswer run{{5.0 / 24.0}, {2.0 / 24.0 + 5.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}};
+  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
+  return {"diamond", std::move(p), first, run};
+}
+
+inline std::vector<KnownProgram> known_programs() {
+  return {d6_loop(), pair_chain(), aim_and_fire(), doubles_then_d6(), diamond()};
+}
+
+/// A run that never ends from state "trap" (reached from "start" on 4-6); "island" loops for
+/// ever but is unreachable. With `reachable_trap` false, "start" never enters the trap.
+inline RollProgram trap_program(bool reachable_trap) {
+  ProgramBuilder b;
+  const std::int32_t start = b.reserve_state("start");
+  const std::int32_t trap = b.reserve_state("trap");
+  const std::int32_t island = b.reserve_state("island");
+  const Link end = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, -1, 0));
+  const Link to_trap = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, trap));
+  const Link again = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, start));
+  const Link stuck = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, trap));
+  const Link lost = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, island));
+  const Link later = reachable_trap ? to_trap : again;
+  b.set_state_root(start, b.node(DieKind::kD6, {end, end, end, later, later, later}));
+  b.set_state_root(trap, b.node(DieKind::kD6, {stuck, stuck, stuck, stuck, stuck, stuck}));
+  b.set_state_root(island, b.node(DieKind::kPair, std::vector<Link>(36, lost)));
+  RollProgram p = b.take();
+  p.counter_names = {"steps"};
+  p.outcome_names = {"end"};
+  p.end_reason_names = {"end"};
+  return p;
+}
+
+/// A pseudo-random program (no closed form; for exact vs Monte Carlo cross-checks): `states`
+/// states, each a pair or d6 root whose faces lead to leaves or to one of two lower d6 nodes.
+/// Leaves set random flags (3), counts (2 counters), outcomes (4), close the first window at
+/// random, and continue to a random state with probability 3/4; every state's root can end the
+/// run on its first face, so the run ends with probability 1.
+inline RollProgram random_program(std::uint64_t seed, int states) {
+  SplitMix64 rng(seed);
+  const auto below = [&](std::uint64_t n) { return static_cast<int>(rng.next() % n); };
+  ProgramBuilder b;
+  std::vector<std::int32_t> ids;
+  for (int s = 0; s < states; ++s) ids.push_back(b.reserve_state(std::to_string(s)));
+  const auto random_leaf = [&](bool force_end) {
+    Leaf l;
+    l.flags = static_cast<std::uint32_t>(below(8));
+    l.counts = {static_cast<std::uint8_t>(below(3)), static_cast<std::uint8_t>(below(2)), 0, 0};
+    l.outcome = static_cast<std::uint8_t>(below(4));
+    l.closes_window = below(3) == 0;
+    l.next_state = force_end || below(4) == 0 ? -1 : ids[static_cast<std::size_t>(below(static_cast<std::uint64_t>(states)))];
+    l.end_reason = l.next_state < 0 ? static_cast<std::uint8_t>(below(3)) : 0;
+    return b.leaf(l);
+  };
+  for (int s = 0; s < states; ++s) {
+    std::vector<Link> inner;
+    for (int k = 0; k < 2; ++k) {
+      std::vector<Link> faces6;
+      for (int f = 0; f < 6; ++f) faces6.push_back(random_leaf(false));
+      inner.push_back(b.node(DieKind::kD6, faces6));
+    }
+    const DieKind die = below(2) == 0 ? DieKind::kPair : DieKind::kD6;
+    std::vector<Link> root;
+    for (int f = 0; f < faces(die); ++f) {
+      const int pick = below(5);
+      root.push_back(f == 0 ? random_leaf(true) : pick < 2 ? inner[static_cast<std::size_t>(pick)] : random_leaf(false));
+    }
+    b.set_state_root(ids[static_cast<std::size_t>(s)], b.node(die, root));
+  }
+  RollProgram p = b.take();
+  p.flag_names = {"f0", "f1", "f2"};
+  p.counter_names = {"c0", "c1"};
+  p.outcome_names = {"o0", "o1", "o2", "o3"};
+  p.end_reason_names = {"r0", "r1", "r2"};
+  return p;
+}
+
+}  // namespace salvo::sim::testing
