@@ -191,7 +191,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           ak.af = af;
           ak.final_tk = k.final_tk;
         }
-        e.kills.push_back(std::move(ak));
+        // Explain the aspects this situation can strike: its Target Facing (all three for
+        // same-hex fire, D3.2).
+        if (fire.same_hex || facing == t.facing) e.kills.push_back(std::move(ak));
       }
 
   // --- Malfunction (A9.7, A.11, C2.28, C5.62, C5.8, D3.7, D3.71) ---

@@ -20,8 +20,8 @@
 #include <limits>
 #include <mutex>
 
+#include "jobs.h"
 #include "salvo/load/asl_loader.h"
-#include "salvo/rules/asl.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 
@@ -150,38 +150,6 @@ class Progress {
   bool drawn_ = false;
 };
 
-// ---------------------------------------------------------------------------------------------
-// Load and compile
-
-struct Prepared {
-  const load::LoadedFile* file;
-  const load::LoadedSituation* situation;
-  asl::Compiled compiled;
-};
-
-std::vector<load::LoadedFile> load_all(const std::vector<std::string>& paths) {
-  std::vector<load::LoadedFile> files;
-  files.reserve(paths.size());
-  for (const auto& p : paths) files.push_back(load::load_file(p));
-  return files;
-}
-
-std::vector<Prepared> compile_all(const std::vector<load::LoadedFile>& files) {
-  std::vector<Prepared> out;
-  for (const auto& f : files) {
-    for (const auto& s : f.situations) {
-      try {
-        out.push_back(Prepared{&f, &s, asl::compile(s.situation)});
-      } catch (const asl::RulesError& e) {
-        const std::string key = e.key().empty() ? "" : e.key() + ": ";
-        throw load::InputError(
-            fmt::format("{}: {}: {}{}", f.path, s.situation.name, key, e.what()));
-      }
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -219,9 +187,8 @@ int run_odds(const OddsOptions& o) {
   install_sigint();
 
   // Load and compile everything first: nothing is written if any file fails.
-  const auto files = load_all(o.files);
-  const auto prepared = compile_all(files);
-  const std::size_t n = prepared.size();
+  const std::vector<Job> jobs = load_jobs(o.files, JobOptions{});
+  const std::size_t n = jobs.size();
 
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
   const bool want_exact = o.method != sim::MethodChoice::kMonteCarlo;
@@ -230,12 +197,12 @@ int run_odds(const OddsOptions& o) {
   std::vector<sim::SituationReport> reports(n);
   for (std::size_t i = 0; i < n; ++i) {
     auto& r = reports[i];
-    const auto& p = prepared[i];
-    r.file = p.file->path;
-    r.name = p.situation->situation.name;
-    r.sweep = p.situation->sweep_values;
-    r.program_hash = p.compiled.program.hash();
-    r.names = sim::names_of(p.compiled.program);
+    const Job& j = jobs[i];
+    r.file = j.file;
+    r.name = j.name;
+    r.sweep = j.sweep;
+    r.program_hash = j.program.hash();
+    r.names = sim::names_of(j.program);
   }
 
   Progress progress(n);
@@ -247,7 +214,7 @@ int run_odds(const OddsOptions& o) {
     arena.execute([&] {
       tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
         if (g_stop.load()) return;
-        reports[i].exact = sim::solve_exact(prepared[i].compiled.program);
+        reports[i].exact = sim::solve_exact(jobs[i].program);
         progress.situation_done();
       });
     });
@@ -274,7 +241,7 @@ int run_odds(const OddsOptions& o) {
       mc.progress = [&progress](std::uint64_t done, std::uint64_t planned) {
         progress.trials(done, planned);
       };
-      reports[i].mc = sim::monte_carlo(prepared[i].compiled.program, mc);
+      reports[i].mc = sim::monte_carlo(jobs[i].program, mc);
       progress.situation_done();
       if (reports[i].mc->interrupted) {
         ++i;
@@ -294,8 +261,12 @@ int run_odds(const OddsOptions& o) {
   prov.trials = o.trials;
   prov.precision = o.precision;
   prov.threads = threads;
-  prov.rules_data_version = asl::kRulesDataVersion;
-  prov.rules_data_hash = asl::rules_data_hash();
+  // One ruleset per run is the common case; several are recorded side by side.
+  for (const RulesData& r : rules_data_of(jobs)) {
+    if (!prov.rules_data_version.empty()) prov.rules_data_version += ", ";
+    prov.rules_data_version += r.version;
+    prov.rules_data_hash ^= r.hash;
+  }
   prov.interrupted = interrupted;
   prov.situations_total = n;
 
@@ -304,14 +275,15 @@ int run_odds(const OddsOptions& o) {
 }
 
 int run_explain(const std::vector<std::string>& paths) {
-  const auto files = load_all(paths);
-  const auto prepared = compile_all(files);
-  std::vector<sim::ExplainReport> reports;
-  reports.reserve(prepared.size());
-  for (const auto& p : prepared)
-    reports.push_back(
-        {p.file->path, p.situation->situation.name, p.situation->sweep_values, p.compiled.explain});
-  write_output("", sim::format_explain(reports));
+  JobOptions options;
+  options.explain = true;
+  const std::vector<Job> jobs = load_jobs(paths, options);
+  std::string out;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (i) out += '\n';
+    out += jobs[i].explain;
+  }
+  write_output("", out);
   return kExitOk;
 }
 

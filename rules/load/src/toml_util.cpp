@@ -201,3 +201,13 @@ std::vector<Entry> entries_in_file_order(const toml::table& table) {
 }
 
 }  // namespace salvo::load::detail
+
+namespace salvo::load {
+
+std::string ruleset_of_file(const std::string& path) {
+  const toml::table table = detail::parse_toml(read_text_file(path), path);
+  if (const auto* r = table.get_as<std::string>("ruleset")) return r->get();
+  return "";
+}
+
+}  // namespace salvo::load

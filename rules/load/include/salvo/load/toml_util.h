@@ -31,4 +31,8 @@ std::string toml_key(std::string_view key);
 /// The whole file as bytes. Throws InputError "PATH: cannot read: <strerror>".
 std::string read_text_file(const std::string& path);
 
+/// The value of a situation file's top-level `ruleset` key ("asl", ...), or "" if it has none
+/// or it is not a string. Throws InputError if the file cannot be read or is not TOML.
+std::string ruleset_of_file(const std::string& path);
+
 }  // namespace salvo::load

@@ -1,0 +1,46 @@
+#pragma once
+/// sim/cli/jobs.h — situation files of any ruleset into compiled jobs.
+///
+/// A file's `ruleset` key picks its loader and compiler; everything after this point (engines,
+/// reports) sees only roll programs and names, never a ruleset.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "salvo/rules/program.h"
+
+namespace salvo::cli {
+
+/// One situation, compiled and ready to run.
+struct Job {
+  std::string file;     ///< as given on the command line
+  std::string ruleset;  ///< "asl", ...
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> sweep;  ///< sweep point, file order
+  RollProgram program;
+  std::string explain;  ///< the `explain` listing (only when asked for)
+};
+
+/// Provenance of a ruleset's tables.
+struct RulesData {
+  std::string ruleset;
+  std::string version;
+  std::uint64_t hash = 0;
+};
+
+struct JobOptions {
+  std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused
+  bool explain = false;                     ///< also format each job's explain listing
+};
+
+/// Load and compile every file, in order. Throws load::InputError ("FILE:LINE: key: ...",
+/// or "FILE: situation: key: ..." for a rules conflict found while compiling).
+std::vector<Job> load_jobs(const std::vector<std::string>& paths, const JobOptions& options);
+
+/// The rules data behind a set of jobs, one entry per ruleset used, in first-use order.
+std::vector<RulesData> rules_data_of(const std::vector<Job>& jobs);
+
+}  // namespace salvo::cli
