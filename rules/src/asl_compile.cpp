@@ -7,7 +7,10 @@
 #include <tuple>
 
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_shot.h"
+#include "salvo/rules/asl_ift.h"
+#include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
@@ -106,7 +109,7 @@ class Compiler {
       return b_.leaf(leaf);
     }
     // Why the phase ends, in order of precedence: the target, then the Gun, then the ROF.
-    const bool kill = outcome == kOutcomeBurn || outcome == kOutcomeEliminated;
+    const bool kill = destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
     if (kill && s_.fire.stop_on != StopOn::kNever) return end(kEndTargetDestroyed);
     if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return end(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return end(kEndMalfunction);  // A9.7
@@ -155,6 +158,15 @@ class Compiler {
   }
 
   Link build_state(const ShotContext& ctx, const ShotSpec& spec) {
+    // kill_dag depends only on its arguments: build each distinct one once (the builder would
+    // de-duplicate the nodes anyway, so the program is unchanged; this saves the work).
+    std::map<std::tuple<int, Breakdown, Depletion, bool, bool, bool, bool, Location, Facing>, Link> kill_dags;
+    const auto kill_dag_memo = [&](int c, Breakdown bd, Depletion dep, const Hit& h) {
+      const auto key = std::make_tuple(c, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
+      auto it = kill_dags.find(key);
+      if (it == kill_dags.end()) it = kill_dags.emplace(key, kill_dag(ctx, spec, c, bd, dep, h)).first;
+      return it->second;
+    };
     std::vector<Link> th(36);
     for (int f = 0; f < 36; ++f) {
       const int c = pair_colored(f), w = pair_white(f), o = c + w;
@@ -166,18 +178,29 @@ class Compiler {
         out = finish(ctx, spec, c, bd, dep, bd != Breakdown::kNone, Hit{}, kOutcomeMiss);
         continue;
       }
+      if (spec.ift.direct) {  // MG/IFE: the IFT DR is the attack (D3.5, C2.29); A7.309 Unlikely Kill dr
+        if (!direct_needs_subsequent_dr(spec, c, w)) {
+          out = finish(ctx, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, 0));
+          continue;
+        }
+        std::vector<Link> sub(6);
+        for (int r = 1; r <= 6; ++r)
+          sub[static_cast<std::size_t>(r - 1)] = finish(ctx, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, r));
+        out = b_.node(DieKind::kD6, sub);
+        continue;
+      }
       if (needs_subsequent_dr(spec, c, w)) {
         std::vector<Link> sub(6);
         for (int r = 1; r <= 6; ++r) {
           const Hit h = to_hit(spec, c, w, r);
           sub[static_cast<std::size_t>(r - 1)] =
-              h.hit ? kill_dag(ctx, spec, c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
+              h.hit ? kill_dag_memo(c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
         }
         out = b_.node(DieKind::kD6, sub);
         continue;
       }
       const Hit h = to_hit(spec, c, w, 0);
-      out = h.hit ? kill_dag(ctx, spec, c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
+      out = h.hit ? kill_dag_memo(c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
     }
     return b_.node(DieKind::kPair, th);
   }
@@ -194,6 +217,8 @@ bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 }  // namespace
 
 std::optional<RulesError> check(const Situation& s) {
+  if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
+  if (auto e = check_ift(s)) return e;
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
@@ -203,6 +228,17 @@ std::optional<RulesError> check(const Situation& s) {
     return err("fire.range", "same-hex fire is at range 0 (C5.5), got " + std::to_string(fire.range));
   if (!fire.same_hex && fire.range == 0) return err("fire.range", "range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
   if (fire.phase == Phase::kBounding && !f.vehicle) return err("fire.phase", "only a vehicle uses Bounding First Fire (D3.3)");
+  const bool geometry = fire.target_direction || fire.vca || fire.tca;
+  if (fire.ca_change > 0 && (geometry || fire.maintained_ca))
+    return err("fire.ca_change", "give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");
+  if (fire.maintained_ca && fire.target_direction)
+    return err("fire.maintained_ca", "give either fire.maintained_ca (D3.51) or fire.target_direction, not both");
+  if (f.bypass && !f.cafp) return err("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
+  if (f.bypass && !f.vehicle) return err("firer.bypass", "only a vehicle uses Bypass (D2.3)");
+  if (f.bow_mounted && !f.vehicle) return err("firer.bow_mounted", "only a vehicle has bow-mounted weapons (D3.11)");
+  if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass))
+    return err("fire.pivot", "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
+  if (fire.motion && !f.vehicle) return err("fire.motion", "only a vehicle fires in Motion (C5.35)");
   if (fire.phase == Phase::kBounding && fire.ca_change > 0)
     return err("fire.ca_change", "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   if (f.low_ammo_marked && !f.low_ammo)
@@ -218,7 +254,7 @@ std::optional<RulesError> check(const Situation& s) {
     if (fire.phase == Phase::kAdvancing && !fire.opportunity)
       return err("fire.intensive_fire", "Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
     if (fire.pinned) return err("fire.intensive_fire", "a pinned firer cannot use Intensive Fire (C5.4, C5.6)");
-    if (!f.vehicle && f.gun_type == GunType::kNT && fire.ca_change > 0 && f.rof == 0)
+    if (!f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && f.rof == 0)
       return err("fire.intensive_fire",
                  "a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player Turn (C2.5)");
   }
@@ -237,10 +273,13 @@ std::optional<RulesError> check(const Situation& s) {
 }
 
 Compiled compile(const Situation& s) {
+  if (s.movement) return compile_movement(*s.movement);
   if (auto e = check(s)) throw *e;
   Compiled c = Compiler(s).run();
+  name_program(c.program, s);  // the names this kind of target and weapon can produce
   // Notes: readings and limits that matter for this situation.
   auto& notes = c.explain.notes;
+  ift_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
   if (s.firer.captured) c.explain.th_color = "red: captured weapon (C5.8)";
@@ -252,6 +291,12 @@ Compiled compile(const Situation& s) {
   if (uncertain)
     notes.push_back("Case D: the chart prints no row for this caliber; salvo uses the nearest row (C7.24)");
   if (s.fire.same_hex) notes.push_back("same hex: Target Facing from the colored dr, 1-2 rear, 3-4 side, 5-6 front (D3.2)");
+  if (s.fire.phase == Phase::kBounding && (s.fire.target_direction || s.fire.ca_change))
+    notes.push_back("Bounding First Fire never pays Case A: the CA was changed by MP expenditure (C5.13)");
+  if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized)
+    notes.push_back("a moving firer without a gyrostabilized gun gains and keeps no Acquisition (C6.55)");
+  if (s.fire.motion && !s.firer.stabilized)
+    notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
   if (s.firer.vehicle && s.fire.intensive_fire)
     notes.push_back("Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
@@ -261,8 +306,10 @@ Compiled compile(const Situation& s) {
     notes.push_back("fire.los_mp matters only for Bounding First Fire (C5.31-.32): ignored");
   if (s.firer.depletion && !is_special(s.firer.ammo))
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
-  notes.push_back("multiple hits: the firer keeps the better result, ranked burn > eliminated > shock > immobilized > possible shock > no effect > dud (C3.8)");
-  notes.push_back("possible shock (non-HE at TK+1) is reported on its own: it needs the AFV's NTC (C7.41)");
+  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kVehicle) {  // To Kill notes
+    notes.push_back("multiple hits: the firer keeps the better result, ranked burn > eliminated > shock > immobilized > possible shock > no effect > dud (C3.8)");
+    notes.push_back("possible shock (non-HE at TK+1) is reported on its own: it needs the AFV's NTC (C7.41)");
+  }
   return c;
 }
 

@@ -7,7 +7,8 @@ namespace salvo::asl {
 const char* flag_name(int flag) {
   static constexpr const char* kNames[kNumFlags] = {
       "hit",       "critical", "multiple_hit",   "kill", "burn",        "eliminated", "immobilized",
-      "shock",     "possible_shock", "dud",      "malfunction", "disabled", "low_ammo", "depleted"};
+      "shock",     "possible_shock", "dud",      "malfunction", "disabled", "low_ammo", "depleted",
+      "ptc_or_worse", "mc_or_worse", "casualty", "kia"};
   return flag >= 0 && flag < kNumFlags ? kNames[flag] : "?";
 }
 
@@ -18,7 +19,9 @@ const char* counter_name(int counter) {
 
 const char* outcome_name(int outcome) {
   static constexpr const char* kNames[kNumOutcomes] = {
-      "no_shot", "miss", "dud", "no_effect", "possible_shock", "immobilized", "shock", "eliminated", "burn"};
+      "no_shot", "miss", "dud", "no_effect", "possible_shock", "immobilized", "shock", "eliminated", "burn",
+      "ptc",     "nmc",  "1mc", "2mc",       "3mc",            "4mc",         "k_1",   "k_2",        "k_3",
+      "k_4",     "1kia", "2kia", "3kia",     "4kia",           "5kia",        "6kia",  "7kia"};
   return outcome >= 0 && outcome < kNumOutcomes ? kNames[outcome] : "?";
 }
 

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 
+#include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
 
 PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
+  if (s.movement) throw RulesError("movement", "a movement roll is resolved by resolve_movement()");
   if (auto e = check(s)) throw *e;
   PhaseTrace trace;
   ShotContext ctx{0, false, s.firer.low_ammo_marked, false};
@@ -40,7 +42,13 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
     step.fired = true;
     step.counts[kCounterShots] = 1;
     step.outcome = kOutcomeMiss;
-    if (dep != Depletion::kNotAvailable) {
+    if (spec.ift.direct) {
+      // MG/IFE: the IFT DR is the attack (D3.5, C2.29); Unlikely Kill dr (A7.309).
+      const int sub = direct_needs_subsequent_dr(spec, c, w) ? dice.d6() + 1 : 0;
+      step.outcome = direct_ift(spec, c, w, sub);
+      step.counts[kCounterHits] = 0;
+      step.flags |= outcome_flags(step.outcome);
+    } else if (dep != Depletion::kNotAvailable) {
       const int sub = needs_subsequent_dr(spec, c, w) ? dice.d6() + 1 : 0;
       const Hit hit = to_hit(spec, c, w, sub);
       if (hit.hit) {
@@ -73,7 +81,7 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
     ++fired_total;
 
     // Does the phase go on?
-    const bool killed = step.outcome == kOutcomeBurn || step.outcome == kOutcomeEliminated;
+    const bool killed = destroys_target(step.outcome);
     if (killed && s.fire.stop_on != StopOn::kNever) { trace.end = kEndTargetDestroyed; return trace; }
     if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) { trace.end = kEndTargetEffect; return trace; }
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) { trace.end = kEndMalfunction; return trace; }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
@@ -42,7 +43,7 @@ int effective_rof(const Situation& s, const ShotContext& ctx) {
   if (ctx.intensive) return 0;                                          // C5.6: never retains ROF
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
   if (fire.pinned) return 0;                                            // C5.4
-  if (ctx.shots_fired == 0 && fire.ca_change > 0 && !f.vehicle && f.gun_type == GunType::kNT)
+  if (ctx.shots_fired == 0 && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
     return std::max(0, f.rof - 1);                                      // C2.5 Conditional ROF
   return f.rof;
 }
@@ -69,7 +70,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, &color_reason);
   if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
   if (f.captured) red = true;  // C5.8
-  e.basic_th = basic_th_vehicle(red, fire.range);
+  if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
+  e.basic_th = basic_th(t.type, red, fire.range);
   e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
   int mth = e.basic_th;
   for (const Modifier& m : e.th_mods) mth += m.value;
@@ -82,18 +84,14 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // --- To Hit DRM: firer-based (C5), target-based (C6) ---
   int drm = 0;
   auto& d = e.drm;
-  if (ctx.shots_fired == 0 && fire.ca_change > 0 && !bounding) {  // C5.12, C5.13
-    const int a = case_a(f.gun_type, fire.ca_change);
-    const char* type = f.gun_type == GunType::kT ? "T" : f.gun_type == GunType::kST ? "ST" : "NT";
-    add(d, drm, "Case A: CA change of " + std::to_string(fire.ca_change) + " hexspine(s), " + type + " gun", a, "C5.1");
-    if (in_obstacle(fire.firer_terrain)) add(d, drm, "Case A doubled: firer in woods/building/rubble", a, "C5.11");
-  }
+  if (ctx.shots_fired == 0 && !bounding)  // C5.12: the CA-changing shot only; C5.13: never Bounding First Fire
+    for (Modifier& m : case_a_modifiers(s)) add(d, drm, std::move(m.what), m.value, std::move(m.rule));
   if (fire.phase == Phase::kAdvancing && !fire.opportunity)
     add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
-  if (bounding) {
+  if (bounding || fire.motion) {
     const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
-    add(d, drm, std::string("Case C: Bounding First Fire (Case B +2, ") +
+    add(d, drm, std::string(bounding ? "Case C: Bounding First Fire (Case B +2, " : "Case C: Motion Fire (Case B +2, ") +
                     (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")",
         2 + gun, "C5.3");
     if (fire.los_mp) {
@@ -101,10 +99,20 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
       else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
     }
   }
+  if (fire.motion) {
+    // C5.35 Case C4: a Motion/Non-Stopped firer; gyrostabilized +1, otherwise the lower die of
+    // the TH DR counts double.
+    if (f.stabilized) add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");
+    else {
+      spec.double_lower_die = e.double_lower_die = true;
+      d.push_back({"Case C4: Motion Fire: the lower die of the To Hit DR counts double", 0, "C5.35"});
+    }
+  }
   if (fire.pinned) add(d, drm, "Case D: pinned firer", 2, "C5.4");
-  if (fire.same_hex)
-    add(d, drm, in_obstacle(fire.firer_terrain) ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex",
-        in_obstacle(fire.firer_terrain) ? 4 : 2, "C5.5");
+  if (fire.same_hex) {
+    const bool twice = in_obstacle(fire.firer_terrain) && !f.bypass && !t.bypass;  // C5.5: not in Bypass
+    add(d, drm, twice ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex", twice ? 4 : 2, "C5.5");
+  }
   if (ctx.intensive) add(d, drm, "Case F: Intensive Fire", 2, "C5.61");
   if (f.captured) add(d, drm, "Case H: captured weapon", 2, "C5.8");
   if (f.non_qualified) add(d, drm, "Case H: non-qualified crew", 2, "C5.8");
@@ -117,13 +125,19 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     else
       add(d, drm, "Case J: moving target", 2, "C6.1");
   }
+  if (t.ffnam) add(d, drm, "Case J3: FFNAM", -1, "C6.13");
+  if (t.ffmo) add(d, drm, "Case J4: FFMO", -1, "C6.14");
   if (t.concealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
-  if (!fire.same_hex && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
-  if (!fire.same_hex && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
-  const int acq = std::min(2, fire.acquisition + ctx.shots_fired);
+  const bool area = t.type == TargetType::kArea;  // C3.331: no Case L, no TEM on the To Hit DR
+  const bool point_blank = !area && !fire.same_hex && !fire.motion;  // C6.3: not for a firer in Motion
+  if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
+  if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
+  // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
+  const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
+  const int acq = keeps_acq ? std::min(2, fire.acquisition + ctx.shots_fired) : 0;
   if (acq > 0) add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
-  if (t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
+  if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
   if (f.armor_leader != 0) add(d, drm, "Armor Leader", f.armor_leader, "D3.44");
   if (fire.extra_drm != 0) add(d, drm, "other DRM", fire.extra_drm, "[extra_drm]");
@@ -131,8 +145,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
 
   spec.hull_down = t.hull_down;
   spec.same_hex = fire.same_hex;
+  spec.target_bypass = t.bypass;
   spec.facing = t.facing;
-  spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40;  // C3.8
+  spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40 && !area;  // C3.8
 
   // --- To Kill (C7) per aspect ---
   spec.he = spec.ammo == Ammo::kHE;
@@ -142,7 +157,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   std::optional<int> base_tk = s.override_.basic_tk ? s.override_.basic_tk : table_tk;
   bool uncertain = false;
   const std::optional<int> range_change = case_d(f.gun, spec.ammo, tk_range, &uncertain);
-  for (int loc = 0; loc < 2; ++loc)
+  // Personnel targets and MG/IFE fire go to the IFT instead (asl_ift.cpp).
+  const bool ift_effects = build_ift_effects(s, ctx, spec, e);
+  for (int loc = 0; loc < 2 && !ift_effects; ++loc)
     for (int fc = 0; fc < 3; ++fc)
       for (int crit = 0; crit < 2; ++crit) {
         const auto location = static_cast<Location>(loc);
@@ -226,7 +243,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   }
 
   // --- Rate of Fire (C2.24) ---
-  spec.rof = e.rof = effective_rof(s, ctx);
+  spec.rof = e.rof = ift_rof(s, effective_rof(s, ctx));
   spec.keeps_rof = !ctx.intensive;
   return spec;
 }
@@ -248,17 +265,23 @@ Depletion depletion(const ShotSpec& spec, int o) {
   return Depletion::kNotAvailable;
 }
 
-int final_th_dr(const ShotSpec& spec, int colored, int white) { return colored + white + spec.drm; }
+int final_th_dr(const ShotSpec& spec, int colored, int white) {
+  // C5.35 Case C4: the lower die counts double for a non-gyrostabilized Motion firer.
+  return colored + white + (spec.double_lower_die ? std::min(colored, white) : 0) + spec.drm;
+}
 
-int lowest_final_th_dr(const ShotSpec& spec) { return 2 + spec.drm; }
+int lowest_final_th_dr(const ShotSpec& spec) { return final_th_dr(spec, 1, 1); }
 
 bool needs_subsequent_dr(const ShotSpec& spec, int colored, int white) {
+  if (spec.ift.target == TargetType::kInfantry) return infantry_needs_subsequent_dr(spec, colored, white);
   if (colored + white != 2) return false;
   const int lowest = lowest_final_th_dr(spec);
   return lowest >= spec.modified_th;  // C3.6 (lowest misses) or C3.7 (only the lowest hits)
 }
 
-Hit to_hit(const ShotSpec& spec, int c, int w, int sub) {
+namespace {
+Hit to_hit_located(const ShotSpec& spec, int c, int w, int sub) {
+  if (spec.ift.target == TargetType::kInfantry) return to_hit_infantry(spec, c, w, sub);  // C3.7 ITT
   Hit h;
   h.facing = spec.same_hex ? (c <= 2 ? Facing::kRear : c <= 4 ? Facing::kSide : Facing::kFront)  // D3.2
                            : spec.facing;
@@ -295,8 +318,18 @@ Hit to_hit(const ShotSpec& spec, int c, int w, int sub) {
   h.multiple = spec.multiple_hits && c == w;  // C3.8
   return h;
 }
+}  // namespace
+
+Hit to_hit(const ShotSpec& spec, int c, int w, int sub) {
+  Hit h = to_hit_located(spec, c, w, sub);
+  // D3.2 EXC (An 97): from within the hex, a hull hit on a vehicle in Bypass strikes its side; a
+  // turret hit strikes the turret facing toward the firer (the situation's facing).
+  if (spec.same_hex && spec.target_bypass) h.facing = h.location == Location::kHull ? Facing::kSide : spec.facing;
+  return h;
+}
 
 Outcome to_kill(const ShotSpec& spec, const KillSpec& k, Location loc, int c, int w) {
+  if (spec.ift.effects != Effects::kToKill) return ift_effect(spec.ift, k.critical, c + w);  // A7.3, C3.71
   const int dr = c + w;
   if (dr == 12) return kOutcomeDud;  // C7.35: Original TK DR 12 is a Dud
   if (!k.possible) return kOutcomeNoEffect;
@@ -322,7 +355,7 @@ std::uint32_t outcome_flags(Outcome o) {
     case kOutcomeImmobilized: return 1u << kFlagImmobilized;
     case kOutcomePossibleShock: return 1u << kFlagPossibleShock;
     case kOutcomeDud: return 1u << kFlagDud;
-    default: return 0;
+    default: return ift_outcome_flags(o);
   }
 }
 

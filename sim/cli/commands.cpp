@@ -20,10 +20,12 @@
 #include <limits>
 #include <mutex>
 
+#include "analysis.h"
 #include "jobs.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/stats.h"
 
 namespace salvo::cli {
 namespace {
@@ -33,6 +35,7 @@ namespace {
 
 constexpr std::uint64_t kMaxTrials = 1'000'000'000'000;
 constexpr int kMaxThreads = 1024;
+constexpr std::uint64_t kMaxSituationsLimit = 1'000'000'000;
 
 std::optional<std::uint64_t> to_u64(std::string_view s) {
   std::uint64_t v = 0;
@@ -150,6 +153,50 @@ class Progress {
   bool drawn_ = false;
 };
 
+// ---------------------------------------------------------------------------------------------
+// Precision targets
+
+struct PrecisionMiss {
+  std::size_t count = 0;  ///< situations whose widest half-width exceeds the target
+  std::string file, name, quantity;  ///< the first of them, and its widest quantity
+  std::uint64_t trials = 0;
+  double half_width = 0.0;
+};
+
+/// Situations among the first `complete` (and any not run at all) whose Monte Carlo result
+/// misses the target half-width; nullopt if every situation run reached it.
+std::optional<PrecisionMiss> precision_missed(const std::vector<sim::SituationReport>& reports,
+                                              const std::vector<Job>& jobs, std::size_t complete,
+                                              double precision) {
+  std::optional<PrecisionMiss> miss;
+  for (std::size_t i = 0; i < complete && i < reports.size(); ++i) {
+    const auto& r = reports[i];
+    if (!r.mc) continue;
+    double widest = 0.0;
+    std::string quantity;
+    const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names,
+                          const char* prefix) {
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        const double h = sim::half_width(v[k]);
+        if (h > widest) {
+          widest = h;
+          quantity = prefix + (k < names.size() ? names[k] : std::to_string(k));
+        }
+      }
+    };
+    for (const sim::WindowStats* w : {&r.mc->first, &r.mc->run}) {
+      scan(w->flags, r.names.flags, "p_");
+      scan(w->counters, r.names.counters, "e_");
+      scan(w->outcomes, r.names.outcomes, "outcome_");
+      scan(w->end_reasons, r.names.end_reasons, "end_");
+    }
+    if (!(widest > precision)) continue;
+    if (!miss) miss = PrecisionMiss{0, jobs[i].file, jobs[i].name, quantity, r.mc->trials, widest};
+    ++miss->count;
+  }
+  return miss;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -165,9 +212,10 @@ OddsOptions odds_options(const OddsFlags& flags) {
   if (!method)
     throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", flags.method));
   o.method = *method;
-  const auto format = sim::parse_format(flags.format);
+  o.html = flags.format == "html";
+  const auto format = o.html ? std::optional<sim::Format>(sim::Format::kText) : sim::parse_format(flags.format);
   if (!format)
-    throw UsageError(fmt::format("--format: expected text, csv, json or md, got {}", flags.format));
+    throw UsageError(fmt::format("--format: expected text, csv, json, md or html, got {}", flags.format));
   o.format = *format;
   if (flags.trials) o.trials = integer_flag("--trials", *flags.trials, 1, kMaxTrials);
   if (flags.precision) {
@@ -180,14 +228,22 @@ OddsOptions odds_options(const OddsFlags& flags) {
   o.seed = integer_flag("--seed", flags.seed, 0, std::numeric_limits<std::uint64_t>::max());
   o.threads = static_cast<int>(integer_flag("--threads", flags.threads, 0, kMaxThreads));
   o.output = flags.output;
+  o.max_situations = max_situations_flag(flags.max_situations);
   return o;
+}
+
+std::size_t max_situations_flag(std::string_view text) {
+  return static_cast<std::size_t>(integer_flag("--max-situations", text, 1, kMaxSituationsLimit));
 }
 
 int run_odds(const OddsOptions& o) {
   install_sigint();
 
   // Load and compile everything first: nothing is written if any file fails.
-  const std::vector<Job> jobs = load_jobs(o.files, JobOptions{});
+  JobOptions job_options;
+  job_options.max_situations = o.max_situations;
+  job_options.explain = o.html;  // the page carries the explain trail
+  const std::vector<Job> jobs = load_jobs(o.files, job_options);
   const std::size_t n = jobs.size();
 
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
@@ -244,13 +300,39 @@ int run_odds(const OddsOptions& o) {
       reports[i].mc = sim::monte_carlo(jobs[i].program, mc);
       progress.situation_done();
       if (reports[i].mc->interrupted) {
-        ++i;
+        // Keep the situation if any block finished: its intervals are those of the trials run.
+        if (reports[i].mc->trials > 0) ++i;
         break;
       }
     }
     complete = i;
   }
   progress.clear();
+
+  // A precision that was asked for and not reached: an interrupted run writes nothing (its
+  // table would not be what was asked for); a run that hit the --trials cap says so.
+  if (want_mc && o.precision) {
+    if (const auto miss = precision_missed(reports, jobs, complete, *o.precision)) {
+      if (g_stop.load()) {
+        fmt::print(stderr,
+                   "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
+                   "95% half-width {:.6f}, {}); nothing written\n",
+                   *o.precision, miss->name, miss->file, miss->trials, miss->half_width, miss->quantity);
+        return kExitInterrupted;
+      }
+      fmt::print(stderr,
+                 "salvo: warning: --precision {} not reached within {} trials for {} situation(s), "
+                 "e.g. {} ({}): widest 95% half-width {:.6f} ({}); the table shows the intervals "
+                 "reached\n",
+                 *o.precision, o.trials, miss->count, miss->name, miss->file, miss->half_width,
+                 miss->quantity);
+    } else if (g_stop.load() && complete < n) {
+      fmt::print(stderr,
+                 "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
+                 *o.precision, complete, n);
+      return kExitInterrupted;
+    }
+  }
 
   const bool interrupted = g_stop.load() || complete < n;
   reports.resize(complete);
@@ -270,13 +352,14 @@ int run_odds(const OddsOptions& o) {
   prov.interrupted = interrupted;
   prov.situations_total = n;
 
-  write_output(o.output, sim::format_odds(reports, prov, o.format));
+  write_output(o.output, o.html ? html_odds_page(reports, prov, jobs) : sim::format_odds(reports, prov, o.format));
   return interrupted ? kExitInterrupted : kExitOk;
 }
 
-int run_explain(const std::vector<std::string>& paths) {
+int run_explain(const std::vector<std::string>& paths, std::size_t max_situations) {
   JobOptions options;
   options.explain = true;
+  options.max_situations = max_situations;
   const std::vector<Job> jobs = load_jobs(paths, options);
   std::string out;
   for (std::size_t i = 0; i < jobs.size(); ++i) {

@@ -5,6 +5,7 @@
 /// (exit 2; rules errors are rethrown as InputError naming file and situation), anything else
 /// (exit 3). A run stopped by SIGINT still writes its output and returns kExitInterrupted.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -38,6 +39,7 @@ struct OddsFlags {
   std::string threads = "0";
   std::string format = "text";
   std::string output;  ///< empty: stdout
+  std::string max_situations = "1000000";
 };
 
 struct OddsOptions {
@@ -49,6 +51,8 @@ struct OddsOptions {
   int threads = 0;  ///< 0 = all cores
   sim::Format format = sim::Format::kText;
   std::string output;
+  std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused before any work
+  bool html = false;  ///< --format html: one self-contained page (analysis.h)
 };
 
 /// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").
@@ -58,7 +62,10 @@ OddsOptions odds_options(const OddsFlags& flags);
 int run_odds(const OddsOptions& options);
 
 /// `salvo explain`: print each situation's modifiers with their rules. Returns the exit code.
-int run_explain(const std::vector<std::string>& files);
+int run_explain(const std::vector<std::string>& files, std::size_t max_situations = 1'000'000);
+
+/// --max-situations: an integer in 1..10^9. Throws UsageError.
+std::size_t max_situations_flag(std::string_view text);
 
 /// "salvo 0.1.0 (git abcdef012345)".
 std::string version_line();

@@ -22,6 +22,7 @@ struct Job {
   std::vector<std::pair<std::string, std::string>> sweep;  ///< sweep point, file order
   RollProgram program;
   std::string explain;  ///< the `explain` listing (only when asked for)
+  std::uint64_t data_hash = 0;  ///< rules data that comes with the file (a 1943 chart); 0: none
 };
 
 /// Provenance of a ruleset's tables.

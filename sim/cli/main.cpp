@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "analysis.h"
 #include "commands.h"
 #include "salvo/load/asl_loader.h"
 
@@ -36,14 +37,53 @@ int main(int argc, char** argv) {
       ->option_text("S");
   odds->add_option("--threads", odds_flags.threads, "Threads, 0..1024; 0 = all cores (default)")
       ->option_text("T");
-  odds->add_option("--format", odds_flags.format, "text, csv, json or md (default text)")
+  odds->add_option("--format", odds_flags.format, "text, csv, json, md or html (default text)")
       ->option_text("FORMAT");
   odds->add_option("-o,--output", odds_flags.output, "Write to PATH (atomically) instead of stdout")
       ->option_text("PATH");
+  odds->add_option("--max-situations", odds_flags.max_situations,
+                   "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
+      ->option_text("N");
 
   std::vector<std::string> explain_files;
   CLI::App* explain = app.add_subcommand("explain", "Every modifier applied, with its rule");
   explain->add_option("FILE", explain_files, "Situation files (TOML)")->required();
+  std::string explain_max_situations = "1000000";
+  explain->add_option("--max-situations", explain_max_situations,
+                      "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
+      ->option_text("N");
+
+  // Analysis: compare options, what each modifier is worth, odds charts
+  AnalysisFlags compare_flags;
+  CLI::App* compare = app.add_subcommand("compare", "Compare options against the same target on the same dice");
+  compare->add_option("FILE", compare_flags.files, "Option A, then B, ... (TOML); each against A")->required();
+  ChartFlags chart_flags;
+  AnalysisFlags sens_flags;
+  std::string sens_quantity = "p_kill";
+  CLI::App* sensitivity = app.add_subcommand("sensitivity", "What each modifier is worth: removed, one worse");
+  sensitivity->add_option("FILE", sens_flags.files, "Situation file (TOML)")->required();
+  sensitivity->add_option("--quantity", sens_quantity, "Probability to rank by (default p_kill)")->option_text("Q");
+  CLI::App* chart = app.add_subcommand("chart", "Odds charts (PNG and SVG) through scripts/chart.py");
+  chart->add_option("KIND", chart_flags.kind, "range, heatmap, outcomes or hits")->required();
+  chart->add_option("FILE", chart_flags.run.files, "Situation files (TOML)")->required();
+  chart->add_option("--out", chart_flags.out, "Write PATH.png and PATH.svg")->option_text("PATH")->required();
+  chart->add_option("--x", chart_flags.x, "Sweep key on the x axis (range, heatmap)")->option_text("KEY");
+  chart->add_option("--y", chart_flags.y, "Sweep key on the y axis (heatmap)")->option_text("KEY");
+  chart->add_option("--quantity", chart_flags.quantity, "Quantity (default p_kill)")->option_text("Q");
+  chart->add_option("--window", chart_flags.window, "phase or first_shot (default phase)")->option_text("W");
+  chart->add_option("--title", chart_flags.title, "Chart title")->option_text("TEXT");
+  chart->add_option("--data", chart_flags.data, "Also write the chart data (JSON) to PATH")->option_text("PATH");
+  for (auto [cmd, f] : {std::pair{compare, &compare_flags}, std::pair{sensitivity, &sens_flags},
+                        std::pair{chart, &chart_flags.run}}) {
+    cmd->add_option("--method", f->method, "exact, mc or both (default exact)")->option_text("METHOD");
+    cmd->add_option("--trials", f->trials, "Monte Carlo trials (default 1000000)")->option_text("N");
+    cmd->add_option("--seed", f->seed, "Monte Carlo seed (default 1)")->option_text("S");
+    cmd->add_option("--threads", f->threads, "Threads; 0 = all cores (default)")->option_text("T");
+    if (cmd != chart) {
+      cmd->add_option("--format", f->format, "text, json, md or html (default text)")->option_text("FORMAT");
+      cmd->add_option("-o,--output", f->output, "Write to PATH instead of stdout")->option_text("PATH");
+    }
+  }
 
   try {
     app.parse(argc, argv);
@@ -63,8 +103,11 @@ int main(int argc, char** argv) {
       if (odds->count("--precision")) odds_flags.precision = precision;
       return run_odds(odds_options(odds_flags));
     }
-    if (*explain) return run_explain(explain_files);
-    std::fprintf(stderr, "salvo: a command is required: odds or explain (see salvo --help)\n");
+    if (*compare) return run_compare(compare_flags);
+    if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
+    if (*chart) return run_chart(chart_flags);
+    if (*explain) return run_explain(explain_files, max_situations_flag(explain_max_situations));
+    std::fprintf(stderr, "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
     return kExitUsage;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "salvo: %s\n", e.what());

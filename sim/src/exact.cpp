@@ -1,10 +1,13 @@
 #include "salvo/sim/exact.h"
 
+#include <fmt/format.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace salvo::sim {
@@ -182,16 +185,13 @@ WindowStats solve_window(const RollProgram& prog, const Chain& c, Closes closes,
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };
+  // A probability summed from many 1/36 terms can round past 1 (36 x 1/36 = 1 + 2e-16).
+  const auto probability = [&](double v) { return exact(std::clamp(v, 0.0, 1.0)); };
   for (std::size_t ci = 0; ci < num_counters; ++ci) w.counters.push_back(exact(x(0, static_cast<Eigen::Index>(ci))));
-  double outcome_sum = 0.0;
-  for (std::size_t k = 0; k < num_outcomes; ++k) {
-    w.outcomes.push_back(exact(x(0, col_outcome + static_cast<Eigen::Index>(k))));
-    outcome_sum += w.outcomes.back().value;
-  }
-  if (!(std::abs(outcome_sum - 1.0) <= 1e-12))
-    throw std::runtime_error("exact: the outcome probabilities sum to " + std::to_string(outcome_sum));
+  for (std::size_t k = 0; k < num_outcomes; ++k)
+    w.outcomes.push_back(probability(x(0, col_outcome + static_cast<Eigen::Index>(k))));
   for (std::size_t r = 0; r < num_reasons; ++r)
-    w.end_reasons.push_back(exact(x(0, col_reason + static_cast<Eigen::Index>(r))));
+    w.end_reasons.push_back(probability(x(0, col_reason + static_cast<Eigen::Index>(r))));
 
   // Flags: h = b_f + Q_f h, where Q_f drops the continuing leaves that set flag f
   for (std::size_t f = 0; f < num_flags; ++f) {
@@ -219,6 +219,28 @@ WindowStats solve_window(const RollProgram& prog, const Chain& c, Closes closes,
 
 }  // namespace
 
+void check_exact_result(const RunResult& r) {
+  const auto check = [](const std::vector<Estimate>& v, const char* window, const char* what,
+                        bool partition) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!std::isfinite(v[i].value) || (partition && (v[i].value < -1e-12 || v[i].value > 1.0 + 1e-12)))
+        throw std::runtime_error(fmt::format("exact: {}: {} #{} is {} (not a probability)", window, what, i,
+                                             v[i].value));
+      sum += v[i].value;
+    }
+    if (partition && !(std::abs(sum - 1.0) <= kPartitionTolerance))
+      throw std::runtime_error(fmt::format("exact: {}: {} probabilities sum to {:.17g}, not 1 within 1e-12",
+                                           window, what, sum));
+  };
+  for (const auto& [w, name] : {std::pair{&r.first, "first window"}, std::pair{&r.run, "whole run"}}) {
+    check(w->flags, name, "flag", false);
+    check(w->counters, name, "counter", false);
+    check(w->outcomes, name, "outcome", true);
+    if (w == &r.run) check(w->end_reasons, name, "end reason", true);
+  }
+}
+
 RunResult solve_exact(const RollProgram& program) {
   // Enumerate the reachable states' one-step leaf distributions
   const Chain chain = build_chain(program);
@@ -231,6 +253,7 @@ RunResult solve_exact(const RollProgram& program) {
   r.first = solve_window(
       program, chain, [](const Leaf& l) { return l.closes_window || l.next_state < 0; }, false);
   r.run = solve_window(program, chain, [](const Leaf& l) { return l.next_state < 0; }, true);
+  check_exact_result(r);
   return r;
 }
 

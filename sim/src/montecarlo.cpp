@@ -9,6 +9,7 @@
 #include <bit>
 #include <vector>
 
+#include "fast_kernel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
 
@@ -28,13 +29,6 @@ WindowTallies empty_window(const RollProgram& p, bool with_end_reasons) {
   w.outcomes.assign(p.outcome_names.size(), 0);
   if (with_end_reasons) w.end_reasons.assign(p.end_reason_names.size(), 0);
   return w;
-}
-
-Tallies empty_tallies(const RollProgram& p) {
-  Tallies t;
-  t.first = empty_window(p, false);
-  t.run = empty_window(p, true);
-  return t;
 }
 
 void add_vector(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
@@ -106,8 +100,22 @@ bool window_converged(const WindowStats& s, double precision) {
 
 }  // namespace
 
+Tallies empty_tallies(const RollProgram& p) {
+  Tallies t;
+  t.first = empty_window(p, false);
+  t.run = empty_window(p, true);
+  return t;
+}
+
 Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                    std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+  Tallies out = empty_tallies(program);
+  detail::FastProgram(program).run(seed, situation_key, block_begin, block_end, trials_total, out);
+  return out;
+}
+
+Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
   Tallies out = empty_tallies(program);
   LocalWindow first;
   LocalWindow run;
@@ -120,10 +128,11 @@ Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t
   for (std::uint64_t b = block_begin; b < block_end; ++b) {
     if (b * kBlockTrials >= trials_total) break;
     const std::uint64_t trials = std::min(kBlockTrials, trials_total - b * kBlockTrials);
-    DiceStream dice(seed, situation_key, b);
     out.trials += trials;
 
-    for (std::uint64_t t = 0; t < trials; ++t) {
+    for (std::uint64_t lane = 0; lane < kLanes; ++lane) {
+    DiceStream dice(seed, situation_key, lane_stream(b, lane));
+    for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
       std::int32_t state = program.initial_state;
       std::uint32_t run_mask = 0;
       std::uint32_t first_mask = 0;
@@ -175,6 +184,7 @@ Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t
       first.add_trial(first_mask, first_counts, first_outcome);
       ++end_reasons[end_reason];
     }
+    }
   }
 
   // Copy the fixed-size tallies into the program-sized vectors
@@ -199,6 +209,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   const auto wave_blocks =
       kBlocksPerThreadAndWave * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
   Tallies total = empty_tallies(program);
+  const detail::FastProgram fast(program);  // prepared once, shared by the blocks
   std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
   bool interrupted = false;
   const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
@@ -219,8 +230,9 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
                           [&](const tbb::blocked_range<std::uint64_t>& r) {
                             for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
                               if (stopped()) return;
-                              slots[b - begin] = run_blocks(program, options.seed, options.situation_key,
-                                                            b, b + 1, trials_total);
+                              Tallies& slot = slots[b - begin];
+                              slot = empty_tallies(program);
+                              fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slot);
                               completed[b - begin] = 1;
                             }
                           });

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
 
 #ifndef SALVO_VERSION
 #define SALVO_VERSION "unknown"
@@ -813,6 +815,12 @@ std::string opt_number(const std::optional<int>& v) { return v ? std::to_string(
 
 std::string explain_shot(const asl::ShotExplain& s) {
   std::string out = s.label + '\n';
+  if (s.direct_ift) {  // MG/IFE: no To Hit DR; the IFT DR is the attack
+    out += "    Infantry Fire Table (no To Hit DR)\n";
+    for (const auto& line : s.effects) out += "      " + line + '\n';
+    out += fmt::format("    ROF {}   B# {}   X# {}\n", s.rof, s.breakdown, opt_number(s.x_number));
+    return out;
+  }
   out += fmt::format("    Basic TH#      {}\n", s.basic_th);
   for (const auto& m : s.th_mods) out += "      " + modifier_line(m) + '\n';
   out += fmt::format("    Modified TH#   {}\n", s.modified_th);
@@ -820,10 +828,18 @@ std::string explain_shot(const asl::ShotExplain& s) {
   if (s.drm.empty()) out += "      none\n";
   for (const auto& m : s.drm) out += "      " + modifier_line(m) + '\n';
   out += fmt::format("    total DRM      {}\n", signed_value(s.total_drm));
-  out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
-                     s.modified_th - s.total_drm);
+  if (s.double_lower_die)
+    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n",
+                       s.modified_th, s.modified_th - s.total_drm);
+  else
+    out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
+                       s.modified_th - s.total_drm);
   out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo),
                      s.rof, s.breakdown, opt_number(s.x_number), opt_number(s.depletion));
+  if (!s.effects.empty()) {
+    out += "    Infantry Fire Table\n";
+    for (const auto& line : s.effects) out += "      " + line + '\n';
+  }
   if (s.kills.empty()) return out;
 
   out += "    To Kill\n";
@@ -846,10 +862,31 @@ std::string explain_shot(const asl::ShotExplain& s) {
   return out;
 }
 
+// Every number a table could show, checked once before any formatting: a NaN or an infinity
+// is a bug upstream, never something to print (text would show "-", JSON null).
+void check_finite(const std::vector<SituationReport>& reports) {
+  for (const auto& r : reports) {
+    for (const auto& [result, method] : {std::pair{&r.exact, "exact"}, std::pair{&r.mc, "mc"}}) {
+      if (!*result) continue;
+      for (bool phase : {false, true}) {
+        const WindowStats& w = phase ? (*result)->run : (*result)->first;
+        for (const auto& q : quantities_of(r.names, phase)) {
+          const auto e = lookup(r.names, w, q);
+          if (!e || (std::isfinite(e->value) && std::isfinite(e->lo) && std::isfinite(e->hi))) continue;
+          throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", r.file,
+                                             r.name, method, phase ? "phase" : "first_shot", q.key(),
+                                             e->value, e->lo, e->hi));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
                         Format format) {
+  check_finite(reports);
   switch (format) {
     case Format::kText:
       return format_text(reports, prov);

@@ -80,7 +80,7 @@ TEST_CASE("usage errors: exit 1 with one line on stderr", "[cli]") {
       {{"odds", "x.toml", "--method", "magic"},
        "salvo: --method: expected exact, mc or both, got magic\n"},
       {{"odds", "x.toml", "--format", "xml"},
-       "salvo: --format: expected text, csv, json or md, got xml\n"},
+       "salvo: --format: expected text, csv, json, md or html, got xml\n"},
       {{"odds", "x.toml", "--precision", "0.01"}, ""},  // exact has no precision
   };
   for (const auto& c : cases) {

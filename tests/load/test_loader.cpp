@@ -417,14 +417,14 @@ TEST_CASE("enumerated values", "[load][errors]") {
         R"(t.toml:3: firer.ammo: expected one of AP, APCR, APDS, HEAT, HE, got "ap")");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nfallback_ammo = 0\n") ==
         "t.toml:3: firer.fallback_ammo: expected one of AP, APCR, APDS, HEAT, HE, none, got 0");
-  CHECK(error_of("ruleset = \"asl\"\n[target]\ntype = \"infantry\"\n") ==
-        R"(t.toml:3: target.type: expected one of vehicle, got "infantry")");
+  CHECK(error_of("ruleset = \"asl\"\n[target]\ntype = \"squad\"\n") ==
+        R"(t.toml:3: target.type: expected one of vehicle, infantry, area, got "squad")");
 }
 
 TEST_CASE("ruleset is required and must be asl", "[load][errors]") {
   CHECK(error_of("[fire]\nrange = 6\n") == R"(t.toml:1: ruleset: required (ruleset = "asl"))");
   CHECK(error_of("") == R"(t.toml:1: ruleset: required (ruleset = "asl"))");
-  CHECK(error_of("# comment\nruleset = \"xyz\"\n") == R"(t.toml:2: ruleset: expected "asl", got "xyz")");
+  CHECK(error_of("# comment\nruleset = \"xyz\"\n") == R"(t.toml:2: ruleset: expected "asl" or "1943", got "xyz")");
   CHECK(error_of("rulset = \"asl\"\n") == "t.toml:1: rulset: unknown key (did you mean ruleset?)");
 }
 

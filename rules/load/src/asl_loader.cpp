@@ -39,8 +39,17 @@ struct Ctx {
 /// Where each setting was made: dotted path -> line.
 using Lines = std::map<std::string, int, std::less<>>;
 
+/// A key as a message shows it: as written, or TOML-quoted if it holds a control character
+/// (a quoted key may: "a\nb" = 1), so a message stays one line and sends no terminal escapes.
+std::string printable_key(std::string_view key) {
+  const bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
+    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+  });
+  return plain ? std::string(key) : toml_quote(key);
+}
+
 [[noreturn]] void fail(const Ctx& c, int line, std::string_view key, std::string_view what) {
-  throw InputError(fmt::format("{}:{}: {}: {}", c.file, line, key, what));
+  throw InputError(fmt::format("{}:{}: {}: {}", c.file, line, printable_key(key), what));
 }
 
 [[noreturn]] void expected(const Ctx& c, std::string_view path, const toml::node& n, std::string_view what) {
@@ -147,7 +156,26 @@ const Names<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", asl
                                         {"HE", asl::Ammo::kHE},     {"none", asl::Ammo::kNone}};
 const Names<asl::GunType> kGunTypes = {
     {"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
-const Names<asl::TargetType> kTargetTypes = {{"vehicle", asl::TargetType::kVehicle}};
+const Names<asl::TargetType> kTargetTypes = {{"vehicle", asl::TargetType::kVehicle},
+                                             {"infantry", asl::TargetType::kInfantry},
+                                             {"area", asl::TargetType::kArea}};
+const Names<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun}, {"mg", asl::Weapon::kMg}, {"ife", asl::Weapon::kIfe}};
+const Names<asl::MovementRoll> kMovementRolls = {
+    {"esb", asl::MovementRoll::kEsb}, {"start", asl::MovementRoll::kStart}, {"motion", asl::MovementRoll::kMotion}};
+const Names<asl::Manufacturer> kManufacturers = {
+    {"american", asl::Manufacturer::kAmerican}, {"czech", asl::Manufacturer::kCzech},
+    {"russian", asl::Manufacturer::kRussian},   {"british", asl::Manufacturer::kBritish},
+    {"german", asl::Manufacturer::kGerman},     {"french", asl::Manufacturer::kFrench},
+    {"italian", asl::Manufacturer::kItalian},   {"other", asl::Manufacturer::kOther}};
+
+/// A [movement] setting: writing any of them makes the situation a movement roll (D2).
+template <class T>
+auto movement_at(T asl::Movement::*member) {
+  return [member](Situation& s) -> T& {
+    if (!s.movement) s.movement.emplace();
+    return *s.movement.*member;
+  };
+}
 const Names<asl::TurretArmor> kTurretArmor = {{"normal", asl::TurretArmor::kNormal},
                                               {"superior", asl::TurretArmor::kSuperior},
                                               {"inferior", asl::TurretArmor::kInferior}};
@@ -325,6 +353,12 @@ const std::vector<Field>& schema() {
     f.push_back(bool_field("firer.captured", at(&Situation::firer, &asl::Firer::captured)));
     f.push_back(bool_field("firer.non_qualified", at(&Situation::firer, &asl::Firer::non_qualified)));
     f.push_back(bool_field("firer.no_intensive_fire", at(&Situation::firer, &asl::Firer::no_intensive_fire)));
+    f.push_back(enum_field("firer.weapon", kWeapons, at(&Situation::firer, &asl::Firer::weapon)));
+    f.push_back(int_field("firer.fp", 1, 200, at(&Situation::firer, &asl::Firer::fp)));
+    f.push_back(int_field("firer.normal_range", 1, 100, at(&Situation::firer, &asl::Firer::normal_range)));
+    f.push_back(bool_field("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted)));
+    f.push_back(bool_field("firer.bypass", at(&Situation::firer, &asl::Firer::bypass)));
+    f.push_back(int_field("firer.cafp", 0, 5, at(&Situation::firer, &asl::Firer::cafp)));
     // [target]
     f.push_back(enum_field("target.type", kTargetTypes, at(&Situation::target, &asl::Target::type)));
     f.push_back({"target.armor", apply_armor});
@@ -340,6 +374,9 @@ const std::vector<Field>& schema() {
     f.push_back(int_field("target.tem", -3, 6, at(&Situation::target, &asl::Target::tem)));
     f.push_back(int_field("target.hindrance", 0, 10, at(&Situation::target, &asl::Target::hindrance)));
     f.push_back(bool_field("target.red_cs", at(&Situation::target, &asl::Target::red_cs)));
+    f.push_back(bool_field("target.ffnam", at(&Situation::target, &asl::Target::ffnam)));
+    f.push_back(bool_field("target.ffmo", at(&Situation::target, &asl::Target::ffmo)));
+    f.push_back(bool_field("target.bypass", at(&Situation::target, &asl::Target::bypass)));
     // [fire]
     f.push_back(int_field("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range)));
     f.push_back(enum_field("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase)));
@@ -355,16 +392,30 @@ const std::vector<Field>& schema() {
     f.push_back(int_field("fire.max_shots", 1, 100, at(&Situation::fire, &asl::Fire::max_shots)));
     f.push_back(bool_field("fire.intensive_fire", at(&Situation::fire, &asl::Fire::intensive_fire)));
     f.push_back(enum_field("fire.stop_on", kStopOn, at(&Situation::fire, &asl::Fire::stop_on)));
+    f.push_back(int_field("fire.vca", 0, 5, at(&Situation::fire, &asl::Fire::vca)));
+    f.push_back(int_field("fire.tca", 0, 5, at(&Situation::fire, &asl::Fire::tca)));
+    f.push_back(int_field("fire.target_direction", 0, 5, at(&Situation::fire, &asl::Fire::target_direction)));
+    f.push_back(bool_field("fire.pivot", at(&Situation::fire, &asl::Fire::pivot)));
+    f.push_back(int_field("fire.maintained_ca", 0, 12, at(&Situation::fire, &asl::Fire::maintained_ca)));
+    f.push_back(bool_field("fire.motion", at(&Situation::fire, &asl::Fire::motion)));
     // [override]
     f.push_back(
         int_field("override.modified_th", -10, 20, at(&Situation::override_, &asl::Override::modified_th)));
     f.push_back(int_field("override.basic_tk", 0, 60, at(&Situation::override_, &asl::Override::basic_tk)));
+    // [movement] (D2.5, D2.51, D2.401)
+    f.push_back(enum_field("movement.roll", kMovementRolls, movement_at(&asl::Movement::roll)));
+    f.push_back(int_field("movement.mp_allotment", 1, 99, movement_at(&asl::Movement::mp_allotment)));
+    f.push_back(bool_field("movement.red_mp", movement_at(&asl::Movement::red_mp)));
+    f.push_back(mp_field("movement.mp_sought", movement_at(&asl::Movement::mp_sought)));
+    f.push_back(enum_field("movement.manufacturer", kManufacturers, movement_at(&asl::Movement::manufacturer)));
+    f.push_back(mp_field("movement.mp_in_los", movement_at(&asl::Movement::mp_in_los)));
+    f.push_back(int_field("movement.drm", -10, 10, movement_at(&asl::Movement::drm)));
     return f;
   }();
   return fields;
 }
 
-constexpr std::string_view kTables[] = {"firer", "target", "fire", "override", "sweep"};
+constexpr std::string_view kTables[] = {"firer", "target", "fire", "override", "movement", "sweep"};
 
 bool is_table_name(std::string_view key) {
   return std::find(std::begin(kTables), std::end(kTables), key) != std::end(kTables);
@@ -524,7 +575,7 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
     switch (item.kind) {
       case ItemKind::kRuleset: {
         const auto* v = item.node->as_string();
-        if (v == nullptr || v->get() != "asl") expected(c, "ruleset", *item.node, "\"asl\"");
+        if (v == nullptr || v->get() != "asl") expected(c, "ruleset", *item.node, "\"asl\" or \"1943\"");
         out.ruleset = v->get();
         set[item.path] = line;
         break;
@@ -581,7 +632,7 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
                                               key, error->what());
       if (!point.sweep_values.empty()) {
         std::string where;
-        for (const auto& [k, v] : point.sweep_values) where += (where.empty() ? "" : ", ") + k + "=" + v;
+        for (const auto& [k, v] : point.sweep_values) where += (where.empty() ? "" : ", ") + k + "=" + printable_key(v);
         message += " (sweep point: " + where + ")";
       }
       throw InputError(message);

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "salvo/load/asl_loader.h"
@@ -121,12 +123,159 @@ std::string read_text_file(const std::string& path) {
 
 namespace salvo::load::detail {
 
+namespace {
+
+/// The first non-ASCII byte outside a string or a comment: line and column (1-based, columns
+/// in code points as toml++ counts them) and the code point (or the byte, if not UTF-8).
+struct Stray {
+  int line = 1;
+  int column = 1;
+  std::uint32_t code_point = 0;
+  bool utf8 = true;
+};
+
+// Why: toml++ 3.3 tests every character between tokens for Unicode whitespace, and that test
+// (is_non_ascii_horizontal_whitespace) reaches TOML_UNREACHABLE, i.e. undefined behaviour, for
+// code points such as U+00E9 (found by fuzz_situation under UBSan). TOML allows non-ASCII text
+// only inside strings and comments, so anything else is reported here before toml++ sees it.
+// Two more cases are refused, where toml++ runs the same test inside a multi-line basic string:
+// a non-ASCII character right after a backslash, or first after a line-ending backslash.
+std::optional<Stray> stray_non_ascii(std::string_view text) {
+  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral };
+  In in = In::kCode;
+  int line = 1;
+  // Where toml++ reads a quote as the start of a string or quoted key: at the start of a line,
+  // or after '=', '[', ',', '{' or a '.' that does not follow a digit. Elsewhere (1'x') it is
+  // part of a bad value, and toml++ tests the characters after it for whitespace.
+  bool opens = true;
+  unsigned char last = '\n', before_last = '\n';  // the last two code characters
+  bool bare = false;  // inside a bare value
+  std::size_t line_start = 0;
+  const auto at = [&](std::size_t i) -> unsigned char { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0; };
+  const auto triple = [&](std::size_t i, char q) { return at(i) == q && at(i + 1) == q && at(i + 2) == q; };
+  const auto stray = [&](std::size_t i) {
+    Stray st;
+    st.line = line;
+    for (std::size_t k = line_start; k < i; ++k) st.column += (at(k) & 0xC0) != 0x80 ? 1 : 0;
+    const unsigned char b = at(i);
+    const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0;
+    st.utf8 = len > 0 && i + static_cast<std::size_t>(len) <= text.size();
+    st.code_point = st.utf8 ? b & (0x7Fu >> len) : b;
+    for (int k = 1; st.utf8 && k < len; ++k) {
+      st.utf8 = (at(i + static_cast<std::size_t>(k)) & 0xC0) == 0x80;
+      st.code_point = (st.code_point << 6) | (at(i + static_cast<std::size_t>(k)) & 0x3Fu);
+    }
+    if (!st.utf8) st.code_point = b;
+    return st;
+  };
+
+  std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
+  for (; i < text.size(); ++i) {
+    const unsigned char c = at(i);
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      if (in == In::kComment || in == In::kBasic || in == In::kLiteral) in = In::kCode;
+      if (in == In::kCode) {
+        opens = true;
+        bare = false;
+      }
+      continue;
+    }
+    switch (in) {
+      case In::kCode: {
+        if (c >= 0x80) return stray(i);
+        const bool space = c == ' ' || c == '\t' || c == '\r';
+        if (bare) {
+          // Inside a bare value (6, true, or junk like 1'x' or 2[[1["): toml++ tests each
+          // character for a value terminator, so nothing here opens a string.
+          if (!(space || c == ',' || c == ']' || c == '}' || c == '#')) break;
+          bare = false;
+        }
+        if (c == '#') {
+          in = In::kComment;
+          break;
+        }
+        if (space) break;
+        const bool after_opener = last == '=' || last == '[' || last == ',' || last == '{' ||
+                                  (last == '.' && !(before_last >= '0' && before_last <= '9'));
+        const bool quote = c == '"' || c == '\'';
+        if (quote && (opens || after_opener)) {
+          const bool multi = triple(i, static_cast<char>(c));
+          in = c == '"' ? (multi ? In::kMultiBasic : In::kBasic) : (multi ? In::kMultiLiteral : In::kLiteral);
+          if (multi) i += 2;
+        } else if (!opens && (last == '=' || last == '[' || last == ',') && c != '[' && c != '{' && c != ']' &&
+                   c != '}' && c != ',') {
+          bare = true;
+        }
+        before_last = last;
+        last = c;
+        opens = false;
+        break;
+      }
+      case In::kComment:
+        break;
+      case In::kBasic:
+        if (c == '\\' && at(i + 1) != '\n') ++i;  // an escape: skip the escaped character
+        else if (c == '"') in = In::kCode;
+        break;
+      case In::kLiteral:
+        if (c == '\'') in = In::kCode;
+        break;
+      case In::kMultiBasic:
+        if (c == '\\') {
+          // A line-ending backslash: toml++ skips the whitespace after it, testing each character.
+          std::size_t k = i + 1;
+          while (at(k) == ' ' || at(k) == '\t' || at(k) == '\r') ++k;
+          if (at(k) != '\n') {
+            if (at(i + 1) >= 0x80) return stray(i + 1);  // toml++ tests it for whitespace too
+            ++i;  // an ordinary escape
+            break;
+          }
+          while (k < text.size() && (at(k) == ' ' || at(k) == '\t' || at(k) == '\r' || at(k) == '\n')) {
+            if (at(k) == '\n') {
+              ++line;
+              line_start = k + 1;
+            }
+            ++k;
+          }
+          if (at(k) >= 0x80) return stray(k);
+          i = k - 1;
+        } else if (triple(i, '"')) {
+          i += 2;
+          while (at(i + 1) == '"') ++i;  // up to two quotes may end the content
+          in = In::kCode;
+        }
+        break;
+      case In::kMultiLiteral:
+        if (triple(i, '\'')) {
+          i += 2;
+          while (at(i + 1) == '\'') ++i;
+          in = In::kCode;
+        }
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
+  if (const auto st = stray_non_ascii(text)) {
+    throw InputError(fmt::format(
+        "{}:{}:{}: TOML syntax error: {} outside a string or comment (put text in quotes)", source_name,
+        st->line, st->column,
+        st->utf8 ? fmt::format("non-ASCII character U+{:04X}", st->code_point)
+                 : fmt::format("byte 0x{:02X} (not UTF-8)", st->code_point)));
+  }
   try {
     return toml::parse(text, std::string_view(source_name));
   } catch (const toml::parse_error& e) {
     std::string description(e.description());
-    std::replace(description.begin(), description.end(), '\n', ' ');
+    // One line, no terminal control: toml++ quotes what it saw, which may be a control character.
+    for (char& ch : description)
+      if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = ' ';
     throw InputError(fmt::format("{}:{}:{}: TOML syntax error: {}", source_name, line_of(e.source().begin),
                                  std::max<toml::source_index>(e.source().begin.column, 1), description));
   }
@@ -145,9 +294,22 @@ std::string source_slice(const toml::source_region& region, std::string_view tex
     if (at == std::string_view::npos) return {};
     ++at;
   }
+  // Runs of ASCII (one code point per byte) are skipped eight bytes at a time: a [sweep] array
+  // of 10^5 values on one line would otherwise take time quadratic in the line's length.
   const auto advance = [&](std::size_t pos, toml::source_index code_points) {
-    for (toml::source_index k = 0; k < code_points && pos < text.size(); ++k) {
+    std::size_t k = code_points;
+    while (k > 0 && pos < text.size()) {
+      if (k >= 8 && pos + 8 <= text.size()) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, text.data() + pos, 8);
+        if ((word & 0x8080808080808080ULL) == 0) {
+          pos += 8;
+          k -= 8;
+          continue;
+        }
+      }
       ++pos;
+      --k;
       while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
     }
     return pos;

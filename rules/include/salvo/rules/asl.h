@@ -29,14 +29,22 @@ class RulesError : public std::runtime_error {
 enum Flag : int {
   kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagKill, kFlagBurn, kFlagEliminated,
   kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud, kFlagMalfunction, kFlagDisabled,
-  kFlagLowAmmo, kFlagDepleted, kNumFlags
+  kFlagLowAmmo, kFlagDepleted,
+  // IFT results vs Personnel (A7.3), cumulative: PTC or worse, NMC or worse, K/# or #KIA, #KIA.
+  kFlagPtcOrWorse, kFlagMcOrWorse, kFlagCasualty, kFlagKia,
+  kNumFlags
 };
 /// Counters summed per step.
 enum Counter : int { kCounterShots, kCounterHits, kNumCounters };
 /// Categorical outcome of a step (the best effect of the shot on the target).
 enum Outcome : int {
   kOutcomeNoShot, kOutcomeMiss, kOutcomeDud, kOutcomeNoEffect, kOutcomePossibleShock,
-  kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn, kNumOutcomes
+  kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn,
+  // IFT Personnel results (A7.3), from least to most severe; "—" is kOutcomeNoEffect.
+  kOutcomePtc, kOutcomeNmc, kOutcome1Mc, kOutcome2Mc, kOutcome3Mc, kOutcome4Mc,
+  kOutcomeK1, kOutcomeK2, kOutcomeK3, kOutcomeK4,
+  kOutcome1Kia, kOutcome2Kia, kOutcome3Kia, kOutcome4Kia, kOutcome5Kia, kOutcome6Kia, kOutcome7Kia,
+  kNumOutcomes
 };
 /// Why a fire phase ends.
 enum EndReason : int {
@@ -74,12 +82,15 @@ struct ShotExplain {
   std::vector<Modifier> th_mods;  ///< C4 Gun/Ammo modifications to the Basic TH#
   int modified_th = 0;
   std::vector<Modifier> drm;      ///< C5/C6 To Hit DRM
+  bool double_lower_die = false;  ///< C5.35 Case C4: the lower die of the TH DR counts double
   int total_drm = 0;
   int rof = 0;                    ///< ROF in effect for this shot
   int breakdown = 12;             ///< B# in effect
   std::optional<int> x_number;    ///< X# in effect
   std::optional<int> depletion;   ///< Depletion # in effect (special ammo)
   std::vector<AspectKill> kills;  ///< Final TK# per aspect that can be struck
+  bool direct_ift = false;        ///< MG/IFE: no To Hit DR; the IFT DR is the attack (D3.5, C2.29)
+  std::vector<std::string> effects;  ///< how a hit (or the MG/IFE attack) is resolved on the IFT
 };
 
 struct Explanation {

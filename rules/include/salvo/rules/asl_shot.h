@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_ift.h"
 
 namespace salvo::asl {
 
@@ -17,6 +18,7 @@ struct KillSpec {
   bool possible = true;    ///< false: Case D "NA" (C7.24) — the hit cannot harm; no TK DR is rolled
   bool unarmored = false;  ///< unarmored target or aspect: unarmored destruction table
   int final_tk = 0;        ///< Final TK# (C7.11)
+  bool critical = false;   ///< IFT effects: this entry resolves a Critical Hit (C3.71)
 };
 
 /// Where this shot stands in the phase (what makes one shot differ from another).
@@ -33,7 +35,9 @@ struct ShotSpec {
   // To Hit (C3.3)
   int modified_th = 0;
   int drm = 0;
+  bool double_lower_die = false; ///< C5.35 Case C4: Motion Fire without a gyrostabilizer
   bool hull_down = false;        ///< D4.2
+  bool target_bypass = false;    ///< same-hex hull hits strike the side (D3.2 EXC, An 97)
   bool same_hex = false;         ///< Case E: Target Facing from the colored dr (D3.2)
   Facing facing = Facing::kFront;
   bool multiple_hits = false;    ///< C3.8: Gun 15-40mm
@@ -49,6 +53,8 @@ struct ShotSpec {
   // Rate of Fire (C2.24)
   int rof = 0;
   bool keeps_rof = true;           ///< false for the Intensive Fire shot (C5.6)
+  // Infantry Fire Table (A7, C.6, C3.32-.33, C3.71; MG/IFE D3.5, C2.29)
+  IftSpec ift;
 };
 
 constexpr int kill_index(Location loc, Facing f, bool critical) {

@@ -28,7 +28,12 @@ enum class Phase : std::uint8_t {
   kAdvancing,  ///< Advancing Fire Phase: Case B (C5.2) unless Opportunity Fire
   kBounding,   ///< Bounding (First) Fire by a vehicle: Case C/C1/C2 (C5.3)
 };
-enum class TargetType : std::uint8_t { kVehicle };  ///< C3.31 (Infantry and Area come later)
+/// C3.31 Vehicle, C3.32 Infantry (ITT), C3.33 Area. MG/IFE fire (firer.weapon) uses `kInfantry`
+/// for Personnel and `kVehicle` for an unarmored vehicle (IFT Vehicle line, A7.308).
+enum class TargetType : std::uint8_t { kVehicle, kInfantry, kArea };
+/// What the firer shoots: an ordnance Gun (To Hit, then To Kill or the IFT), or fire resolved
+/// directly on the IFT: a vehicular MG (D3.5) or a Gun's Infantry Fire Equivalent (C2.29).
+enum class Weapon : std::uint8_t { kGun, kMg, kIfe };
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
@@ -64,6 +69,12 @@ struct Firer {
   bool captured = false;               ///< C5.8 Case H: +2, red TH#, B# -2
   bool non_qualified = false;          ///< C5.8 Case H: +2 (manned by non-qualified Infantry)
   bool no_intensive_fire = false;      ///< "No IF" on the counter (C5.63)
+  bool bow_mounted = false;            ///< the weapon fires in the VCA (bow/hull mount, D3.11), not the TCA
+  bool bypass = false;                 ///< the firing vehicle is in Bypass (D2.32)
+  std::optional<int> cafp;             ///< its Covered Arc Focal Point, as a direction 0..5 (D2.32)
+  Weapon weapon = Weapon::kGun;        ///< Gun (To Hit), or MG / IFE fire on the IFT (D3.5, C2.29)
+  int fp = 0;                          ///< MG/IFE Firepower as printed (or the FP of all MG fired together, D3.5)
+  std::optional<int> normal_range;     ///< MG Normal Range (A7.22 Long Range Fire); IFE: 16 (C2.29)
 };
 
 struct Armor {
@@ -84,6 +95,9 @@ struct Target {
   int tem = 0;                         ///< Case Q (C6.8)
   int hindrance = 0;                   ///< Case R (C6.9)
   bool red_cs = false;                 ///< AFV Destruction Table note A: -1 for the burn check
+  bool bypass = false;                 ///< the target vehicle is in Bypass (D2.32, D3.2)
+  bool ffnam = false;                  ///< Infantry using Non-Assault Movement: Case J3 -1 (C6.13); IFT -1
+  bool ffmo = false;                   ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
 };
 
 struct Fire {
@@ -100,6 +114,13 @@ struct Fire {
   bool pinned = false;                 ///< Case D (C5.4)
   std::optional<int> max_shots;        ///< cap on shots in the phase
   bool intensive_fire = false;         ///< take the one Intensive Fire shot after ROF (C5.6)
+  // Covered Arc geometry (C3.2, C5.1, D3.51, D2.321): directions are the hexspines 0..5.
+  std::optional<int> vca;              ///< the vehicle's VCA (D3.11)
+  std::optional<int> tca;              ///< the turret's TCA, or a Gun's CA (D3.12, C3.2)
+  std::optional<int> target_direction; ///< the arc that holds the target
+  bool pivot = false;                  ///< turn the whole vehicle (VCA) to the target (D3.51: NT)
+  std::optional<int> maintained_ca;    ///< Case A another weapon paid in this CA this phase (D3.51)
+  bool motion = false;                 ///< the firer is in Motion or Non-Stopped: Case C4 (C5.35)
   StopOn stop_on = StopOn::kDestroyed;
 };
 
@@ -108,12 +129,29 @@ struct Override {
   std::optional<int> basic_tk;         ///< replaces the Basic TK# (C7.2)
 };
 
+/// A roll beyond firing (D2): an Excessive Speed Breakdown DR, a mechanical reliability DR on a
+/// start, or a Motion attempt dr. A situation with a movement roll compiles to that roll alone.
+enum class MovementRoll : std::uint8_t { kNone, kEsb, kStart, kMotion };
+/// Nationality of a vehicle's manufacturer, for the D2.5 ESB DRM table.
+enum class Manufacturer : std::uint8_t { kAmerican, kCzech, kRussian, kBritish, kGerman, kFrench, kItalian, kOther };
+
+struct Movement {
+  MovementRoll roll = MovementRoll::kNone;
+  int mp_allotment = 12;               ///< printed MP allotment (D2.5: the 1/4 cap, FRD)
+  bool red_mp = false;                 ///< MP allotment printed red (D2.5 FRU DRM; D2.51 reliability DR)
+  double mp_sought = 1;                ///< ESB: extra MP declared (D2.5)
+  Manufacturer manufacturer = Manufacturer::kGerman;  ///< ESB nationality DRM (D2.5)
+  double mp_in_los = 1;                ///< Motion attempt: MF/MP the enemy unit spent in LOS (D2.401)
+  int drm = 0;                         ///< any other DRM on the ESB DR or reliability DR (e.g. a Vehicle Note)
+};
+
 struct Situation {
   std::string name;                    ///< label for tables (file stem, sweep values)
   Firer firer;
   Target target;
   Fire fire;
   Override override_;
+  std::optional<Movement> movement;    ///< set: the situation is this movement roll, not a shot (D2)
 };
 
 }  // namespace salvo::asl

@@ -9,6 +9,15 @@ namespace salvo::sim {
 
 /// Exact probabilities for both windows. Throws std::runtime_error if the chain is not
 /// absorbing (a run could go on for ever) or the solve fails.
+/// Also throws if check_exact_result() fails.
 RunResult solve_exact(const RollProgram& program);
+
+/// Outcome and end-reason partitions must sum to 1 within this (both windows).
+inline constexpr double kPartitionTolerance = 1e-12;
+
+/// Throw std::runtime_error ("exact: first window: outcome probabilities sum to ..., not 1
+/// within 1e-12") unless every value is finite, and the outcomes of each window and the end
+/// reasons of the run are probabilities summing to 1 within kPartitionTolerance.
+void check_exact_result(const RunResult& result);
 
 }  // namespace salvo::sim

@@ -1,8 +1,9 @@
 #pragma once
 /// salvo/sim/montecarlo.h — the Monte Carlo engine: lanes of trials roll real dice and walk
-/// the same tables as the exact engine. Blocks of trials run as TBB tasks; each block's dice
-/// stream is keyed by (seed, situation key, block index), so the tallies depend on the seed and
-/// the trial count only, never on the thread count.
+/// the same tables as the exact engine. Blocks of trials run as TBB tasks; a block's trials are
+/// dealt to kLanes lanes, and lane l of block b draws from the dice stream keyed by
+/// (seed, situation key, b * kLanes + l), so the tallies depend on the seed and the trial count
+/// only, never on the thread count.
 
 #include <atomic>
 #include <cstdint>
@@ -15,6 +16,15 @@ namespace salvo::sim {
 
 inline constexpr std::uint64_t kBlockTrials = 1u << 16;  ///< trials per block (last may be partial)
 inline constexpr std::uint32_t kMaxStepsPerTrial = 1u << 20;  ///< safety limit; counted in truncated
+inline constexpr std::uint64_t kLanes = 16;  ///< independent dice streams (lanes) per block
+
+/// Dice stream number of lane `lane` (0..kLanes-1) of block `block` (see stream_state).
+constexpr std::uint64_t lane_stream(std::uint64_t block, std::uint64_t lane) { return block * kLanes + lane; }
+/// Trials run by lane `lane` of a block of `block_trials` trials: an equal share, the first
+/// block_trials % kLanes lanes one more. Each lane runs its trials one after another.
+constexpr std::uint64_t lane_trials(std::uint64_t block_trials, std::uint64_t lane) {
+  return block_trials / kLanes + (lane < block_trials % kLanes ? 1 : 0);
+}
 
 struct McOptions {
   std::uint64_t seed = 1;
@@ -29,8 +39,17 @@ struct McOptions {
 
 /// Run trials [block_begin, block_end) blocks of a program; serial, deterministic.
 /// `trials_total` bounds the last block (blocks are kBlockTrials each, the last partial).
+/// The fast kernel: lanes interleaved, precomputed two-roll tables, tallies by trial summary.
 Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                    std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
+
+/// The same as run_blocks, by the plain generic walker: one lane after another, one trial at a
+/// time, one roll at a time. The reference the fast kernel must equal tally for tally.
+Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
+
+/// Empty tallies sized by the program's names.
+Tallies empty_tallies(const RollProgram& program);
 
 /// Estimates with 95% intervals (Wilson for probabilities, normal for means) from tallies.
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies);

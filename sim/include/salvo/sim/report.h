@@ -71,7 +71,9 @@ struct Provenance {
       0;  ///< situations asked for (reports may hold fewer if interrupted)
 };
 
-/// The `odds` table in the given format. Ends with a newline.
+/// The `odds` table in the given format. Ends with a newline. Throws std::logic_error
+/// ("FILE: NAME: mc phase p_hit is nan [0, 1]; no table written") if any value to be shown is
+/// NaN or infinite.
 std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
                         Format format);
 

@@ -1,9 +1,10 @@
 #pragma once
 /// salvo/sim/rng.h — the generator and the dice of the Monte Carlo engine.
 ///
-/// Randomness is addressed, not carried: a block of trials draws from a stream whose state is
-/// derived from (seed, situation key, block index) only (see stream_state). The dice are ours:
-/// exactly unbiased extraction from 16-bit chunks, pinned by known-answer tests.
+/// Randomness is addressed, not carried: each lane of a block of trials draws from a stream
+/// whose state is derived from (seed, situation key, stream number) only (see stream_state).
+/// The dice are ours: ten exactly unbiased base-36 symbols per 64-bit output, pinned by
+/// known-answer tests.
 
 #include <array>
 #include <cstdint>
@@ -61,58 +62,76 @@ class Xoshiro256pp {
   State s_;
 };
 
-/// The xoshiro256++ state of the stream for one block of trials:
-///   key = mix64(seed ^ mix64(situation_key ^ mix64(block)))
+/// The xoshiro256++ state of one dice stream:
+///   key = mix64(seed ^ mix64(situation_key ^ mix64(stream)))
 ///   state = the first four outputs of SplitMix64(key).
 /// Changing any one of the three keys while holding the others gives a different key (each
 /// step is a bijection); the four SplitMix64 outputs are distinct, so the state is never zero.
+/// The Monte Carlo engine numbers the streams of a block's lanes block * kLanes + lane.
 std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situation_key,
-                                          std::uint64_t block);
+                                          std::uint64_t stream);
 
-/// Dice drawn exactly unbiased from a xoshiro256++ stream.
+/// Dice symbols: one 64-bit generator output gives kSymbolsPerWord base-36 digits by
+/// repeated multiply-shift (r * 36 = digit * 2^64 + r'), most significant digit first. The
+/// word is accepted when the final remainder r' >= 2^64 mod 36^10, which makes the ten digits
+/// exactly uniform and independent (Lemire's nearly divisionless method, batched; rejection
+/// probability 7.7e-5). A rejected word's digits are all discarded.
+inline constexpr int kSymbolsPerWord = 10;
+inline constexpr std::uint64_t kSymbolSpan = 3656158440062976ull;  ///< 36^10
+inline constexpr std::uint64_t kRejectBelow = (0 - kSymbolSpan) % kSymbolSpan;  ///< 2^64 mod 36^10
+
+/// r * 36 = (returned high word) * 2^64 + (new r), with shifts: 36 r = 32 r + 4 r.
+constexpr std::uint32_t mul36_high(std::uint64_t& r) {
+  const std::uint64_t a = r << 5;
+  const std::uint64_t lo = a + (r << 2);
+  const std::uint64_t hi = (r >> 59) + (r >> 62) + (lo < a ? 1u : 0u);
+  r = lo;
+  return static_cast<std::uint32_t>(hi);
+}
+
+/// Split one generator output into kSymbolsPerWord symbols 0..35; false if it is rejected.
+template <class Out>
+constexpr bool split_word(std::uint64_t r, Out* out) {
+  for (int i = 0; i < kSymbolsPerWord; ++i) out[i] = static_cast<Out>(mul36_high(r));
+  return r >= kRejectBelow;
+}
+
+/// Dice drawn exactly unbiased from a xoshiro256++ stream, as a sequence of symbols 0..35.
 ///
-/// Each 64-bit output is split into four 16-bit chunks, low chunk first. A die with n faces
-/// takes the next chunk c: m = c * n; the face is m >> 16 unless (m & 0xffff) < 65536 % n, in
-/// which case the chunk is rejected and the next one is taken (Lemire 2019, with 16-bit words).
-/// Chunks are never shared between draws, so a die uses one chunk except on rejection
-/// (probability 16/65536 for a pair, 4/65536 for a d6).
+/// Every roll takes the next symbol: an ordered pair is the symbol itself (colored = s / 6 + 1,
+/// white = s % 6 + 1); a single d6 is s / 6 (the white die of that symbol is not used). So the
+/// stream is the same whatever mix of pairs and d6 the rules ask for.
 class DiceStream {
  public:
-  /// The stream of block `block` of situation `situation_key` under `seed`.
-  DiceStream(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block)
-      : gen_(stream_state(seed, situation_key, block)) {}
+  /// Stream number `stream` of situation `situation_key` under `seed`.
+  DiceStream(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t stream)
+      : gen_(stream_state(seed, situation_key, stream)) {}
   /// A stream from an explicit generator state (tests, benchmarks).
   explicit DiceStream(const Xoshiro256pp::State& state) : gen_(state) {}
 
+  /// The next symbol 0..35.
+  int symbol() {
+    if (next_ == kSymbolsPerWord) refill();
+    return buf_[static_cast<std::size_t>(next_++)];
+  }
   /// An ordered 2d6: face index 0..35; colored = face / 6 + 1, white = face % 6 + 1.
-  int pair() { return draw(36u, 65536u % 36u); }
+  int pair() { return symbol(); }
   /// One d6: face index 0..5 (the dr is face + 1).
-  int d6() { return draw(6u, 65536u % 6u); }
+  int d6() { return symbol() / 6; }
   /// 64-bit generator outputs consumed so far.
   std::uint64_t words_used() const { return words_; }
 
  private:
-  int draw(std::uint32_t n, std::uint32_t threshold) {
-    for (;;) {
-      // Refill the chunk buffer from the generator
-      if (chunks_left_ == 0) {
-        buffer_ = gen_.next();
-        chunks_left_ = 4;
-        ++words_;
-      }
-      // Multiply-shift the next 16-bit chunk; reject the low biased slice
-      const auto chunk = static_cast<std::uint32_t>(buffer_ & 0xffffu);
-      buffer_ >>= 16;
-      --chunks_left_;
-      const std::uint32_t m = chunk * n;
-      if ((m & 0xffffu) >= threshold) return static_cast<int>(m >> 16);
-    }
+  void refill() {
+    do ++words_;
+    while (!split_word(gen_.next(), buf_.data()));
+    next_ = 0;
   }
 
   Xoshiro256pp gen_;
-  std::uint64_t buffer_ = 0;
+  std::array<std::uint8_t, kSymbolsPerWord> buf_{};
   std::uint64_t words_ = 0;
-  int chunks_left_ = 0;
+  int next_ = kSymbolsPerWord;
 };
 
 }  // namespace salvo::sim

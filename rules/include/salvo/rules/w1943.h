@@ -1,0 +1,284 @@
+#pragma once
+/// salvo/rules/w1943.h — "1943 – Battalion Level Ground Combat for WWII" (The War Times
+/// Journal), sections 3.1-3.7: Small Arms Fire, Direct Artillery Fire, hit results and the
+/// special fire rules, compiled into a roll program like every other ruleset.
+///
+/// The published charts are not public: their values live in a Chart (loaded from a chart
+/// file, or built in code by a test). The values the text states are built in here and cited.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "salvo/rules/program.h"
+
+namespace salvo::w1943 {
+
+/// A situation the rules cannot resolve; `key` is the dotted setting ("fire.range").
+class RulesError : public std::runtime_error {
+ public:
+  RulesError(std::string key, const std::string& message) : std::runtime_error(message), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+// ---- Values the text states (built in) ----
+
+inline constexpr int kWeakFire = -2;        ///< 3.5: two thirds or less of the bases fire
+inline constexpr int kRemnantFire = -4;     ///< 3.5: one third or less
+inline constexpr int kOutstandingHit = +1;     ///< 3.6: to hit
+inline constexpr int kAbysmalHit = -1;         ///< 3.6: to hit
+inline constexpr int kMediumMgKill = -2;    ///< 3.6: anti-tank, to kill
+inline constexpr int kHeavyMgKill = -1;     ///< 3.6: anti-tank, to kill
+inline constexpr int kMortarMinRange = 120;   ///< 3.7, yards
+inline constexpr int kMortarMaxRange = 1800;  ///< 3.7, yards
+inline constexpr int kNumShellSizes = 12;     ///< 3.6 Weapon Size Index: categories 0..11
+
+/// 3.6 Weapon Size Index: the shell size category of a named weapon class
+/// ("75mm", "light_mortar", "machine_gun", ...), or nullopt if the name is not in the index.
+std::optional<int> shell_size_of(const std::string& weapon_class);
+/// The names shell_size_of() knows, in the order of the index.
+const std::vector<std::string>& shell_size_names();
+
+// ---- The chart (data) ----
+
+/// A result box of the charts.
+enum class Result : std::uint8_t { kNone, kImmobilized, kDamaged, kKilled };
+const char* result_name(Result r);  ///< "none", "I", "D", "K"
+
+/// Result boxes by modified total; a total below the first box reads the first, above the
+/// last reads the last.
+struct ResultTable {
+  int lowest = 1;               ///< modified total of results[0]
+  std::vector<Result> results;  ///< consecutive totals
+  Result at(int total) const;
+  int highest() const { return lowest + static_cast<int>(results.size()) - 1; }
+};
+
+/// A range band in yards, both ends included; `value` is a modifier (Small Arms) or a To Hit
+/// number (Direct Artillery).
+struct RangeBand {
+  int from = 0;
+  int to = 0;
+  int value = 0;
+};
+
+/// The modifiers of one Direct Artillery section (anti-tank or anti-personnel): name -> value,
+/// each on the To Hit roll, the To Kill roll, or both.
+struct ArtillerySection {
+  std::map<std::string, int> to_hit;
+  std::map<std::string, int> to_kill;
+  ResultTable kill;  ///< the To Kill result boxes by modified kill die
+};
+
+/// Every chart value salvo needs that the text does not state.
+struct Chart {
+  std::string name;
+  std::map<std::string, int> ranges;  ///< Base and Range chart: weapon -> maximum range, yards
+  // Small Arms Fire chart (3.1, 3.5).
+  int small_arms_dice = 2;                    ///< 1 (1d6) or 2 (2d6)
+  std::map<std::string, int> small_arms_mods;  ///< kSmallArmsModifiers
+  std::vector<RangeBand> small_arms_bands;     ///< value: range modifier
+  ResultTable small_arms_results;
+  // Direct Artillery Fire chart (3.2, 3.6).
+  std::vector<RangeBand> artillery_bands;  ///< value: modified 2d6 needed to hit
+  ArtillerySection anti_tank, anti_personnel;
+  std::array<int, kNumShellSizes> shell_size_kill{};  ///< To Kill modifier per shell size category
+
+  /// 64-bit FNV-1a hash of every value (recorded in provenance).
+  std::uint64_t hash() const;
+};
+
+/// Names of the chart modifiers each table must give.
+extern const std::vector<std::string> kSmallArmsModifiers;
+extern const std::vector<std::string> kAntiTankModifiers;
+extern const std::vector<std::string> kAntiPersonnelModifiers;
+
+/// Structural problems of a chart (for charts built in code; the loader reports the same with
+/// file:line): "small_arms.results: missing result for total 5". Empty: none.
+std::vector<std::string> chart_problems(const Chart& chart);
+
+/// The illustrative chart of examples/1943/illustrative-chart.toml, built in code (tests).
+Chart illustrative_chart();
+
+// ---- The situation ----
+
+enum class FireKind : std::uint8_t { kSmallArms, kArtillery, kFlamethrower, kSmoke };
+enum class MachineGun : std::uint8_t { kNone, kLight, kMedium, kHeavy };
+enum class Training : std::uint8_t { kAverage, kOutstanding, kAbysmal };
+enum class Ammo : std::uint8_t { kNone, kHE, kAP, kAPCP, kSmoke };
+enum class TargetType : std::uint8_t { kInfantry, kMachineGun, kMortar, kTowedGun, kVehicle };
+enum class TargetSize : std::uint8_t { kNormal, kLarge, kSmall };
+
+struct Firer {
+  int bases = 1;
+  int bases_firing = 0;  ///< 0: all of them (3.1, 3.5 Weak/Remnant)
+  MachineGun mg = MachineGun::kNone;
+  bool mortar = false;
+  bool mounted_cavalry = false;  ///< 3.1: assault weapon range, Moved modifier
+  Training training = Training::kAverage;
+  bool demoralized = false;
+  bool moved = false;  ///< moving-firing (3.5) / moved (3.6)
+  bool damaged = false;
+  std::string weapon;  ///< Base and Range chart entry, "" for no range check
+  Ammo ammo = Ammo::kHE;
+  bool secondary = false;          ///< ammo is secondary (3.7); APCP and smoke always are
+  Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
+  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index)
+  int weapon_value = 0;            ///< anti-tank value for the weapon differential
+  bool jammed = false;             ///< an MG already jammed when the fire starts
+};
+
+struct Target {
+  TargetType type = TargetType::kInfantry;
+  int bases = 1;
+  bool damaged = false;      ///< has a damaged base already (3.3)
+  bool immobilized = false;  ///< vehicles and towed guns
+  bool prone = false, packed = false, rushing = false;
+  bool soft_cover = false, solid_cover = false, hard_cover = false;  ///< cumulative (3.5)
+  TargetSize size = TargetSize::kNormal;
+  bool stationary_in_open = false;
+  bool moving = false;
+  int defense = 0;  ///< defense value for the weapon differential
+};
+
+struct Fire {
+  FireKind kind = FireKind::kSmallArms;
+  int range = 100;          ///< yards, closest point to closest point
+  bool flank_rear = false;  ///< 3.6 At flank/rear
+  int turns = 1;            ///< 1: one fire (with its Rapid Fire chain); >1: that many turns
+};
+
+inline constexpr int kMaxTurns = 12;
+inline constexpr int kMaxBases = 12;
+
+struct Situation {
+  std::string name = "situation";
+  Firer firer;
+  Target target;
+  Fire fire;
+};
+
+// ---- What the program records ----
+
+enum Flag : int {
+  kFlagHit, kFlagResultK, kFlagResultD, kFlagResultI, kFlagBaseKilled, kFlagBaseDamaged,
+  kFlagImmobilized, kFlagRapidFire, kFlagMgJam, kFlagMgRepaired, kFlagAmmoOut, kFlagOutOfFuel,
+  kFlagTargetDestroyed, kFlagTargetRemnant, kNumFixedFlags
+};
+/// Multi-turn fire adds flags remnant_by_turn_<t>, t = 1..turns, after the fixed ones.
+enum Counter : int { kCounterShots, kCounterHits, kCounterBasesKilled, kCounterTurnsFired, kNumCounters };
+/// Outcome of a step in one fire (turns == 1): the result box of the shot.
+enum ShotOutcome : int { kOutMiss, kOutNone, kOutI, kOutD, kOutK, kOutSmoke, kNumShotOutcomes };
+/// End reasons of one fire; multi-turn fire uses destroyed_turn_<t>, turns_over, out_of_ammo,
+/// out_of_fuel instead.
+enum EndReason : int { kEndFireOver, kEndTargetDestroyed, kEndMgJammed, kEndOutOfAmmo, kEndOutOfFuel, kNumEndReasons };
+
+const char* flag_name(int flag);
+const char* counter_name(int counter);
+
+/// How a run ends, before naming: compile() and the reference interpreter both map it with
+/// end_index() to the program's end-reason index.
+enum class End : std::uint8_t { kFireOver, kDestroyed, kMgJammed, kOutOfAmmo, kOutOfFuel };
+/// Program end-reason index of `e` in turn `turn` (1-based) for this situation.
+int end_index(const Situation& s, End e, int turn);
+/// Program outcome index of a step: the shot outcome (one fire) or the bases lost so far
+/// (multi-turn fire).
+int outcome_index(const Situation& s, int shot_outcome, int lost);
+struct Shot;
+/// Shot outcome of a resolved shot (ShotOutcome).
+int shot_outcome_of(FireKind kind, const Shot& shot);
+const char* shot_outcome_name(int outcome);
+const char* end_reason_name(int reason);
+
+// ---- Shots as pure functions ----
+
+/// One modifier applied, with its rule.
+struct Modifier {
+  std::string what;
+  int value = 0;
+  std::string rule;  ///< "3.5"
+};
+
+/// Everything fixed about the shots of one ammunition.
+struct ShotSpec {
+  FireKind kind = FireKind::kSmallArms;
+  Ammo ammo = Ammo::kNone;
+  bool anti_tank = false;
+  int dice = 2;           ///< small arms: 1 or 2
+  int to_hit = 0;         ///< artillery: modified 2d6 needed
+  int hit_mod = 0;        ///< artillery To Hit, or the small arms roll modifier
+  int kill_mod = 0;       ///< artillery To Kill
+  const ResultTable* table = nullptr;  ///< small arms results or the section's kill boxes
+  bool secondary = false;   ///< 3.7 secondary ammunition rule on the kill die
+  bool jam_on_fire_die = false;  ///< 3.7 MG: any 1 on the small arms roll checks for a jam
+  bool jam_on_kill_die = false;  ///< 3.7 MG in the anti-tank role: a 1 on the kill die checks
+  bool rapid_fire = false;       ///< 3.7 Rapid Fire Reward on a natural 12
+  std::vector<Modifier> hit_mods, kill_mods;
+};
+
+/// The target unit as the program tracks it.
+struct TargetState {
+  int alive = 1;
+  bool damaged = false;
+  bool immobilized = false;
+  friend bool operator==(const TargetState&, const TargetState&) = default;
+};
+
+/// The result of one shot given its dice.
+struct Shot {
+  bool hit = false;
+  Result result = Result::kNone;  ///< the chart box read (kNone on a miss)
+  bool jam_check = false;        ///< a jam roll is needed
+  bool ammo_out = false;         ///< 3.7 secondary ammunition exhausted
+  bool rapid_fire = false;       ///< 3.7 fires again at once
+};
+
+/// Resolve one shot. Small arms: `roll` is the face of the chart's dice (pair face 0..35 for
+/// 2d6, 0..5 for 1d6), kill_die unused. Artillery: `roll` the hit dice pair face, `kill_die`
+/// 1..6. Flamethrower and smoke: `kill_die` is the d6 rolled (1..6), roll unused.
+Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die);
+
+/// 3.3: the effect of a shot on the target unit; returns bases killed (0 or 1).
+int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t);
+
+/// The remnant threshold of 3.5 applied to the target: one third or less of its bases left.
+inline bool is_remnant(int alive, int bases) { return 3 * alive <= bases; }
+
+/// Build the spec of the shots with `ammo`. Throws RulesError if the chart cannot serve it.
+ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo);
+
+// ---- Compile ----
+
+struct Explanation {
+  std::vector<std::string> lines;  ///< formatted listing: modifiers with rule numbers, notes
+};
+
+struct Compiled {
+  RollProgram program;
+  Explanation explain;
+};
+
+/// First problem of a situation with this chart, or nothing. compile() throws it.
+std::optional<RulesError> check(const Chart& chart, const Situation& s);
+
+/// Compile a situation into a roll program. Throws RulesError.
+Compiled compile(const Chart& chart, const Situation& s);
+
+/// The `explain` listing of a compiled situation.
+std::string format_explain(const std::string& file, const std::string& name,
+                           const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e);
+
+/// Version of the built-in 1943 rules data (the chart itself is hashed separately).
+inline constexpr const char* kRulesDataVersion = "1943-2026.11-1";
+
+/// Hash of the built-in values (shell size index, stated modifiers) combined with a chart.
+std::uint64_t rules_data_hash(const Chart& chart);
+
+}  // namespace salvo::w1943

@@ -1,0 +1,453 @@
+// The Infantry Fire Table and the shots resolved on it: HE vs Personnel on the Infantry and Area
+// Target Types, vehicular MG and IFE fire, the IFT Vehicle line.
+#include "salvo/rules/asl_ift.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "salvo/rules/asl_shot.h"
+#include "salvo/rules/asl_tables.h"
+
+namespace salvo::asl {
+namespace {
+
+constexpr int kNumColumns = 11;
+
+int column_index(int column) {
+  for (int i = 0; i < kNumColumns; ++i)
+    if (kIftColumns[i] == column) return i;
+  throw std::logic_error("IFT: no column " + std::to_string(column));
+}
+
+// A7.3 Infantry Fire Table, Personnel results: rows Final DR <= 0 .. >= 15, columns
+// 1 2 4 6 8 12 16 20 24 30 36+ FP (eASLRB p. 692; A7.306 EX, A7.308 EX).
+constexpr Outcome N = kOutcomeNoEffect, P = kOutcomePtc, NM = kOutcomeNmc, M1 = kOutcome1Mc, M2 = kOutcome2Mc,
+                  M3 = kOutcome3Mc, M4 = kOutcome4Mc, K1 = kOutcomeK1, K2 = kOutcomeK2, K3 = kOutcomeK3,
+                  K4 = kOutcomeK4, X1 = kOutcome1Kia, X2 = kOutcome2Kia, X3 = kOutcome3Kia, X4 = kOutcome4Kia,
+                  X5 = kOutcome5Kia, X6 = kOutcome6Kia, X7 = kOutcome7Kia;
+constexpr std::array<std::array<Outcome, kNumColumns>, 16> kIft = {{
+    //  1   2   4   6   8  12  16  20  24  30  36
+    {X1, X2, X2, X3, X3, X3, X4, X4, X5, X6, X7},  // <= 0
+    {K1, X1, X1, X2, X2, X2, X3, X3, X4, X5, X6},  // 1
+    {M1, K1, K2, X1, X1, X1, X2, X2, X3, X4, X5},  // 2
+    {M1, M1, M2, K2, K2, K3, X1, X1, X2, X3, X4},  // 3
+    {NM, M1, M1, M2, M2, M3, K3, K4, X1, X2, X3},  // 4
+    {P, NM, M1, M1, M2, M2, M3, M4, K4, X1, X2},   // 5
+    {N, P, NM, M1, M1, M2, M2, M3, M4, K4, X1},    // 6
+    {N, N, P, NM, M1, M1, M2, M2, M3, M4, K4},     // 7
+    {N, N, N, P, NM, M1, M1, M2, M2, M3, M4},      // 8
+    {N, N, N, N, P, NM, M1, M1, M2, M2, M3},       // 9
+    {N, N, N, N, N, P, NM, M1, M1, M2, M2},        // 10
+    {N, N, N, N, N, N, P, NM, M1, M1, M2},         // 11
+    {N, N, N, N, N, N, N, P, NM, M1, M1},          // 12
+    {N, N, N, N, N, N, N, N, P, NM, M1},           // 13
+    {N, N, N, N, N, N, N, N, N, P, NM},            // 14
+    {N, N, N, N, N, N, N, N, N, N, P},             // >= 15
+}};
+
+// A7.308 IFT Vehicle line: Kill Number by column.
+constexpr std::array<int, kNumColumns> kKillNumber = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+
+// C.6: the caliber listed under each IFT column (minimum caliber for HE use).
+constexpr std::array<int, kNumColumns> kColumnCaliber = {20, 30, 37, 50, 60, 70, 80, 100, 120, 150, 200};
+
+// C3 To Hit Table, Infantry (Other) and Area rows (eASLRB p. 700; C3.6 EX, C3.7 EX).
+constexpr std::array<int, 10> kInfantryBlack = {8, 7, 6, 5, 4, 3, 2, 1, 0, -1};
+constexpr std::array<int, 10> kInfantryRed = {8, 6, 5, 4, 3, 2, 1, 0, -1, -2};
+constexpr std::array<int, 10> kArea = {7, 7, 8, 8, 7, 7, 6, 6, 5, 5};
+
+std::string fp_text(double fp) {
+  if (fp == std::floor(fp)) return std::to_string(static_cast<int>(fp));
+  std::string t = std::to_string(fp);
+  while (t.back() == '0') t.pop_back();
+  return t;
+}
+
+std::string signed_text(int v) {
+  std::string t = std::to_string(v);
+  if (v > 0) t.insert(t.begin(), '+');
+  return t;
+}
+
+bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
+
+void add(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule) {
+  if (value == 0) return;
+  total += value;
+  mods.push_back(Modifier{std::move(what), value, std::move(rule)});
+}
+
+std::string modifiers_text(const std::vector<Modifier>& mods) {
+  std::string out;
+  for (const Modifier& m : mods) out += (out.empty() ? "" : ", ") + signed_text(m.value) + " " + m.what + " (" + m.rule + ")";
+  return out.empty() ? "none" : out;
+}
+
+bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
+
+// FP of an ordnance hit vs Personnel (C.6 HE columns; C8.31 HE equivalency).
+int ordnance_fp(const Firer& f, Ammo ammo) { return ammo == Ammo::kHE ? he_fp(f.gun.caliber_mm) : he_equivalent_fp(f.gun, ammo); }
+
+// MG/IFE fire: the FP after every halving and multiplication, the column, the IFT DRM.
+void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  IftSpec& ift = spec.ift;
+  ift.direct = true;
+  ift.effects = t.type == TargetType::kVehicle ? Effects::kVehicleLine : Effects::kPersonnel;
+  // No To Hit DR: the IFT DR is the attack (D3.5, C2.29).
+  spec.drm = 0;
+  spec.modified_th = 0;
+  spec.multiple_hits = false;  // C3.8: never MG or IFE
+  e.direct_ift = true;
+  e.basic_th = e.modified_th = e.total_drm = 0;
+  e.th_mods.clear();
+  e.drm.clear();
+
+  const bool ife = f.weapon == Weapon::kIfe;
+  double fp = f.fp;
+  std::string fp_steps = std::string(ife ? "IFE " : "MG ") + std::to_string(f.fp) + " FP";
+  auto scale = [&](double by, const std::string& why) {
+    fp *= by;
+    fp_steps += (by < 1 ? ", halved: " : by == 2 ? ", doubled: " : ", tripled: ") + why;
+  };
+  const int normal_range = ife ? 16 : f.normal_range.value_or(0);
+  if (normal_range > 0 && fire.range > normal_range)
+    scale(0.5, ife ? "IFE beyond 16 hexes (C2.29)" : "Long Range Fire (A7.22)");
+  if (fire.same_hex) scale(3, "Triple Point Blank Fire (A7.212)");
+  else if (fire.range == 1) scale(2, "Point Blank Fire (A7.21)");
+  if (fire.phase == Phase::kAdvancing && !fire.opportunity) scale(0.5, "Advancing Fire Phase (D3.53)");
+  if (fire.phase == Phase::kBounding) scale(0.5, "Bounding (First) Fire (D3.31, D3.52)");
+  if (fire.motion) scale(0.5, "Motion Fire (D2.42)");
+  if (fire.pinned) scale(0.5, "pinned firer (A7.8)");
+  if (t.concealed) scale(0.5, "concealed target (A12.14)");
+  const int column = ift_column(fp);
+  if (column == 0)
+    throw RulesError("firer.fp", "FP " + fp_text(fp) + " after halving is below 1: no IFT column (A7.3)");
+  ift.normal.column = column;
+  e.effects.push_back(fp_steps + " = " + fp_text(fp) + " FP: " + std::to_string(column) + " FP column (A7.3)");
+
+  std::vector<Modifier> mods;
+  int drm = 0;
+  if (ctx.shots_fired == 0 && fire.ca_change > 0) {  // D3.52: Case A as an IFT DRM; C5.12 first shot only
+    const int a = case_a(f.gun_type, fire.ca_change);
+    add(mods, drm, "Case A as an IFT DRM: CA change of " + std::to_string(fire.ca_change) + " hexspine(s)", a, "D3.52");
+    if (in_obstacle(fire.firer_terrain)) add(mods, drm, "Case A doubled: firer in woods/building/rubble", a, "C5.11");
+  }
+  add(mods, drm, "TEM", t.tem, "A7.3");
+  add(mods, drm, "hindrance", t.hindrance, "A6.7");
+  if (t.ffnam) add(mods, drm, "FFNAM", -1, "A4.6");
+  if (t.ffmo) add(mods, drm, "FFMO", -1, "A4.6");
+  add(mods, drm, "Armor Leader", f.armor_leader, "D3.44");
+  add(mods, drm, "other DRM", fire.extra_drm, "[extra_drm]");
+  ift.normal.drm = drm;
+  e.effects.push_back("IFT DRM " + signed_text(drm) + ": " + modifiers_text(mods));
+  if (ift.effects == Effects::kVehicleLine)
+    e.effects.push_back("Vehicle line: Kill Number " + std::to_string(vehicle_line_kill_number(column)) +
+                        "; an Original 2 adds the Unlikely Kill dr (A7.308, A7.309)");
+  e.effects.push_back(std::string("malfunction on an Original IFT DR >= B# (D3.7)") + (ife ? "; IFE ROF -1 (C2.29)" : ""));
+}
+
+}  // namespace
+
+int ift_column(double fp) {
+  int col = 0;
+  for (int c : kIftColumns)
+    if (c <= fp) col = c;
+  return col;
+}
+
+Outcome ift_personnel(int column, int final_dr) {
+  const int row = std::clamp(final_dr, 0, 15);
+  return kIft[static_cast<std::size_t>(row)][static_cast<std::size_t>(column_index(column))];
+}
+
+int vehicle_line_kill_number(int column) { return kKillNumber[static_cast<std::size_t>(column_index(column))]; }
+
+Outcome vehicle_line(int column, int final_dr) {
+  const int k = vehicle_line_kill_number(column);
+  if (final_dr < k) return 2 * final_dr <= k ? kOutcomeBurn : kOutcomeEliminated;  // A7.308
+  return final_dr == k ? kOutcomeImmobilized : kOutcomeNoEffect;
+}
+
+Outcome unlikely_kill(int dr, bool hull_down) {
+  switch (dr) {  // A7.309
+    case 1: return kOutcomeBurn;
+    case 2: return kOutcomeEliminated;
+    case 3: return hull_down ? kOutcomeNoEffect : kOutcomeImmobilized;
+    default: return kOutcomeNoEffect;
+  }
+}
+
+int he_fp(int caliber_mm) {
+  int fp = 0;
+  for (int i = 0; i < kNumColumns; ++i)
+    if (kColumnCaliber[static_cast<std::size_t>(i)] <= caliber_mm) fp = kIftColumns[i];  // C.6
+  return fp;
+}
+
+int he_equivalent_fp(const Gun& gun, Ammo ammo) {
+  if (ammo == Ammo::kAP || ammo == Ammo::kAPCR || ammo == Ammo::kAPDS) return gun.caliber_mm < 37 ? 1 : 2;  // C8.31
+  return 0;
+}
+
+int heavy_payload_drm(int fp) { return fp > 36 ? -((fp - 36) / 8) : 0; }  // C.7
+
+int basic_th_infantry(bool red, int range) {
+  const auto col = static_cast<std::size_t>(th_range_column(range));
+  return red ? kInfantryRed[col] : kInfantryBlack[col];
+}
+
+int basic_th_area(int range) { return kArea[static_cast<std::size_t>(th_range_column(range))]; }
+
+int basic_th(TargetType type, bool red, int range) {
+  switch (type) {
+    case TargetType::kInfantry: return basic_th_infantry(red, range);
+    case TargetType::kArea: return basic_th_area(range);  // C3.3 EXC: red only, all nationalities
+    case TargetType::kVehicle: break;
+  }
+  return basic_th_vehicle(red, range);
+}
+
+Outcome ift_effect(const IftSpec& ift, bool critical, int original_dr) {
+  const IftAttack& a = critical ? ift.critical : ift.normal;
+  const int final_dr = original_dr + a.drm;
+  return ift.effects == Effects::kVehicleLine ? vehicle_line(a.column, final_dr) : ift_personnel(a.column, final_dr);
+}
+
+std::uint32_t ift_outcome_flags(Outcome o) {
+  if (o < kOutcomePtc) return 0;
+  std::uint32_t f = 1u << kFlagPtcOrWorse;
+  if (o >= kOutcomeNmc) f |= 1u << kFlagMcOrWorse;
+  if (o >= kOutcomeK1) f |= 1u << kFlagCasualty;
+  if (o >= kOutcome1Kia) f |= 1u << kFlagKia;
+  return f;
+}
+
+bool destroys_target(Outcome o) { return o == kOutcomeBurn || o == kOutcomeEliminated || o >= kOutcome1Kia; }
+
+bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  spec.ift.target = t.type;
+  spec.ift.hull_down = t.hull_down;
+  if (f.weapon != Weapon::kGun) {
+    build_direct(s, ctx, spec, e);
+    return true;
+  }
+  if (t.type == TargetType::kVehicle) return false;
+
+  // Ordnance hit vs Personnel (C.6, C3.32-.331, C3.71, C.7, C8.31).
+  IftSpec& ift = spec.ift;
+  ift.effects = Effects::kPersonnel;
+  const int fp = ordnance_fp(f, spec.ammo);
+  if (fp == 0)
+    throw RulesError("firer.ammo", "no IFT FP for " + f.gun.designation + (spec.ammo == Ammo::kHEAT ? " HEAT" : " HE") +
+                                       " vs Personnel (C.6, C8.31)");
+  const std::string source = spec.ammo == Ammo::kHE ? "HE " + std::to_string(f.gun.caliber_mm) + "mm: " + std::to_string(fp) + " FP (C.6)"
+                                                    : "AP-type HE equivalency: " + std::to_string(fp) + " FP (C8.31)";
+  if (t.type == TargetType::kInfantry) {
+    ift.normal = IftAttack{ift_column(fp), 0};
+    e.effects.push_back("hit: " + source + ", " + std::to_string(ift.normal.column) +
+                        " FP column, Effects DRM 0 (TEM and hindrance were paid on the To Hit DR, C.3)");
+  } else {
+    const double half = fp / 2.0;
+    const int column = ift_column(half);
+    if (column == 0) throw RulesError("firer.gun", "half of " + std::to_string(fp) + " FP is below 1: no IFT column (C3.33)");
+    ift.normal = IftAttack{column, t.tem};  // C3.33 half FP; C3.331 TEM on the Effects DR
+    e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
+                        " FP column, Effects DRM " + signed_text(t.tem) + " TEM (C3.331)");
+  }
+  // C3.71: full FP doubled (no prior halving), positive TEM reversed; FFMO/FFNAM still apply.
+  const int crit_fp = 2 * fp;
+  std::vector<Modifier> mods;
+  int drm = 0;
+  add(mods, drm, "Heavy Payload", heavy_payload_drm(crit_fp), "C.7");
+  add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
+  if (t.ffnam) add(mods, drm, "FFNAM", -1, "C3.71");
+  if (t.ffmo) add(mods, drm, "FFMO", -1, "C3.71");
+  ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
+  e.effects.push_back("Critical Hit: " + std::to_string(fp) + " FP doubled = " + std::to_string(crit_fp) + " FP (C3.71): " +
+                      std::to_string(ift.critical.column) + " FP column, Effects DRM " + signed_text(drm) + ": " + modifiers_text(mods));
+  for (std::size_t i = 0; i < spec.kill.size(); ++i) spec.kill[i] = KillSpec{true, false, 0, (i & 1) != 0};
+  return true;
+}
+
+int ift_rof(const Situation& s, int rof) {
+  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea) return 0;  // C3.33 (non-mortar)
+  if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);                     // C2.29
+  return rof;
+}
+
+bool infantry_needs_subsequent_dr(const ShotSpec& spec, int c, int w) {
+  if (c + w != 2) return false;
+  const int lowest = lowest_final_th_dr(spec);
+  // C3.6 Improbable Hit, or an Original 2 hit that is not already a CH by its Final DR (C3.7).
+  return lowest > spec.modified_th || 2 * lowest >= spec.modified_th;
+}
+
+Hit to_hit_infantry(const ShotSpec& spec, int c, int w, int sub) {
+  Hit h;
+  h.facing = spec.facing;
+  const int m = spec.modified_th;
+  const bool original_2 = c + w == 2;
+  if (lowest_final_th_dr(spec) > m) {
+    // C3.6: Original 2 and a subsequent dr of 1 (CH), 2 or 3 (normal hits vs non-vehicular targets).
+    if (!original_2) return h;
+    h.improbable = true;
+    h.hit = sub >= 1 && sub <= 3;
+    h.critical = sub == 1;
+    return h;
+  }
+  const int final_dr = final_th_dr(spec, c, w);
+  if (final_dr > m) return h;  // C3.3: miss
+  h.hit = true;
+  h.location = c < w ? Location::kTurret : Location::kHull;
+  if (2 * final_dr < m) h.critical = true;                    // C3.7: Final < half the Modified TH#
+  else if (original_2) h.critical = sub == 1 || 2 * sub <= m;  // C3.7: subsequent dr 1 or <= half
+  h.multiple = !h.critical && spec.multiple_hits && c == w;   // C3.8
+  return h;
+}
+
+bool direct_needs_subsequent_dr(const ShotSpec& spec, int c, int w) {
+  return spec.ift.direct && spec.ift.effects == Effects::kVehicleLine && c + w == 2;  // A7.309
+}
+
+Outcome direct_ift(const ShotSpec& spec, int c, int w, int sub) {
+  const Outcome o = ift_effect(spec.ift, false, c + w);
+  if (!direct_needs_subsequent_dr(spec, c, w)) return o;
+  return std::max(o, unlikely_kill(sub, spec.ift.hull_down));  // A7.309: a better result stands
+}
+
+std::optional<RulesError> check_ift(const Situation& s) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, std::move(msg))); };
+  if (t.ffnam || t.ffmo) {
+    const char* key = t.ffnam ? "target.ffnam" : "target.ffmo";
+    if (t.type == TargetType::kVehicle) return err(key, "FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
+    if (fire.phase != Phase::kDefensive) return err(key, "FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
+    if (t.ffnam && t.moving) return err("target.moving", "Case J does not apply with FFNAM (C6.13)");
+  }
+  if (t.type != TargetType::kVehicle && t.hull_down) return err("target.hull_down", "only a vehicle can be hull down (D4.2)");
+  if (f.weapon != Weapon::kGun) {
+    const bool ife = f.weapon == Weapon::kIfe;
+    if (f.fp < 1) return err("firer.fp", "MG/IFE fire needs its FP: firer.fp >= 1 (D3.5, C2.29)");
+    if (!ife && !f.vehicle)
+      return err("firer.weapon", "an MG here is vehicular (D3.5): set firer.vehicle = true (SW MG with Cowering, A9, is not modelled)");
+    if (t.type == TargetType::kArea)
+      return err("target.type", "the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
+    if (t.type == TargetType::kVehicle && !t.unarmored)
+      return err("target.armor",
+                 "MG/IFE fire vs an armored vehicle is a To Kill attack (A9.61, D3.54), not modelled: give target.armor = \"unarmored\" for the IFT Vehicle line (A7.308)");
+    if (fire.intensive_fire) return err("fire.intensive_fire", "only Guns use Intensive Fire (C5.6); IFE uses Sustained Fire penalties (C2.29)");
+    if (is_special(f.ammo)) return err("firer.ammo", "MG/IFE fire uses no special ammunition (C8.9)");
+    if (ife && fire.range > 32) return err("fire.range", "IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got " + std::to_string(fire.range));
+    if (!ife && f.normal_range && fire.range > 2 * *f.normal_range)
+      return err("fire.range", "beyond twice the MG's Normal Range of " + std::to_string(*f.normal_range) + " (A7.22), got " + std::to_string(fire.range));
+    return std::nullopt;
+  }
+  if (f.normal_range) return err("firer.normal_range", "a Normal Range is for MG fire (firer.weapon = \"mg\") (A7.22)");
+  if (f.fp != 0) return err("firer.fp", "FP is for MG/IFE fire (firer.weapon = \"mg\" or \"ife\"); ordnance HE uses its caliber column (C.6)");
+  if (t.type == TargetType::kVehicle) return std::nullopt;
+  const bool area = t.type == TargetType::kArea;
+  for (const Ammo a : {f.ammo, is_special(f.ammo) ? f.fallback_ammo : f.ammo}) {
+    if (a == Ammo::kHEAT) return err("firer.ammo", "HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
+    if (area && a != Ammo::kHE && a != Ammo::kNone) return err("firer.ammo", "the Area Target Type fires HE (C3.33)");
+  }
+  if (f.ammo == Ammo::kHE && he_fp(f.gun.caliber_mm) == 0)
+    return err("firer.gun", "a Gun below 20mm has no HE column on the IFT (C.6)");
+  if (area && fire.same_hex) return err("fire.same_hex", "the Area Target Type is not allowed at range 0 (C3.33)");
+  if (area && fire.phase == Phase::kBounding)
+    return err("fire.phase", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
+  return std::nullopt;
+}
+
+void name_program(RollProgram& p, const Situation& s) {
+  const bool direct = s.firer.weapon != Weapon::kGun;
+  const bool personnel = s.target.type != TargetType::kVehicle;
+  std::vector<int> drop_flags, drop_outcomes, drop_counters;
+  const std::vector<int> ift_flags = {kFlagPtcOrWorse, kFlagMcOrWorse, kFlagCasualty, kFlagKia};
+  const std::vector<int> tk_flags = {kFlagKill, kFlagBurn, kFlagEliminated, kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud};
+  std::vector<int> ift_outcomes, tk_outcomes = {kOutcomeDud, kOutcomePossibleShock, kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn};
+  for (int o = kOutcomePtc; o <= kOutcome7Kia; ++o) ift_outcomes.push_back(o);
+  auto append = [](std::vector<int>& to, const std::vector<int>& from) { to.insert(to.end(), from.begin(), from.end()); };
+  if (personnel) {
+    append(drop_flags, tk_flags);
+    append(drop_outcomes, tk_outcomes);
+  } else {
+    append(drop_flags, ift_flags);
+    append(drop_outcomes, ift_outcomes);
+  }
+  if (direct) {  // no To Hit DR, no ammunition: no hits, criticals, misses or depletion
+    append(drop_flags, {kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagDepleted});
+    drop_outcomes.push_back(kOutcomeMiss);
+    drop_counters.push_back(kCounterHits);
+    if (!personnel) {  // the Vehicle line neither shocks nor duds (A7.308)
+      append(drop_flags, {kFlagShock, kFlagPossibleShock, kFlagDud});
+      append(drop_outcomes, {kOutcomeDud, kOutcomePossibleShock, kOutcomeShock});
+    }
+  }
+  // Old index -> new index (-1: dropped), keeping the order of the rest.
+  auto remap = [](std::vector<std::string>& names, const std::vector<int>& drop) {
+    std::vector<int> map(names.size(), -1);
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (std::find(drop.begin(), drop.end(), static_cast<int>(i)) != drop.end()) continue;
+      map[i] = static_cast<int>(kept.size());
+      kept.push_back(names[i]);
+    }
+    names = std::move(kept);
+    return map;
+  };
+  const std::vector<int> fmap = remap(p.flag_names, drop_flags);
+  const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
+  const std::vector<int> cmap = remap(p.counter_names, drop_counters);
+  for (Leaf& l : p.leaves) {
+    std::uint32_t flags = 0;
+    for (std::size_t i = 0; i < fmap.size(); ++i) {
+      if (!(l.flags & (1u << i))) continue;
+      if (fmap[i] < 0) throw std::logic_error("name_program: a leaf sets the dropped flag " + std::string(flag_name(static_cast<int>(i))));
+      flags |= 1u << fmap[static_cast<std::size_t>(i)];
+    }
+    l.flags = flags;
+    if (omap.at(l.outcome) < 0) throw std::logic_error("name_program: a leaf has the dropped outcome " + std::string(outcome_name(l.outcome)));
+    l.outcome = static_cast<std::uint8_t>(omap[l.outcome]);
+    std::array<std::uint8_t, kMaxCounters> counts{};
+    for (std::size_t i = 0; i < cmap.size(); ++i) {
+      if (l.counts[i] == 0) continue;
+      if (cmap[i] < 0) throw std::logic_error("name_program: a leaf counts the dropped counter " + std::string(counter_name(static_cast<int>(i))));
+      counts[static_cast<std::size_t>(cmap[i])] = l.counts[i];
+    }
+    l.counts = counts;
+  }
+}
+
+void ift_notes(const Situation& s, std::vector<std::string>& notes) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  if (f.weapon == Weapon::kGun && t.type == TargetType::kVehicle) return;
+  if (t.type != TargetType::kVehicle) {
+    notes.push_back("IFT results are reported as categories (ptc, nmc, 1mc..4mc, k_1..k_4 = K/#, 1kia..7kia); no Morale Check is rolled (A7.3)");
+    notes.push_back("a #KIA result ends the phase as target_destroyed: at least # units eliminated, all others broken (A7.301)");
+  }
+  if (f.weapon == Weapon::kGun) {
+    if (t.type == TargetType::kInfantry)
+      notes.push_back("Infantry Target Type: CH when the Final TH DR < half the Modified TH#, or an Original 2 with a subsequent dr of 1 or <= half the Modified TH# (C3.7); the Improbable Hit dr 1 is a CH, 2-3 a normal hit (C3.6)");
+    else
+      notes.push_back("Area Target Type: red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on the To Hit DR; all ROF used (C3.3, C3.33, C3.331)");
+    notes.push_back("multiple hits (C3.8): the firer keeps the better IFT result (the lower Effects DR)");
+    return;
+  }
+  notes.push_back("no Cowering for vehicular fire or IFE (A7.9)");
+  if (f.weapon == Weapon::kMg && !f.normal_range)
+    notes.push_back("firer.normal_range not given: no Long Range Fire halving (A7.22)");
+  notes.push_back("FP halvings are cumulative and fractions are kept; the column is the rightmost not above the FP (A7.3)");
+}
+
+}  // namespace salvo::asl

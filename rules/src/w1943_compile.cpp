@@ -1,0 +1,454 @@
+// Compile a 1943 firing situation into a roll program: one state per (turn, first shot or Rapid
+// Fire shot, target unit bases / damage / immobilization, MG jammed, secondary ammo out, fuel
+// out); each state's DAG rolls the fire dice (the Small Arms chart's dice, or the two hit dice
+// then the kill die), then a jam die when an MG must check.
+#include <map>
+#include <queue>
+#include <tuple>
+
+#include "salvo/rules/w1943.h"
+
+namespace salvo::w1943 {
+namespace {
+
+bool multi(const Situation& s) { return s.fire.turns > 1; }
+
+const char* kind_name(FireKind k) {
+  switch (k) {
+    case FireKind::kSmallArms: return "small arms fire (3.1, 3.5)";
+    case FireKind::kArtillery: return "direct artillery fire (3.2, 3.6)";
+    case FireKind::kFlamethrower: return "flamethrower (3.7)";
+    case FireKind::kSmoke: return "light smoke (3.7)";
+  }
+  return "?";
+}
+
+const char* ammo_name(Ammo a) {
+  switch (a) {
+    case Ammo::kNone: return "none";
+    case Ammo::kHE: return "HE";
+    case Ammo::kAP: return "AP";
+    case Ammo::kAPCP: return "APCP";
+    case Ammo::kSmoke: return "smoke";
+  }
+  return "?";
+}
+
+std::string signed_int(int v) {
+  std::string r;
+  if (v > 0) r.push_back('+');
+  r += std::to_string(v);
+  return r;
+}
+
+struct Key {
+  int turn = 1;
+  bool chain = false;  // a Rapid Fire shot (not the turn's first)
+  int alive = 1;
+  bool damaged = false, immobilized = false, jammed = false, ammo_out = false, fuel_out = false;
+  auto tie() const { return std::tie(turn, chain, alive, damaged, immobilized, jammed, ammo_out, fuel_out); }
+  bool operator<(const Key& o) const { return tie() < o.tie(); }
+};
+
+class Compiler {
+ public:
+  Compiler(const Chart& chart, const Situation& s) : c_(chart), s_(s) {
+    main_ = build_spec(chart, s, s.firer.ammo);
+    if (s.firer.fallback_ammo != Ammo::kNone) fallback_ = build_spec(chart, s, s.firer.fallback_ammo);
+  }
+
+  RollProgram run() {
+    auto& p = b_.program();
+    const int T = s_.fire.turns;
+    for (int i = 0; i < kNumFixedFlags; ++i) p.flag_names.emplace_back(flag_name(i));
+    if (multi(s_))
+      for (int t = 1; t <= T; ++t) p.flag_names.push_back("remnant_by_turn_" + std::to_string(t));
+    for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
+    if (multi(s_)) {
+      for (int k = 0; k <= s_.target.bases; ++k) p.outcome_names.push_back("lost_" + std::to_string(k));
+      for (int t = 1; t <= T; ++t) p.end_reason_names.push_back("destroyed_turn_" + std::to_string(t));
+      p.end_reason_names.emplace_back("turns_over");
+      p.end_reason_names.emplace_back("out_of_ammo");
+      p.end_reason_names.emplace_back("out_of_fuel");
+    } else {
+      for (int i = 0; i < kNumShotOutcomes; ++i) p.outcome_names.emplace_back(shot_outcome_name(i));
+      for (int i = 0; i < kNumEndReasons; ++i) p.end_reason_names.emplace_back(end_reason_name(i));
+    }
+    Key start;
+    start.alive = s_.target.bases;
+    start.damaged = s_.target.damaged;
+    start.immobilized = s_.target.immobilized;
+    start.jammed = s_.firer.jammed;
+    p.initial_state = state_of(start);
+    while (!pending_.empty()) {
+      const Key k = pending_.front();
+      pending_.pop();
+      b_.set_state_root(ids_.at(k), k.jammed ? repair_dag(k) : shot_dag(k));
+    }
+    return b_.take();
+  }
+
+ private:
+  std::int32_t state_of(const Key& k) {
+    if (auto it = ids_.find(k); it != ids_.end()) return it->second;
+    std::string label = "turn " + std::to_string(k.turn) + (k.chain ? " rapid fire" : "") + ", " +
+                        std::to_string(k.alive) + " bases" + (k.damaged ? " (1 damaged)" : "") +
+                        (k.immobilized ? " immobilized" : "") + (k.jammed ? ", MG jammed" : "") +
+                        (k.ammo_out ? ", secondary ammo out" : "") + (k.fuel_out ? ", out of fuel" : "");
+    const std::int32_t id = b_.reserve_state(std::move(label));
+    ids_.emplace(k, id);
+    pending_.push(k);
+    return id;
+  }
+
+  bool can_fire(const Key& k) const {
+    if (k.fuel_out) return false;
+    if (k.ammo_out && (s_.fire.kind == FireKind::kSmoke || !fallback_)) return false;
+    return true;
+  }
+
+  const ShotSpec& spec_of(const Key& k) const { return k.ammo_out ? *fallback_ : main_; }
+
+  std::uint32_t remnant_flags(int from_turn) const {
+    std::uint32_t f = 1u << kFlagTargetRemnant;
+    if (multi(s_))
+      for (int t = from_turn; t <= s_.fire.turns; ++t) f |= 1u << (kNumFixedFlags + t - 1);
+    return f;
+  }
+
+  Link end(Leaf leaf, End e, int turn) {
+    leaf.next_state = -1;
+    leaf.end_reason = static_cast<std::uint8_t>(end_index(s_, e, turn));
+    leaf.closes_window = true;
+    return b_.leaf(leaf);
+  }
+
+  // Turn over: the next turn, or the end of the fire.
+  Link next_turn(Leaf leaf, Key next) {
+    const int t = next.turn;
+    if (t == 1) leaf.closes_window = true;
+    if (t >= s_.fire.turns) return end(leaf, End::kFireOver, t);
+    next.chain = false;
+    next.turn = t + 1;
+    if (!next.jammed && !can_fire(next)) return end(leaf, next.fuel_out ? End::kOutOfFuel : End::kOutOfAmmo, t);
+    leaf.next_state = state_of(next);
+    return b_.leaf(leaf);
+  }
+
+  // 3.7: a jammed MG tries to repair, one roll a turn; it is fixed on a 1.
+  Link repair_dag(const Key& k) {
+    std::vector<Link> faces(6);
+    for (int d = 1; d <= 6; ++d) {
+      Leaf leaf;
+      leaf.outcome = static_cast<std::uint8_t>(outcome_index(s_, kOutMiss, s_.target.bases - k.alive));
+      Key next = k;
+      if (d == 1) {
+        leaf.flags |= 1u << kFlagMgRepaired;
+        next.jammed = false;
+      }
+      faces[static_cast<std::size_t>(d - 1)] = next_turn(leaf, next);
+    }
+    return b_.node(DieKind::kD6, faces);
+  }
+
+  // The leaf of a shot: its effect, then where the fire goes.
+  Link finish(const Key& k, const ShotSpec& spec, const Shot& shot, bool jams) {
+    TargetState ts{k.alive, k.damaged, k.immobilized};
+    const int killed = apply_shot(s_.target.type, shot, s_.fire.kind, ts);
+    Leaf leaf;
+    if (shot.hit) leaf.flags |= 1u << kFlagHit;
+    if (shot.hit && shot.result == Result::kKilled) leaf.flags |= 1u << kFlagResultK;
+    if (shot.hit && shot.result == Result::kDamaged) leaf.flags |= 1u << kFlagResultD;
+    if (shot.hit && shot.result == Result::kImmobilized) leaf.flags |= 1u << kFlagResultI;
+    if (killed) leaf.flags |= 1u << kFlagBaseKilled;
+    if (ts.damaged && !k.damaged) leaf.flags |= 1u << kFlagBaseDamaged;
+    if (ts.immobilized && !k.immobilized) leaf.flags |= 1u << kFlagImmobilized;
+    if (shot.rapid_fire) leaf.flags |= 1u << kFlagRapidFire;
+    if (jams) leaf.flags |= 1u << kFlagMgJam;
+    const bool fuel = s_.fire.kind == FireKind::kFlamethrower && shot.ammo_out;
+    const bool ammo = s_.fire.kind != FireKind::kFlamethrower && shot.ammo_out && spec.secondary;
+    if (ammo) leaf.flags |= 1u << kFlagAmmoOut;
+    if (fuel) leaf.flags |= 1u << kFlagOutOfFuel;
+    if (ts.alive == 0) leaf.flags |= 1u << kFlagTargetDestroyed;
+    if (is_remnant(ts.alive, s_.target.bases) && !is_remnant(k.alive, s_.target.bases)) leaf.flags |= remnant_flags(k.turn);
+    leaf.counts[kCounterShots] = 1;
+    leaf.counts[kCounterHits] = shot.hit ? 1 : 0;
+    leaf.counts[kCounterBasesKilled] = static_cast<std::uint8_t>(killed);
+    leaf.counts[kCounterTurnsFired] = k.chain ? 0 : 1;
+    leaf.outcome = static_cast<std::uint8_t>(outcome_index(s_, shot_outcome_of(s_.fire.kind, shot), s_.target.bases - ts.alive));
+    if (!multi(s_)) leaf.closes_window = true;
+
+    Key next = k;
+    next.alive = ts.alive;
+    next.damaged = ts.damaged;
+    next.immobilized = ts.immobilized;
+    next.jammed = jams;
+    next.ammo_out = k.ammo_out || ammo;
+    next.fuel_out = k.fuel_out || fuel;
+    if (ts.alive == 0) return end(leaf, End::kDestroyed, k.turn);
+    if (jams) {
+      if (!multi(s_)) return end(leaf, End::kMgJammed, k.turn);
+      return next_turn(leaf, next);
+    }
+    if (shot.rapid_fire) {  // 3.7 Rapid Fire Reward: fire again at once, same turn
+      if (!can_fire(next)) return end(leaf, next.fuel_out ? End::kOutOfFuel : End::kOutOfAmmo, k.turn);
+      next.chain = true;
+      leaf.next_state = state_of(next);
+      return b_.leaf(leaf);
+    }
+    return next_turn(leaf, next);
+  }
+
+  // After the fire dice: the jam die when an MG must check (3.7).
+  Link after_dice(const Key& k, const ShotSpec& spec, const Shot& shot) {
+    if (!shot.jam_check || k.jammed) return finish(k, spec, shot, false);
+    std::vector<Link> jam(6);
+    for (int d = 1; d <= 6; ++d) jam[static_cast<std::size_t>(d - 1)] = finish(k, spec, shot, d == 1);
+    return b_.node(DieKind::kD6, jam);
+  }
+
+  Link shot_dag(const Key& k) {
+    const ShotSpec& spec = spec_of(k);
+    switch (spec.kind) {
+      case FireKind::kSmallArms: {
+        const DieKind die = spec.dice == 2 ? DieKind::kPair : DieKind::kD6;
+        std::vector<Link> links(static_cast<std::size_t>(faces(die)));
+        for (int f = 0; f < faces(die); ++f) links[static_cast<std::size_t>(f)] = after_dice(k, spec, resolve_shot(spec, f, 0));
+        return b_.node(die, links);
+      }
+      case FireKind::kArtillery: {
+        std::vector<Link> hit(36);
+        for (int f = 0; f < 36; ++f) {
+          std::vector<Link> kill(6);
+          for (int d = 1; d <= 6; ++d) kill[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, f, d));
+          hit[static_cast<std::size_t>(f)] = b_.node(DieKind::kD6, kill);
+        }
+        return b_.node(DieKind::kPair, hit);
+      }
+      case FireKind::kFlamethrower:
+      case FireKind::kSmoke: {
+        std::vector<Link> links(6);
+        for (int d = 1; d <= 6; ++d) links[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, 0, d));
+        return b_.node(DieKind::kD6, links);
+      }
+    }
+    throw std::logic_error("unknown fire kind");
+  }
+
+  const Chart& c_;
+  const Situation& s_;
+  ShotSpec main_;
+  std::optional<ShotSpec> fallback_;
+  ProgramBuilder b_;
+  std::map<Key, std::int32_t> ids_;
+  std::queue<Key> pending_;
+};
+
+void explain_mods(std::vector<std::string>& out, const std::vector<Modifier>& mods, int total) {
+  for (const Modifier& m : mods) out.push_back("    " + signed_int(m.value) + "  " + m.what + " (" + m.rule + ")");
+  out.push_back("    = " + signed_int(total));
+}
+
+void explain_spec(std::vector<std::string>& out, const Situation& s, const Chart& c, const ShotSpec& spec,
+                  const std::string& label) {
+  out.push_back(label);
+  switch (spec.kind) {
+    case FireKind::kSmallArms:
+      out.push_back("  Small Arms Fire chart: " + std::to_string(spec.dice) + "d6, modifiers (3.5):");
+      explain_mods(out, spec.hit_mods, spec.hit_mod);
+      if (spec.jam_on_fire_die) out.push_back("  MG jam: any 1 on the fire roll, then a 1 on a second roll (3.7)");
+      break;
+    case FireKind::kArtillery:
+      out.push_back(std::string("  section: ") + (spec.anti_tank ? "anti-tank" : "anti-personnel") + " (3.2, 3.6)");
+      out.push_back("  To Hit: two hit dice, modified total " + std::to_string(spec.to_hit) + "+ hits at " +
+                    std::to_string(s.fire.range) + " yards (chart range band); modifiers:");
+      explain_mods(out, spec.hit_mods, spec.hit_mod);
+      out.push_back("  To Kill: kill die, modifiers:");
+      explain_mods(out, spec.kill_mods, spec.kill_mod);
+      {
+        std::string boxes;
+        const ResultTable& t = *spec.table;
+        for (int v = t.lowest; v <= t.highest(); ++v)
+          boxes += (boxes.empty() ? "" : ", ") + std::to_string(v) + ":" + result_name(t.at(v));
+        out.push_back("  kill boxes (" + std::string(spec.anti_tank ? "anti-tank" : "anti-personnel") + "): " + boxes);
+      }
+      out.push_back("  Rapid Fire Reward: a natural 12 on the hit dice fires again at once (3.7)");
+      if (spec.jam_on_kill_die) out.push_back("  MG jam: a 1 on the kill die, then a 1 on a second roll (3.7)");
+      break;
+    case FireKind::kFlamethrower:
+      out.push_back("  destroys one base regardless of protection; out of fuel on a 1-2 on 1d6 (3.7)");
+      break;
+    case FireKind::kSmoke:
+      out.push_back("  light smoke: secondary ammunition, out on a 1-2 on the die (3.7)");
+      break;
+  }
+  if (spec.secondary && spec.kind == FireKind::kArtillery)
+    out.push_back(std::string("  secondary ammunition ") + ammo_name(spec.ammo) +
+                  ": runs out on an unmodified 1 or 2 on the kill die (3.7)");
+  (void)c;
+}
+
+}  // namespace
+
+int end_index(const Situation& s, End e, int turn) {
+  if (!multi(s)) {
+    switch (e) {
+      case End::kFireOver: return kEndFireOver;
+      case End::kDestroyed: return kEndTargetDestroyed;
+      case End::kMgJammed: return kEndMgJammed;
+      case End::kOutOfAmmo: return kEndOutOfAmmo;
+      case End::kOutOfFuel: return kEndOutOfFuel;
+    }
+  }
+  const int T = s.fire.turns;
+  switch (e) {
+    case End::kDestroyed: return turn - 1;
+    case End::kFireOver:
+    case End::kMgJammed: return T;
+    case End::kOutOfAmmo: return T + 1;
+    case End::kOutOfFuel: return T + 2;
+  }
+  return T;
+}
+
+int outcome_index(const Situation& s, int shot_outcome, int lost) { return multi(s) ? lost : shot_outcome; }
+
+int shot_outcome_of(FireKind kind, const Shot& shot) {
+  if (kind == FireKind::kSmoke) return kOutSmoke;
+  if (kind == FireKind::kSmallArms && shot.result == Result::kNone) return kOutNone;
+  if (!shot.hit) return kOutMiss;
+  switch (shot.result) {
+    case Result::kNone: return kOutNone;
+    case Result::kImmobilized: return kOutI;
+    case Result::kDamaged: return kOutD;
+    case Result::kKilled: return kOutK;
+  }
+  return kOutNone;
+}
+
+std::optional<RulesError> check(const Chart& chart, const Situation& s) {
+  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  if (const auto problems = chart_problems(chart); !problems.empty()) return err("chart", problems.front());
+  if (f.bases < 1 || f.bases > kMaxBases) return err("firer.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
+  if (f.bases_firing < 0 || f.bases_firing > f.bases)
+    return err("firer.bases_firing", "more bases firing (" + std::to_string(f.bases_firing) + ") than the unit has (" +
+                                         std::to_string(f.bases) + ")");
+  if (t.bases < 1 || t.bases > kMaxBases) return err("target.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
+  if ((t.type == TargetType::kVehicle || t.type == TargetType::kTowedGun) && t.bases != 1)
+    return err("target.bases", "a vehicle or towed gun target is one base");
+  if (t.damaged && (t.type == TargetType::kMachineGun || t.type == TargetType::kMortar))
+    return err("target.damaged", "machine gun and mortar bases are killed when hit, never damaged (3.3)");
+  if (t.immobilized && t.type != TargetType::kVehicle && t.type != TargetType::kTowedGun)
+    return err("target.immobilized", "only vehicles and towed guns can be immobilized (3.3)");
+  if (fire.turns < 1 || fire.turns > kMaxTurns) return err("fire.turns", "expected 1.." + std::to_string(kMaxTurns));
+  if (f.jammed && f.mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
+  if (f.jammed && fire.turns == 1)
+    return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
+  if (f.moved && f.mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
+    return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
+  if (f.moved && f.mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
+  if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
+    return err("firer.shell_size", "expected a category in 0..11 (3.6 Weapon Size Index)");
+  switch (fire.kind) {
+    case FireKind::kSmallArms:
+      if (f.mortar) return err("firer.mortar", "mortars fire on the Direct Artillery Fire chart (3.2)");
+      break;
+    case FireKind::kArtillery:
+      if (f.mg == MachineGun::kLight) return err("firer.mg", "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (f.mg != MachineGun::kNone && t.type != TargetType::kVehicle)
+        return err("fire.kind", "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only against tank targets (3.1, 3.7)");
+      if (f.ammo == Ammo::kSmoke || f.ammo == Ammo::kNone)
+        return err("firer.ammo", "direct artillery fire needs HE, AP or APCP (light smoke is fire.kind = \"smoke\")");
+      if (t.type != TargetType::kVehicle && f.ammo != Ammo::kHE)
+        return err("firer.ammo", "you must use H.E. in an antipersonnel role (3.6)");
+      if (f.mortar && f.ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
+      if (f.fallback_ammo == f.ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
+      if (f.fallback_ammo == Ammo::kAPCP || f.fallback_ammo == Ammo::kSmoke)
+        return err("firer.fallback_ammo", "APCP and light smoke are always secondary ammunition (3.6, 3.7)");
+      if (f.fallback_ammo == Ammo::kAP && t.type != TargetType::kVehicle)
+        return err("firer.fallback_ammo", "you must use H.E. in an antipersonnel role (3.6)");
+      if (f.mortar && (fire.range < kMortarMinRange || fire.range > kMortarMaxRange))
+        return err("fire.range", "mortars fire from 120 to 1800 yards (3.7), got " + std::to_string(fire.range));
+      break;
+    case FireKind::kFlamethrower:
+      break;
+    case FireKind::kSmoke:
+      if (f.mg != MachineGun::kNone) return err("fire.kind", "machine guns do not fire smoke (3.7)");
+      break;
+  }
+  if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
+    return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
+  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary && f.ammo != Ammo::kAPCP)
+    return err("firer.fallback_ammo", "a fallback needs secondary ammunition (firer.secondary = true) (3.7)");
+  // Base and Range chart.
+  std::string weapon = f.weapon;
+  if (f.mounted_cavalry) {
+    if (fire.kind != FireKind::kSmallArms) return err("firer.mounted_cavalry", "mounted cavalry fires small arms only (3.1)");
+    weapon = "assault";  // 3.1: mounted cavalry uses the assault weapon range
+  }
+  if (!weapon.empty()) {
+    const auto it = chart.ranges.find(weapon);
+    if (it == chart.ranges.end()) {
+      std::string known;
+      for (const auto& [k, v] : chart.ranges) known += (known.empty() ? "" : ", ") + k;
+      return err(f.mounted_cavalry ? "firer.mounted_cavalry" : "firer.weapon",
+                 "\"" + weapon + "\" is not in the chart's Base and Range chart (" + known + ")");
+    }
+    if (fire.range > it->second)
+      return err("fire.range", std::to_string(fire.range) + " yards is beyond the " + std::to_string(it->second) +
+                                   "-yard range of " + weapon + " (Base and Range chart)");
+  }
+  try {
+    build_spec(chart, s, f.ammo);
+    if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo);
+  } catch (const RulesError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+Compiled compile(const Chart& chart, const Situation& s) {
+  if (auto e = check(chart, s)) throw *e;
+  Compiled out;
+  out.program = Compiler(chart, s).run();
+  auto& l = out.explain.lines;
+  l.push_back("chart: " + chart.name);
+  l.push_back(std::string("fire: ") + kind_name(s.fire.kind) + ", " + std::to_string(s.fire.range) + " yards, " +
+              (s.fire.turns == 1 ? std::string("one fire") : std::to_string(s.fire.turns) + " turns"));
+  const ShotSpec main = build_spec(chart, s, s.firer.ammo);
+  explain_spec(l, s, chart, main,
+               s.fire.kind == FireKind::kArtillery ? std::string("shots with ") + ammo_name(s.firer.ammo) : "each fire");
+  if (s.firer.fallback_ammo != Ammo::kNone)
+    explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo),
+                 std::string("shots with ") + ammo_name(s.firer.fallback_ammo) + " once the secondary is out");
+  l.push_back("notes");
+  l.push_back("  - hits: a K removes a base; a second D on an infantry unit with a damaged base is a K (3.3)");
+  if (s.target.type == TargetType::kMachineGun || s.target.type == TargetType::kMortar)
+    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the kill die (3.3)");
+  if (s.target.type == TargetType::kInfantry)
+    l.push_back("  - immobilization only happens to vehicles and towed guns: I has no effect here (3.3)");
+  l.push_back("  - a K removes an undamaged base while one remains (salvo's reading; the text does not say)");
+  if (s.fire.kind == FireKind::kArtillery)
+    l.push_back("  - Rapid Fire shots stay on the same target while it lives (3.7 allows another target)");
+  if (s.fire.turns > 1) {
+    l.push_back("  - the target unit does not move, rally or return fire between turns; remnant: one third or less of its bases (3.5)");
+    if (s.firer.mg != MachineGun::kNone)
+      l.push_back("  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after (3.7)");
+  }
+  if (s.target.packed && s.fire.turns > 1)
+    l.push_back("  - packed target: salvo keeps the packed modifier as losses thin the unit (3.3 may lift it)");
+  return out;
+}
+
+std::string format_explain(const std::string& file, const std::string& name,
+                           const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e) {
+  std::string out = "== " + name + "  (" + file + ")\n";
+  for (const auto& [k, v] : sweep) out += "   " + k + " = " + v + "\n";
+  for (const std::string& line : e.lines) out += line + "\n";
+  return out;
+}
+
+}  // namespace salvo::w1943

@@ -1,0 +1,370 @@
+// The Infantry Fire Table and the shots resolved on it: the rulebook's worked examples as exact
+// tests, scripted dice through the reference interpreter, and the rules conflicts.
+#include <string>
+
+#include "asl_test_util.h"
+#include "salvo/load/asl_loader.h"
+#include "salvo/rules/asl_ift.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+/// German 75L HE at a squad 6 hexes away on the Infantry Target Type.
+Situation itt() {
+  Situation s = base();
+  s.name = "itt";
+  s.firer.ammo = Ammo::kHE;
+  s.target.type = TargetType::kInfantry;
+  return s;
+}
+
+/// A vehicular MG of `fp` FP at a squad 5 hexes away.
+Situation mg(int fp) {
+  Situation s = base();
+  s.name = "mg";
+  s.firer.weapon = Weapon::kMg;
+  s.firer.fp = fp;
+  s.target.type = TargetType::kInfantry;
+  s.fire.range = 5;
+  return s;
+}
+
+ShotSpec first_shot(const Situation& s) { return build_shot(s, ShotContext{0, false, false, false}, nullptr); }
+
+std::string conflict(const Situation& s) {
+  const auto e = check(s);
+  REQUIRE(e.has_value());
+  return e->key() + ": " + e->what();
+}
+
+}  // namespace
+
+TEST_CASE("A7.306 EX and A7.308 EX on the IFT", "[asl][ift]") {
+  CHECK(ift_personnel(8, 6) == kOutcome1Mc);  // A7.306 EX: 8 FP, Final 6
+  CHECK(ift_personnel(8, 8) == kOutcomeNmc);  // A7.308 EX
+  CHECK(ift_personnel(8, 4) == kOutcome2Mc);
+  CHECK(ift_personnel(8, 7) == kOutcome1Mc);
+  CHECK(vehicle_line(8, 7) == kOutcomeImmobilized);  // A7.308 EX: 8 FP Final 7 immobilizes
+  CHECK(vehicle_line(8, 6) == kOutcomeEliminated);
+  CHECK(vehicle_line(8, 3) == kOutcomeBurn);
+  CHECK(vehicle_line(8, 8) == kOutcomeNoEffect);
+  // Both ends of the table and its corners.
+  CHECK(ift_personnel(1, -3) == kOutcome1Kia);
+  CHECK(ift_personnel(36, 0) == kOutcome7Kia);
+  CHECK(ift_personnel(1, 5) == kOutcomePtc);
+  CHECK(ift_personnel(1, 6) == kOutcomeNoEffect);
+  CHECK(ift_personnel(36, 15) == kOutcomePtc);
+  CHECK(ift_personnel(36, 20) == kOutcomePtc);
+  CHECK(ift_personnel(20, 4) == kOutcomeK4);
+  CHECK(ift_personnel(12, 3) == kOutcomeK3);
+  const int kill_numbers[] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+  for (std::size_t i = 0; i < std::size(kIftColumns); ++i) CHECK(vehicle_line_kill_number(kIftColumns[i]) == kill_numbers[i]);
+}
+
+TEST_CASE("C.6 HE caliber columns, C.7 Heavy Payload, C8.31 HE equivalency, A7.3 columns", "[asl][ift]") {
+  CHECK(he_fp(90) == 16);  // C.6: a 90mm Gun uses the 16 FP column
+  CHECK(he_fp(100) == 20);
+  CHECK(he_fp(105) == 20);
+  CHECK(he_fp(75) == 12);
+  CHECK(he_fp(57) == 6);
+  CHECK(he_fp(50) == 6);
+  CHECK(he_fp(45) == 4);
+  CHECK(he_fp(37) == 4);
+  CHECK(he_fp(20) == 1);
+  CHECK(he_fp(15) == 0);
+  CHECK(he_fp(120) == 24);
+  CHECK(he_fp(150) == 30);
+  CHECK(he_fp(200) == 36);
+  CHECK(heavy_payload_drm(2 * he_fp(120)) == -1);  // C.7 EX: a 120mm CH is 48 FP: -1
+  CHECK(heavy_payload_drm(36) == 0);
+  CHECK(heavy_payload_drm(43) == 0);
+  CHECK(heavy_payload_drm(60) == -3);
+  CHECK(he_equivalent_fp(*parse_gun("75L"), Ammo::kAP) == 2);
+  CHECK(he_equivalent_fp(*parse_gun("28LL"), Ammo::kAPCR) == 1);
+  CHECK(ift_column(0.5) == 0);
+  CHECK(ift_column(1) == 1);
+  CHECK(ift_column(5.5) == 4);
+  CHECK(ift_column(6) == 6);
+  CHECK(ift_column(99) == 36);
+}
+
+TEST_CASE("C3.3 To Hit rows for the Infantry and Area Target Types", "[asl][ift]") {
+  CHECK(basic_th_infantry(false, 6) == 8);   // C3.7 EX
+  CHECK(basic_th_infantry(false, 40) == 2);  // C3.6 EX: German 37-42
+  CHECK(basic_th_infantry(false, 13) == 6);  // jekl.com: German 75L at 13 hexes, 6 +1 L
+  CHECK(basic_th_infantry(true, 10) == 6);
+  CHECK(basic_th_area(6) == 7);
+  CHECK(basic_th_area(15) == 8);
+  Situation s = itt();
+  s.fire.range = 13;
+  CHECK(first_shot(s).modified_th == 7);  // 6 +1 L (C4.12)
+  s.target.type = TargetType::kArea;
+  s.fire.range = 6;
+  CHECK(first_shot(s).modified_th == 7);  // Area row, red for every nationality
+}
+
+TEST_CASE("C3.7 EX: Critical Hits on the Infantry Target Type", "[asl][ift]") {
+  // Modified TH# 8; DRM +1: CH only on an Original 2. DRM 0 (-1 Acquisition): Original <= 3.
+  // DRM -1 (-2 Acquisition): Original <= 4. No subsequent dr is needed in any of them.
+  for (int acquisition = 0; acquisition <= 2; ++acquisition) {
+    Situation s = itt();
+    s.fire.extra_drm = 1;
+    s.fire.acquisition = acquisition;
+    const ShotSpec spec = first_shot(s);
+    REQUIRE(spec.modified_th == 8);
+    REQUIRE(spec.drm == 1 - acquisition);
+    const int ch_up_to = 2 + acquisition;
+    for (int c = 1; c <= 6; ++c)
+      for (int w = 1; w <= 6; ++w) {
+        INFO("acquisition " << acquisition << ", DR " << c << "," << w);
+        REQUIRE_FALSE(needs_subsequent_dr(spec, c, w));
+        const Hit h = to_hit(spec, c, w, 0);
+        CHECK(h.hit == (c + w + spec.drm <= 8));
+        CHECK(h.critical == (c + w <= ch_up_to));
+      }
+  }
+}
+
+TEST_CASE("C3.7: an Original 2 that is not a CH by its Final DR rolls the subsequent dr", "[asl][ift]") {
+  Situation s = itt();
+  s.target.tem = 3;  // Original 2 -> Final 5: 10 is not < 8
+  const ShotSpec spec = first_shot(s);
+  REQUIRE(spec.drm == 3);
+  REQUIRE(needs_subsequent_dr(spec, 1, 1));
+  for (int dr = 1; dr <= 6; ++dr) {
+    INFO("subsequent dr " << dr);
+    const Hit h = to_hit(spec, 1, 1, dr);
+    CHECK(h.hit);
+    CHECK(h.critical == (dr <= 4));  // 1, or <= half of 8
+  }
+  // Scripted: CH on dr 4; the CH Effects DR on 24 FP at -3 (TEM +3 reversed): 5 - 3 = 2 -> 3KIA.
+  PhaseTrace t = run_script(s, {TH(1, 1), DR(4), TK(2, 3)});
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].outcome == kOutcome3Kia);
+  CHECK((t.steps[0].flags & (1u << kFlagCritical)) != 0);
+  CHECK(t.end == kEndTargetDestroyed);
+  // dr 5: a normal hit; 12 FP column, no TEM on the Effects DR (C.3): 4 -> 3MC.
+  t = run_script(s, {TH(1, 1), DR(5), TK(2, 2)});
+  CHECK(t.steps[0].outcome == kOutcome3Mc);
+  CHECK((t.steps[0].flags & (1u << kFlagCritical)) == 0);
+  CHECK(t.end == kEndRofExhausted);
+}
+
+TEST_CASE("scripted dice: HE on the Infantry Target Type", "[asl][ift]") {
+  Situation s = itt();
+  s.target.tem = 1;  // woods: paid on the To Hit DR
+  // Original 7 + 1 = 8 <= 8: hit, not a CH (16 is not < 8); 12 FP column, Effects DR 4: 3MC.
+  PhaseTrace t = run_script(s, {TH(3, 4), TK(2, 2)});
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].outcome == kOutcome3Mc);
+  const std::uint32_t want = (1u << kFlagHit) | (1u << kFlagPtcOrWorse) | (1u << kFlagMcOrWorse);
+  CHECK(t.steps[0].flags == want);
+  // Original 2, Final 3: CH; 24 FP, TEM +1 reversed: 6 - 1 = 5 -> K/4.
+  t = run_script(s, {TH(1, 1), TK(3, 3)});
+  CHECK(t.steps[0].outcome == kOutcomeK4);
+  CHECK((t.steps[0].flags & (1u << kFlagCasualty)) != 0);
+  CHECK((t.steps[0].flags & (1u << kFlagKia)) == 0);
+  // A miss: Original 8 + 1 = 9.
+  t = run_script(s, {TH(4, 4)});
+  CHECK(t.steps[0].outcome == kOutcomeMiss);
+  // ROF 1 kept on a colored 1; Acquisition -1 on the second shot.
+  s.firer.rof = 1;
+  t = run_script(s, {TH(1, 5), TK(6, 6), TH(2, 6), TK(4, 4)});
+  REQUIRE(t.steps.size() == 2);
+  CHECK(t.steps[0].outcome == kOutcomeNoEffect);  // 12 FP, DR 12: "—"
+  CHECK(t.steps[1].outcome == kOutcome1Mc);       // 8 + 1 - 1 = 8 hits; 12 FP, DR 8: 1MC
+  CHECK(t.end == kEndRofExhausted);
+}
+
+TEST_CASE("scripted dice: Improbable Hit and Multiple Hits on the Infantry Target Type", "[asl][ift]") {
+  Situation s = itt();
+  s.fire.extra_drm = 7;  // lowest Final 9 > 8: only an Original 2 and a dr of 1-3 hit (C3.6)
+  PhaseTrace t = run_script(s, {TH(1, 1), DR(2), TK(3, 4)});
+  CHECK(t.steps[0].outcome == kOutcome1Mc);  // normal hit: 12 FP, DR 7
+  t = run_script(s, {TH(1, 1), DR(1), TK(3, 4)});
+  CHECK(t.steps[0].outcome == kOutcome3Mc);  // CH: 24 FP, DR 7
+  t = run_script(s, {TH(1, 1), DR(4)});
+  CHECK(t.steps[0].outcome == kOutcomeMiss);
+
+  // C3.8: a 37L (4 FP HE) non-CH hit on Original doubles: two Effects DR, the better kept.
+  s = itt();
+  s.firer.gun = *parse_gun("37L");
+  t = run_script(s, {TH(2, 2), TK(3, 3), TK(1, 2)});
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].outcome == kOutcome2Mc);  // 4 FP: DR 6 NMC, DR 3 2MC
+  CHECK(t.steps[0].counts[kCounterHits] == 2);
+}
+
+TEST_CASE("scripted dice: HE on the Area Target Type; C3.71 EX", "[asl][ift]") {
+  Situation s = itt();
+  s.target.type = TargetType::kArea;
+  s.target.tem = 1;
+  s.firer.rof = 2;  // C3.33: the Area Target Type uses all ROF
+  const ShotSpec spec = first_shot(s);
+  CHECK(spec.modified_th == 7);
+  CHECK(spec.drm == 0);  // TEM goes to the Effects DR (C3.331)
+  CHECK(spec.rof == 0);
+  CHECK(spec.ift.normal.column == 6);  // 12 FP halved (C3.33)
+  CHECK(spec.ift.normal.drm == 1);
+  CHECK(spec.ift.critical.column == 24);  // full FP doubled, no halving (C3.71)
+  CHECK(spec.ift.critical.drm == -1);
+  PhaseTrace t = run_script(s, {TH(1, 6), TK(2, 3)});
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].outcome == kOutcome1Mc);  // 6 FP, 5 + 1 = 6
+  CHECK(t.end == kEndRofExhausted);
+
+  // C3.71 EX: a 50mm HE CH vs a Non-Assault-moving squad in woods: 12 FP column at -2.
+  s = itt();
+  s.firer.gun = *parse_gun("50");
+  s.target.type = TargetType::kArea;
+  s.target.tem = 1;
+  s.target.ffnam = true;
+  s.fire.phase = Phase::kDefensive;
+  const ShotSpec ex = first_shot(s);
+  CHECK(ex.ift.critical.column == 12);
+  CHECK(ex.ift.critical.drm == -2);
+  t = run_script(s, {TH(1, 1), TK(2, 2)});
+  CHECK((t.steps[0].flags & (1u << kFlagCritical)) != 0);
+  CHECK(t.steps[0].outcome == kOutcome1Kia);  // 4 - 2 = 2 on 12 FP
+}
+
+TEST_CASE("C.7 EX: a 120mm CH is 48 FP, resolved on the 36+ column at -1", "[asl][ift]") {
+  Situation s = itt();
+  s.firer.gun = *parse_gun("120");
+  const ShotSpec spec = first_shot(s);
+  CHECK(spec.ift.normal.column == 24);
+  CHECK(spec.ift.critical.column == 36);
+  CHECK(spec.ift.critical.drm == -1);
+}
+
+TEST_CASE("scripted dice: vehicular MG and IFE on the IFT", "[asl][ift][mg]") {
+  Situation s = mg(4);
+  s.target.tem = 1;
+  PhaseTrace t = run_script(s, {TK(3, 2)});
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].outcome == kOutcomeNmc);  // 4 FP, 5 + 1 = 6
+  CHECK(t.steps[0].counts[kCounterShots] == 1);
+  CHECK(t.steps[0].counts[kCounterHits] == 0);
+  // D3.7: malfunction on an Original 12; the attack is still resolved (A9.7).
+  t = run_script(s, {TK(6, 6)});
+  CHECK((t.steps[0].flags & (1u << kFlagMalfunction)) != 0);
+  CHECK(t.end == kEndMalfunction);
+  // A9.2: the colored dr of the IFT DR keeps a Multiple ROF.
+  s.firer.rof = 2;
+  t = run_script(s, {TK(1, 3), TK(2, 1), TK(5, 1)});
+  REQUIRE(t.steps.size() == 3);
+  CHECK(t.steps[1].outcome == kOutcome1Mc);  // 3 + 1 = 4 on 4 FP
+  CHECK(t.end == kEndRofExhausted);
+
+  // D3.52: Case A as an IFT DRM, first shot only; bow MG = NT: +3.
+  s = mg(2);
+  s.firer.gun_type = GunType::kNT;
+  s.fire.ca_change = 1;
+  CHECK(first_shot(s).ift.normal.drm == 3);
+  CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).ift.normal.drm == 0);
+  // Halved FP (fractions kept): AFPh (D3.53), Bounding Fire (D3.31), Long Range (A7.22).
+  s = mg(8);
+  s.fire.phase = Phase::kAdvancing;
+  CHECK(first_shot(s).ift.normal.column == 4);
+  s.fire.phase = Phase::kBounding;
+  CHECK(first_shot(s).ift.normal.column == 4);
+  s.firer.normal_range = 4;  // range 5 > 4: halved again, 2 FP
+  CHECK(first_shot(s).ift.normal.column == 2);
+  s = mg(3);
+  s.fire.phase = Phase::kAdvancing;  // 1.5 FP: the 1 FP column
+  CHECK(first_shot(s).ift.normal.column == 1);
+  s = mg(4);
+  s.fire.range = 1;  // Point Blank Fire doubles (A7.21)
+  CHECK(first_shot(s).ift.normal.column == 8);
+  // IFE: ROF -1 and half FP beyond 16 hexes (C2.29).
+  s = mg(12);
+  s.firer.weapon = Weapon::kIfe;
+  s.firer.rof = 2;
+  s.fire.range = 20;
+  const ShotSpec ife = first_shot(s);
+  CHECK(ife.rof == 1);
+  CHECK(ife.ift.normal.column == 6);
+}
+
+TEST_CASE("scripted dice: MG on the IFT Vehicle line (A7.308, A7.309)", "[asl][ift][mg]") {
+  Situation s = mg(8);
+  s.target.type = TargetType::kVehicle;
+  s.target.unarmored = true;
+  s.target.armor = Armor{std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  PhaseTrace t = run_script(s, {TK(3, 4)});
+  CHECK(t.steps[0].outcome == kOutcomeImmobilized);  // A7.308 EX: 8 FP, Final 7
+  // A7.309: 1 FP with +2 TEM: an Original 2 is Final 4 > Kill Number 3, but the dr 2 eliminates.
+  s = mg(1);
+  s.target.type = TargetType::kVehicle;
+  s.target.unarmored = true;
+  s.target.armor = Armor{std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  s.target.tem = 2;
+  t = run_script(s, {TK(1, 1), DR(2)});
+  CHECK(t.steps[0].outcome == kOutcomeEliminated);
+  CHECK(t.end == kEndTargetDestroyed);
+  t = run_script(s, {TK(1, 1), DR(3)});
+  CHECK(t.steps[0].outcome == kOutcomeImmobilized);
+  t = run_script(s, {TK(1, 1), DR(5)});
+  CHECK(t.steps[0].outcome == kOutcomeNoEffect);
+}
+
+TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][ift][errors]") {
+  Situation s = mg(4);
+  s.target.type = TargetType::kArea;
+  CHECK(conflict(s) == "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
+  s = mg(4);
+  s.target.type = TargetType::kVehicle;
+  CHECK(conflict(s).rfind("target.armor: MG/IFE fire vs an armored vehicle", 0) == 0);
+  s = itt();
+  s.firer.ammo = Ammo::kHEAT;
+  s.firer.depletion = 6;
+  CHECK(conflict(s) == "firer.ammo: HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
+  s = itt();
+  s.target.type = TargetType::kArea;
+  s.fire.range = 0;
+  s.fire.same_hex = true;
+  CHECK(conflict(s) == "fire.same_hex: the Area Target Type is not allowed at range 0 (C3.33)");
+  s = itt();
+  s.target.ffnam = true;
+  CHECK(conflict(s) == "target.ffnam: FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
+  s = base();
+  s.target.ffmo = true;
+  CHECK(conflict(s) == "target.ffmo: FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
+  s = mg(4);
+  s.firer.weapon = Weapon::kIfe;
+  s.fire.range = 33;
+  CHECK(conflict(s) == "fire.range: IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got 33");
+  s = itt();
+  s.firer.gun = *parse_gun("15");
+  CHECK(conflict(s) == "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)");
+}
+
+TEST_CASE("program names follow the kind of target and weapon", "[asl][ift]") {
+  auto has = [](const std::vector<std::string>& v, const std::string& n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+  const RollProgram vehicle = compile(base()).program;
+  CHECK_FALSE(has(vehicle.flag_names, "kia"));
+  CHECK_FALSE(has(vehicle.outcome_names, "1mc"));
+  CHECK(has(vehicle.outcome_names, "burn"));
+  const RollProgram personnel = compile(itt()).program;
+  CHECK(has(personnel.flag_names, "hit"));
+  CHECK(has(personnel.flag_names, "kia"));
+  CHECK_FALSE(has(personnel.flag_names, "burn"));
+  CHECK(has(personnel.outcome_names, "k_2"));
+  CHECK_FALSE(has(personnel.outcome_names, "dud"));
+  const RollProgram mgp = compile(mg(4)).program;
+  CHECK_FALSE(has(mgp.flag_names, "hit"));
+  CHECK_FALSE(has(mgp.outcome_names, "miss"));
+  CHECK_FALSE(has(mgp.counter_names, "hits"));
+}
+
+TEST_CASE("example file: an HE shot at a squad in woods", "[asl][ift][load]") {
+  const auto f = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/he-at-squad-in-woods.toml");
+  REQUIRE(f.situations.size() == 1);
+  const Situation& s = f.situations[0].situation;
+  CHECK(s.target.type == TargetType::kInfantry);
+  const Compiled c = compile(s);
+  c.program.validate();
+}

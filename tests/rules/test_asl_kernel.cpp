@@ -1,0 +1,133 @@
+// Tier 1 (exact): the fast Monte Carlo kernel on compiled ASL programs equals, tally for tally,
+// the scalar reference interpreter (asl::resolve_phase, the rules functions called directly)
+// fed from the same lane streams; and the engine's tallies do not depend on the thread count.
+#include <string>
+
+#include "asl_test_util.h"
+#include "salvo/sim/montecarlo.h"
+#include "salvo/sim/rng.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+/// Dice for the interpreter from one of the engine's streams.
+class StreamDice : public Dice {
+ public:
+  StreamDice(std::uint64_t seed, std::uint64_t key, std::uint64_t stream) : d_(seed, key, stream) {}
+  int pair() override { return d_.pair(); }
+  int d6() override { return d_.d6(); }
+
+ private:
+  sim::DiceStream d_;
+};
+
+/// Tallies of blocks [0, blocks) by the reference interpreter, lane by lane, trial by trial.
+sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::uint64_t seed, std::uint64_t key,
+                                 std::uint64_t trials) {
+  sim::Tallies t = sim::empty_tallies(p);
+  auto add = [](sim::WindowTallies& w, std::uint32_t mask, const std::array<std::uint64_t, kMaxCounters>& c,
+                int outcome) {
+    for (std::size_t f = 0; f < w.flags.size(); ++f) w.flags[f] += (mask >> f) & 1u;
+    for (std::size_t i = 0; i < w.counter_sum.size(); ++i) {
+      w.counter_sum[i] += c[i];
+      w.counter_sumsq[i] += c[i] * c[i];
+    }
+    ++w.outcomes[static_cast<std::size_t>(outcome)];
+  };
+  for (std::uint64_t b = 0; b * sim::kBlockTrials < trials; ++b) {
+    const std::uint64_t n = std::min(sim::kBlockTrials, trials - b * sim::kBlockTrials);
+    t.trials += n;
+    for (std::uint64_t lane = 0; lane < sim::kLanes; ++lane) {
+      StreamDice dice(seed, key, sim::lane_stream(b, lane));
+      for (std::uint64_t i = 0; i < sim::lane_trials(n, lane); ++i) {
+        const PhaseTrace tr = resolve_phase(s, dice);
+        std::uint32_t run_mask = 0, first_mask = 0;
+        std::array<std::uint64_t, kMaxCounters> run_c{}, first_c{};
+        int first_outcome = 0;
+        bool open = true;
+        for (const StepRecord& st : tr.steps) {
+          run_mask |= st.flags;
+          for (std::size_t c = 0; c < kMaxCounters; ++c) run_c[c] += st.counts[c];
+          if (open) {
+            first_mask |= st.flags;
+            for (std::size_t c = 0; c < kMaxCounters; ++c) first_c[c] += st.counts[c];
+            first_outcome = st.outcome;
+            open = !(st.fired || &st == &tr.steps.back());
+          }
+        }
+        add(t.run, run_mask, run_c, tr.steps.back().outcome);
+        add(t.first, first_mask, first_c, first_outcome);
+        ++t.run.end_reasons[static_cast<std::size_t>(tr.end)];
+      }
+    }
+  }
+  return t;
+}
+
+/// Twenty situations: the plain shot, ROF, Multiple Hits, subsequent dr, hull down, special
+/// ammo, Low Ammo, X#, Intensive Fire, stop rules.
+std::vector<Situation> twenty() {
+  std::vector<Situation> v;
+  auto add = [&](const std::string& name, auto&& edit) {
+    Situation s = base();
+    s.name = name;
+    edit(s);
+    v.push_back(s);
+  };
+  add("B1: 75L AP ROF 2 BU", [](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; s.firer.th_color = ThColor::kBlack; });
+  add("75L AP ROF 0", [](Situation&) {});
+  add("75 vs Panther", [](Situation& s) { s.firer.gun = *parse_gun("75"); s.firer.rof = 2; s.target.armor = Armor{18, 8, 14, 8}; });
+  add("side 12 hexes", [](Situation& s) { s.target.facing = Facing::kSide; s.fire.range = 12; s.firer.rof = 1; });
+  add("37L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+  add("20L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.firer.rof = 3; s.target.armor = Armor{1, 0, 1, 0}; s.fire.range = 2; });
+  add("improbable hits", [](Situation& s) { s.fire.extra_drm = 9; s.firer.rof = 1; });
+  add("CH only on subsequent dr", [](Situation& s) { s.fire.extra_drm = 8; s.firer.rof = 2; });
+  add("hull down", [](Situation& s) { s.target.hull_down = true; s.firer.rof = 2; });
+  add("APCR depletion fallback AP", [](Situation& s) { s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; });
+  add("APCR no fallback", [](Situation& s) { s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 2; });
+  add("HE vs light armor", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.armor = Armor{1, 1, 1, 0}; s.firer.rof = 2; });
+  add("low ammo B10", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
+  add("B10 X11", [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
+  add("intensive fire", [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+  add("stop on effect", [](Situation& s) { s.fire.stop_on = StopOn::kEffect; s.firer.rof = 2; s.target.armor = Armor{11, 8, 11, 8}; });
+  add("stop never, capped", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 2; s.fire.max_shots = 3; });
+  add("stop never, ROF 6", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 6; s.firer.breakdown = 11; });
+  add("point blank acquired", [](Situation& s) { s.fire.range = 1; s.fire.acquisition = 1; s.firer.rof = 3; });
+  add("bounding fire", [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 2.0; s.firer.rof = 1; });
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("fast kernel == scalar reference interpreter, tally for tally, on 20 situations", "[asl][engines][kernel]") {
+  const auto v = twenty();
+  REQUIRE(v.size() == 20);
+  std::uint64_t key = 0;
+  for (const Situation& s : v) {
+    INFO("situation: " << s.name);
+    const RollProgram p = compile(s).program;
+    const std::uint64_t trials = 20000 + 17;  // uneven lanes
+    const sim::Tallies fast = sim::run_blocks(p, 2026, key, 0, 1, trials);
+    const sim::Tallies interp = interpreter_tallies(s, p, 2026, key, trials);
+    const sim::Tallies walker = sim::run_blocks_reference(p, 2026, key, 0, 1, trials);
+    CHECK(fast.truncated == 0);
+    CHECK(fast == interp);
+    CHECK(walker == interp);
+    // ... and the whole engine on 1 and 2 threads
+    sim::McOptions o;
+    o.seed = 2026;
+    o.situation_key = key;
+    o.trials = trials;
+    sim::Tallies t1, t2;
+    o.threads = 1;
+    sim::monte_carlo(p, o, &t1);
+    o.threads = 2;
+    sim::monte_carlo(p, o, &t2);
+    CHECK(t1 == fast);
+    CHECK(t2 == fast);
+    ++key;
+  }
+}

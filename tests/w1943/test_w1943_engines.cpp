@@ -1,0 +1,167 @@
+// The compiled 1943 program run by both engines, checked against the reference interpreter:
+// exact engine == enumeration of every dice sequence; Monte Carlo within 5 standard errors of
+// exact on every situation.
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+#include "w1943_test_util.h"
+
+using namespace salvo;
+using namespace salvo::w1943;
+using namespace salvo::w1943::testing;
+
+namespace {
+
+struct Case {
+  std::string name;
+  Situation s;
+  bool enumerable;  // few enough dice sequences to enumerate (Rapid Fire chains cut deep)
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  auto add = [&](std::string name, Situation s, bool enumerable, const std::function<void(Situation&)>& edit) {
+    edit(s);
+    s.name = name;
+    v.push_back({std::move(name), s, enumerable});
+  };
+  add("rifles full strength", small_arms(), true, [](Situation&) {});
+  add("rifles weak, packed, rushing", small_arms(), true, [](Situation& s) {
+    s.firer.bases_firing = 4; s.target.packed = true; s.target.rushing = true; });
+  add("remnant in hard and solid cover", small_arms(), true, [](Situation& s) {
+    s.firer.bases_firing = 2; s.target.solid_cover = true; s.target.hard_cover = true; });
+  add("lmg at prone, 600 yards", small_arms(), true, [](Situation& s) {
+    s.firer.mg = MachineGun::kLight; s.target.prone = true; s.fire.range = 600; });
+  add("hmg 2 turns vs 3 bases", small_arms(3), true, [](Situation& s) {
+    s.firer.mg = MachineGun::kHeavy; s.fire.turns = 2; s.target.packed = true; });
+  add("hmg jammed, 3 turns", small_arms(2), true, [](Situation& s) {
+    s.firer.mg = MachineGun::kHeavy; s.firer.jammed = true; s.fire.turns = 3; });
+  add("infantry assault on armor", small_arms(1), true, [](Situation& s) {
+    s.target.type = TargetType::kVehicle; s.firer.weapon_value = 3; s.target.defense = 4; s.fire.range = 50; });
+  add("small arms vs MG section, 2 turns", small_arms(2), true, [](Situation& s) {
+    s.target.type = TargetType::kMachineGun; s.fire.turns = 2; });
+  add("flamethrower 4 turns", small_arms(3), true, [](Situation& s) {
+    s.fire.kind = FireKind::kFlamethrower; s.fire.turns = 4; s.fire.range = 30; });
+  add("smoke 3 turns", small_arms(), true, [](Situation& s) {
+    s.fire.kind = FireKind::kSmoke; s.firer.mortar = true; s.fire.turns = 3; });
+  add("AT gun AP vs tank", artillery_vs_tank(), true, [](Situation&) {});
+  add("AT gun APCP close, flank", artillery_vs_tank(), true, [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCP; s.fire.range = 350; s.fire.flank_rear = true; s.target.stationary_in_open = true; });
+  add("APCP with AP fallback", artillery_vs_tank(), true, [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCP; s.firer.fallback_ammo = Ammo::kAP; s.target.defense = 7; });
+  add("HE vs large tank, long range", artillery_vs_tank(), true, [](Situation& s) {
+    s.firer.ammo = Ammo::kHE; s.target.size = TargetSize::kLarge; s.fire.range = 1500; s.firer.training = Training::kAbysmal; });
+  add("heavy MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
+    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 3; s.target.defense = 1; s.fire.range = 150; });
+  add("medium MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
+    s.firer.mg = MachineGun::kMedium; s.firer.weapon_value = 3; s.target.defense = 0; });
+  add("HE vs infantry with a damaged base", artillery_vs_infantry(), true, [](Situation& s) {
+    s.target.damaged = true; s.target.packed = true; s.firer.training = Training::kOutstanding; });
+  add("mortar vs mortar section", artillery_vs_infantry(1), true, [](Situation& s) {
+    s.firer.mortar = true; s.firer.shell_size = 3; s.target.type = TargetType::kMortar; });
+  add("field gun vs towed gun", artillery_vs_infantry(1), true, [](Situation& s) {
+    s.target.type = TargetType::kTowedGun; s.firer.shell_size = 7; s.fire.range = 150; });
+  add("HE vs infantry, 3 turns", artillery_vs_infantry(3), false, [](Situation& s) { s.fire.turns = 3; });
+  add("secondary HE, 4 turns, AP fallback vs tank", artillery_vs_tank(), false, [](Situation& s) {
+    s.firer.ammo = Ammo::kHE; s.firer.secondary = true; s.firer.fallback_ammo = Ammo::kAP; s.fire.turns = 4; s.target.defense = 8; });
+  add("heavy MG anti-tank 5 turns", artillery_vs_tank(), false, [](Situation& s) {
+    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 2; s.target.defense = 3; s.fire.turns = 5; });
+  return v;
+}
+
+void close(const std::vector<sim::Estimate>& got, const std::vector<double>& want, double margin, const char* what) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO(what << " #" << i);
+    CHECK(got[i].value == Approx(want[i]).margin(margin));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1943][engines]") {
+  const Chart chart = illustrative_chart();
+  int n = 0;
+  for (const Case& c : cases()) {
+    if (!c.enumerable) continue;
+    INFO("situation: " << c.name);
+    const Compiled compiled = compile(chart, c.s);
+    compiled.program.validate();
+    const sim::RunResult r = sim::solve_exact(compiled.program);
+    // Artillery: Rapid Fire chains are cut after about 5 shots (the cut mass is the margin).
+    const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (c.s.firer.mg != MachineGun::kNone ? 10 : 8) : 64;
+    const Enumerated e = enumerate(chart, c.s, compiled.program, draws);
+    const double margin = e.truncated + 1e-12;
+    CHECK(e.truncated < 1e-6);
+    close(r.first.flags, e.first_flags, margin, "first flag");
+    close(r.run.flags, e.run_flags, margin, "run flag");
+    close(r.first.counters, e.first_counts, 10 * margin, "first counter");
+    close(r.run.counters, e.run_counts, 10 * margin, "run counter");
+    close(r.first.outcomes, e.first_outcomes, margin, "first outcome");
+    close(r.run.outcomes, e.run_outcomes, margin, "run outcome");
+    close(r.run.end_reasons, e.ends, margin, "end reason");
+    ++n;
+  }
+  CHECK(n >= 15);
+}
+
+TEST_CASE("1943: Monte Carlo within 5 standard errors of exact on every situation", "[w1943][engines][mc]") {
+  const Chart chart = illustrative_chart();
+  constexpr std::uint64_t kTrials = 100'000;
+  int situations = 0, checked = 0;
+  std::uint64_t key = 0;
+  for (const Case& c : cases()) {
+    INFO("situation: " << c.name);
+    const Compiled compiled = compile(chart, c.s);
+    const sim::RunResult ex = sim::solve_exact(compiled.program);
+    sim::McOptions o;
+    o.seed = 1943;
+    o.situation_key = key++;
+    o.trials = kTrials;
+    const sim::RunResult mc = sim::monte_carlo(compiled.program, o);
+    REQUIRE(mc.trials == kTrials);
+    auto compare = [&](const std::vector<sim::Estimate>& e, const std::vector<sim::Estimate>& m, const char* what) {
+      REQUIRE(e.size() == m.size());
+      for (std::size_t i = 0; i < e.size(); ++i) {
+        const double p = std::clamp(e[i].value, 0.0, 1.0);
+        const double se = std::sqrt(p * (1 - p) / static_cast<double>(kTrials));
+        INFO(what << " #" << i << ": exact " << p << ", mc " << m[i].value);
+        if (se < 1e-9) CHECK(std::abs(m[i].value - p) < 1e-9);  // certain or impossible
+        else CHECK(std::abs(m[i].value - p) <= 5 * se);
+        ++checked;
+      }
+    };
+    compare(ex.first.flags, mc.first.flags, "first flag");
+    compare(ex.run.flags, mc.run.flags, "run flag");
+    compare(ex.first.outcomes, mc.first.outcomes, "first outcome");
+    compare(ex.run.outcomes, mc.run.outcomes, "run outcome");
+    compare(ex.run.end_reasons, mc.run.end_reasons, "end reason");
+    for (std::size_t i = 0; i < ex.run.counters.size(); ++i) {
+      // Means: the Monte Carlo interval half-width is 1.96 se.
+      const double se = (mc.run.counters[i].hi - mc.run.counters[i].lo) / (2 * 1.959963984540054);
+      INFO("counter #" << i << ": exact " << ex.run.counters[i].value << ", mc " << mc.run.counters[i].value);
+      CHECK(std::abs(mc.run.counters[i].value - ex.run.counters[i].value) <= 5 * se + 1e-12);
+    }
+    ++situations;
+  }
+  CHECK(situations >= 15);
+  CHECK(checked > 500);
+}
+
+TEST_CASE("1943: outcome and end-reason partitions sum to 1", "[w1943][engines]") {
+  const Chart chart = illustrative_chart();
+  for (const Case& c : cases()) {
+    INFO("situation: " << c.name);
+    const sim::RunResult r = sim::solve_exact(compile(chart, c.s).program);
+    double first = 0, run = 0, ends = 0;
+    for (const auto& x : r.first.outcomes) first += x.value;
+    for (const auto& x : r.run.outcomes) run += x.value;
+    for (const auto& x : r.run.end_reasons) ends += x.value;
+    CHECK(first == Approx(1.0).margin(1e-12));
+    CHECK(run == Approx(1.0).margin(1e-12));
+    CHECK(ends == Approx(1.0).margin(1e-12));
+  }
+}

@@ -1,0 +1,137 @@
+// 1943 chart files and situation files: the shipped examples load, and every chart defect is
+// refused with file:line and a clear message.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "salvo/load/toml_util.h"
+#include "salvo/load/w1943_loader.h"
+#include "salvo/sim/exact.h"
+
+using namespace salvo;
+
+namespace {
+
+const std::string kDir = std::string(SALVO_SOURCE_DIR) + "/examples/1943";
+const std::string kChart = kDir + "/illustrative-chart.toml";
+
+/// The illustrative chart's text with `from` replaced by `to` (which must be present).
+std::string edited(const std::string& from, const std::string& to) {
+  std::string text = load::read_text_file(kChart);
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string chart_error(const std::string& text) {
+  try {
+    load::load_chart_string(text, "chart.toml");
+  } catch (const load::InputError& e) {
+    return e.what();
+  }
+  return "(loaded without error)";
+}
+
+/// Line of the first line that starts with `what` (the header comments mention names too).
+int line_of(const std::string& text, const std::string& what) {
+  const auto at = text.find("\n" + what);
+  REQUIRE(at != std::string::npos);
+  return 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+std::string situation_error(const std::string& text) {
+  try {
+    load::load_w1943_string(text, "s.toml", kDir);
+  } catch (const load::InputError& e) {
+    return e.what();
+  }
+  return "(loaded without error)";
+}
+
+}  // namespace
+
+TEST_CASE("the illustrative chart file holds the values of illustrative_chart()", "[w1943][load]") {
+  const w1943::Chart file = load::load_chart_file(kChart);
+  const w1943::Chart code = w1943::illustrative_chart();
+  CHECK(file.name == code.name);
+  CHECK(file.hash() == code.hash());
+  CHECK(load::read_text_file(kChart).rfind("# ILLUSTRATIVE VALUES", 0) == 0);
+}
+
+TEST_CASE("the 1943 example situations load and compile", "[w1943][load]") {
+  for (const char* name : {"rifles-vs-infantry.toml", "at-gun-vs-tank.toml", "hmg-three-turns.toml", "mortar-multi-turn.toml"}) {
+    INFO(name);
+    const load::W1943File f = load::load_w1943_file(kDir + "/" + name);
+    REQUIRE(!f.situations.empty());
+    for (const auto& p : f.situations) {
+      const w1943::Compiled c = w1943::compile(*f.chart, p.situation);
+      c.program.validate();
+      CHECK(sim::solve_exact(c.program).run.end_reasons.size() == c.program.end_reason_names.size());
+    }
+  }
+  const load::W1943File f = load::load_w1943_file(kDir + "/rifles-vs-infantry.toml");
+  CHECK(f.sweep_keys == std::vector<std::string>{"firer.bases_firing"});
+  CHECK(f.situations.size() == 3);
+  CHECK(f.situations[1].situation.firer.bases_firing == 4);
+}
+
+TEST_CASE("a chart with a missing result box is refused", "[w1943][load][errors]") {
+  const std::string text = edited("[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n4 = \"D\"\n",
+                                  "[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n");
+  CHECK(chart_error(text) == "chart.toml:" + std::to_string(line_of(text, "[artillery.kill.anti_tank]")) +
+                                 ": artillery.kill.anti_tank: missing result for die face 4");
+  const std::string sa = edited("7 = \"D\"\n", "");
+  CHECK(chart_error(sa) == "chart.toml:" + std::to_string(line_of(sa, "[small_arms.results]")) +
+                               ": small_arms.results: missing result for total 7");
+  const std::string top = edited("12 = \"K\"\n", "");
+  CHECK(chart_error(top) == "chart.toml:" + std::to_string(line_of(top, "[small_arms.results]")) +
+                                ": small_arms.results: missing result for total 12");
+  const std::string bad = edited("3 = \"I\"", "3 = \"X\"");
+  CHECK(chart_error(bad) == "chart.toml:" + std::to_string(line_of(bad, "3 = \"X\"")) +
+                                ": artillery.kill.anti_tank.3: expected one of none, I, D, K, got \"X\"");
+}
+
+TEST_CASE("a chart with overlapping or gapped range bands is refused", "[w1943][load][errors]") {
+  const std::string overlap = edited("from = 400\nto = 1000\nmodifier = -2", "from = 300\nto = 1000\nmodifier = -2");
+  CHECK(chart_error(overlap) == "chart.toml:" + std::to_string(line_of(overlap, "from = 300") - 1) +
+                                    ": small_arms.range_bands[1]: overlaps band 0 (300..1000 yards vs 0..399)");
+  const std::string gap = edited("from = 1000\nto = 2000", "from = 1100\nto = 2000");
+  CHECK(chart_error(gap) == "chart.toml:" + std::to_string(line_of(gap, "from = 1100") - 1) +
+                                ": artillery.range_bands[1]: gap after band 0 (yards 1000..1099 are in no band)");
+  const std::string start = edited("from = 0\nto = 399", "from = 50\nto = 399");
+  CHECK(chart_error(start) == "chart.toml:" + std::to_string(line_of(start, "from = 50") - 1) +
+                                  ": small_arms.range_bands[0]: the first band must start at 0 yards, got 50");
+}
+
+TEST_CASE("a chart with a missing or unknown modifier or key is refused", "[w1943][load][errors]") {
+  const std::string missing = edited("at_rushing = 1\n", "");
+  CHECK(chart_error(missing) == "chart.toml:" + std::to_string(line_of(missing, "[small_arms.modifiers]")) +
+                                    ": small_arms.modifiers: missing modifier at_rushing");
+  const std::string both = edited("moving_target = -1\nmoved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]",
+                                  "moved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]");
+  CHECK(chart_error(both) == "chart.toml:" + std::to_string(line_of(both, "[artillery.anti_tank.to_hit]")) +
+                                 ": artillery.anti_tank: missing modifier moving_target (give it in to_hit or to_kill)");
+  const std::string typo = edited("at_prone = -2", "at_prne = -2");
+  CHECK(chart_error(typo) == "chart.toml:" + std::to_string(line_of(typo, "at_prne")) +
+                                 ": small_arms.modifiers.at_prne: unknown key (did you mean small_arms.modifiers.at_prone?)");
+  const std::string dice = edited("dice = \"2d6\"", "dice = \"3d6\"");
+  CHECK(chart_error(dice) == "chart.toml:" + std::to_string(line_of(dice, "dice =")) +
+                                 ": small_arms.dice: expected one of 1d6, 2d6, got \"3d6\"");
+  CHECK(chart_error("name = \"x\"\n") == "chart.toml:1: small_arms: missing (required)");
+}
+
+TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w1943][load][errors]") {
+  const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
+  CHECK(situation_error(head + "[fire]\nrange = 300\n") == "(loaded without error)");
+  CHECK(situation_error("ruleset = \"1943\"\n") == "s.toml:1: chart: required: the chart file (chart = \"path/to/chart.toml\")");
+  CHECK(situation_error("ruleset = \"1943\"\nchart = \"nope.toml\"\n") ==
+        "s.toml:2: chart: cannot read " + kDir + "/nope.toml");
+  CHECK(situation_error(head + "[fire]\nrnage = 3\n") == "s.toml:4: fire.rnage: unknown key (did you mean fire.range?)");
+  CHECK(situation_error(head + "[firer]\nmg = \"light\"\n[target]\ntype = \"vehicle\"\n[fire]\nkind = \"direct_artillery\"\nrange = 300\n") ==
+        "s.toml:4: firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
+  CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\n[sweep]\n\"fire.range\" = [300, 900]\n") ==
+        "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: fire.range=900)");
+  CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n").rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
+}

@@ -1,0 +1,264 @@
+// 1943 special fire rules: each expected value derived by hand first (in the comment), then
+// checked against the exact engine on the compiled program.
+#include "salvo/sim/exact.h"
+#include "w1943_test_util.h"
+
+using namespace salvo;
+using namespace salvo::w1943;
+using namespace salvo::w1943::testing;
+
+namespace {
+
+sim::RunResult exact(const Chart& c, const Situation& s) {
+  const Compiled compiled = compile(c, s);
+  compiled.program.validate();
+  return sim::solve_exact(compiled.program);
+}
+
+int outcome(const Chart& c, const Situation& s, const std::string& name) {
+  const auto names = compile(c, s).program.outcome_names;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  FAIL("no outcome " << name);
+  return -1;
+}
+
+/// A chart whose artillery never hits (To Hit 13 at every range): only Rapid Fire, jams and
+/// ammunition decide anything.
+Chart never_hits() {
+  Chart c = illustrative_chart();
+  for (RangeBand& b : c.artillery_bands) b.value = 13;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("3.7 Rapid Fire: a chain fires 36/35 shots on average", "[w1943][rules]") {
+  // Each shot rolls a natural 12 with probability 1/36 and then fires again:
+  // E[shots] = sum_k (1/36)^k = 1 / (1 - 1/36) = 36/35; P(at least one Rapid Fire) = 1/36.
+  const sim::RunResult r = exact(never_hits(), artillery_vs_tank());
+  CHECK(r.run.counters[kCounterShots].value == Approx(36.0 / 35.0).margin(1e-12));
+  CHECK(r.run.flags[kFlagRapidFire].value == Approx(1.0 / 36.0).margin(1e-12));
+  CHECK(r.first.counters[kCounterShots].value == Approx(1.0).margin(1e-12));
+  // A target the chain can kill: every hit kills (all boxes K). P(hit) = h = P(2d6 >= 7) =
+  // 21/36; the chain goes on only after a 12, which also hits and kills: E[shots] = 1, and
+  // E[bases killed] = h.
+  Situation s = artillery_vs_tank();
+  const sim::RunResult k = exact(uniform_chart(Result::kKilled), s);
+  CHECK(k.run.counters[kCounterShots].value == Approx(1.0).margin(1e-12));
+  CHECK(k.run.counters[kCounterBasesKilled].value == Approx(21.0 / 36.0).margin(1e-12));
+}
+
+TEST_CASE("3.7 Rapid Fire against an infantry unit: expected bases killed include the chain", "[w1943][rules]") {
+  // All kill boxes D, infantry of 3 bases, never-miss To Hit (2): each shot is a D.
+  // One fire: the first D damages; a chain shot (1/36) turns it into a kill, a third D (1/36^2)
+  // damages again, a fourth kills. Bases killed = floor(shots / 2); P(shots >= n) = 36^-(n-1).
+  // E[killed] = P(shots >= 2) + P(shots >= 4) + P(shots >= 6) = 1/36 + 1/36^3 + 1/36^5 (target
+  // of 3 bases: at 6 shots it is destroyed and the chain stops).
+  Chart c = uniform_chart(Result::kDamaged);
+  for (RangeBand& b : c.artillery_bands) b.value = 2;
+  const sim::RunResult r = exact(c, artillery_vs_infantry(3));
+  const double e = 1.0 / 36 + 1.0 / (36.0 * 36 * 36) + 1.0 / (36.0 * 36 * 36 * 36 * 36);
+  CHECK(r.run.counters[kCounterBasesKilled].value == Approx(e).margin(1e-14));
+}
+
+TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1943][rules]") {
+  // 2d6: P(at least one 1) = 11/36, then 1/6: P(jam) = 11/216. A 1d6 chart: 1/6 * 1/6 = 1/36.
+  Situation s = small_arms();
+  s.firer.mg = MachineGun::kHeavy;
+  CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
+  Chart one = illustrative_chart();
+  one.small_arms_dice = 1;
+  one.small_arms_results = {1, {Result::kNone, Result::kNone, Result::kNone, Result::kDamaged, Result::kDamaged, Result::kKilled}};
+  CHECK(exact(one, s).run.flags[kFlagMgJam].value == Approx(1.0 / 36.0).margin(1e-12));
+  // No MG, no jam.
+  s.firer.mg = MachineGun::kNone;
+  CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == 0.0);
+}
+
+TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1; a jam ends the chain", "[w1943][rules]") {
+  // Per shot P(jam) = 1/36; the chain goes on after a 12 only if the gun did not jam:
+  // x = 1/36 + (35/36)(1/36) x  =>  x = (1/36) / (1 - 35/1296) = 36/1261.
+  Situation s = artillery_vs_tank();
+  s.firer.mg = MachineGun::kHeavy;
+  const sim::RunResult r = exact(never_hits(), s);
+  CHECK(r.run.flags[kFlagMgJam].value == Approx(36.0 / 1261.0).margin(1e-12));
+  CHECK(r.first.flags[kFlagMgJam].value == Approx(1.0 / 36.0).margin(1e-12));
+  // E[shots] = 1 / (1 - (1/36)(35/36)) = 1296/1261.
+  CHECK(r.run.counters[kCounterShots].value == Approx(1296.0 / 1261.0).margin(1e-12));
+}
+
+TEST_CASE("3.7 MG repair: one roll a turn, fixed on a 1", "[w1943][rules]") {
+  // Jammed at the start, 3 turns, a target it cannot hurt (all boxes none):
+  // turn 1 repair (1/6); if fixed it fires in turns 2 and 3; else turn 2 repair (1/6) and fires
+  // in turn 3, else turn 3 repair. P(repaired at least once) = 1 - (5/6)^3 = 91/216.
+  // new jams happen only on fire rolls; with 2d6 a shot jams with 11/216.
+  // Fixed in turn 1 (1/6): turn 2 fires; turn 3 fires unless turn 2 jammed (1 - 11/216).
+  // Fixed in turn 2 (5/36): turn 3 fires.
+  // E[shots] = 1/6 (1 + 205/216) + 5/36 = 1/6 * 421/216 + 5/36.
+  Situation s = small_arms(2);
+  s.firer.mg = MachineGun::kHeavy;
+  s.firer.jammed = true;
+  s.fire.turns = 3;
+  const sim::RunResult r = exact(uniform_chart(Result::kNone), s);
+  CHECK(r.run.flags[kFlagMgRepaired].value == Approx(91.0 / 216.0).margin(1e-12));
+  CHECK(r.run.counters[kCounterShots].value == Approx(421.0 / 1296.0 + 5.0 / 36.0).margin(1e-12));
+}
+
+TEST_CASE("3.7 secondary ammunition: out on an unmodified 1 or 2 on the kill die", "[w1943][rules]") {
+  // APCP without a fallback, never hitting: per shot P(out) = 1/3. The chain continues after a
+  // 12 only with ammunition left: x = 1/3 + (2/3)(1/36) x  =>  x = 18/53;
+  // E[shots] = 1 / (1 - 2/108) = 54/53; P(a chain cut by the empty rack) = (1/108) / (106/108) = 1/106.
+  Situation s = artillery_vs_tank();
+  s.firer.ammo = Ammo::kAPCP;
+  const Chart c = never_hits();
+  const sim::RunResult r = exact(c, s);
+  CHECK(r.run.flags[kFlagAmmoOut].value == Approx(18.0 / 53.0).margin(1e-12));
+  CHECK(r.run.counters[kCounterShots].value == Approx(54.0 / 53.0).margin(1e-12));
+  CHECK(r.run.end_reasons[kEndOutOfAmmo].value == Approx(1.0 / 106.0).margin(1e-12));
+  // With AP to fall back on, the chain is not limited: 36/35 shots again.
+  s.firer.fallback_ammo = Ammo::kAP;
+  CHECK(exact(c, s).run.counters[kCounterShots].value == Approx(36.0 / 35.0).margin(1e-12));
+  // Primary ammunition never runs out.
+  CHECK(exact(c, artillery_vs_tank()).run.flags[kFlagAmmoOut].value == 0.0);
+}
+
+TEST_CASE("3.7 light smoke is secondary ammunition", "[w1943][rules]") {
+  // 3 turns of smoke, out on 1-2: E[smoke fired] = 1 + 2/3 + 4/9 = 19/9, P(out) = 1 - (2/3)^3.
+  Situation s = small_arms();
+  s.fire.kind = FireKind::kSmoke;
+  s.firer.mortar = true;
+  s.fire.turns = 3;
+  const sim::RunResult r = exact(illustrative_chart(), s);
+  CHECK(r.run.counters[kCounterShots].value == Approx(19.0 / 9.0).margin(1e-12));
+  CHECK(r.run.flags[kFlagAmmoOut].value == Approx(1.0 - 8.0 / 27.0).margin(1e-12));
+}
+
+TEST_CASE("3.7 flamethrower: one base a turn, out of fuel on 1-2", "[w1943][rules]") {
+  // One fire: kills a base for certain; P(out of fuel) = 1/3.
+  Situation s = small_arms(6);
+  s.fire.kind = FireKind::kFlamethrower;
+  s.fire.range = 30;
+  const Chart c = illustrative_chart();
+  const sim::RunResult one = exact(c, s);
+  CHECK(one.run.counters[kCounterBasesKilled].value == Approx(1.0).margin(1e-12));
+  CHECK(one.run.flags[kFlagOutOfFuel].value == Approx(1.0 / 3.0).margin(1e-12));
+  // Three turns vs 6 bases: it fires in turn t if the fuel lasted t-1 rolls.
+  // lost_1 = 1/3, lost_2 = 2/3 * 1/3 = 2/9, lost_3 = (2/3)^2 = 4/9; E = 19/9.
+  // Out of fuel before the last turn ends the fire: 1/3 + 2/9 = 5/9.
+  s.fire.turns = 3;
+  const sim::RunResult r = exact(c, s);
+  CHECK(r.run.counters[kCounterBasesKilled].value == Approx(19.0 / 9.0).margin(1e-12));
+  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_1"))].value == Approx(1.0 / 3.0).margin(1e-12));
+  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_2"))].value == Approx(2.0 / 9.0).margin(1e-12));
+  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_3"))].value == Approx(4.0 / 9.0).margin(1e-12));
+  CHECK(r.run.end_reasons[static_cast<std::size_t>(end_index(s, End::kOutOfFuel, 1))].value ==
+        Approx(5.0 / 9.0).margin(1e-12));
+}
+
+TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w1943][rules]") {
+  // Every small arms box is D and the roll cannot fail: turn 1 damages, turn 2 kills, turn 3
+  // damages, turn 4 kills the last of 2 bases: destroyed in turn 4 for certain.
+  const Chart c = uniform_chart(Result::kDamaged);
+  Situation s = small_arms(2);
+  s.fire.turns = 4;
+  const sim::RunResult r = exact(c, s);
+  CHECK(r.run.end_reasons[static_cast<std::size_t>(end_index(s, End::kDestroyed, 4))].value == Approx(1.0).margin(1e-12));
+  CHECK(r.first.flags[kFlagBaseDamaged].value == Approx(1.0).margin(1e-12));
+  CHECK(r.first.flags[kFlagBaseKilled].value == 0.0);
+  // Remnant (one third or less: 0 of 2 here, 1 of 3 for a 3-base unit) by turn.
+  Situation t = small_arms(3);
+  t.fire.turns = 4;
+  const sim::RunResult r3 = exact(c, t);
+  CHECK(r3.run.flags[kNumFixedFlags + 2].value == 0.0);                      // remnant by turn 3: no
+  CHECK(r3.run.flags[kNumFixedFlags + 3].value == Approx(1.0).margin(1e-12));  // by turn 4: yes
+  // A unit that already has a damaged base loses a base to the first D.
+  Situation d = small_arms(2);
+  d.target.damaged = true;
+  CHECK(exact(c, d).run.flags[kFlagBaseKilled].value == Approx(1.0).margin(1e-12));
+  // A vehicle's damage does not combine.
+  Situation v = artillery_vs_tank();
+  v.target.damaged = true;
+  Chart dc = uniform_chart(Result::kDamaged);
+  for (RangeBand& b : dc.artillery_bands) b.value = 2;
+  CHECK(exact(dc, v).run.flags[kFlagBaseKilled].value == 0.0);
+}
+
+TEST_CASE("3.3 MG and mortar bases die when hit; immobilization only for vehicles and towed guns", "[w1943][rules]") {
+  // Kill boxes all "none": a hit still kills a mortar base. P(hit) = P(2d6 + 0 >= 7) = 21/36.
+  Situation m = artillery_vs_infantry(1);
+  m.target.type = TargetType::kMortar;
+  const Chart none = uniform_chart(Result::kNone);
+  CHECK(exact(none, m).run.flags[kFlagBaseKilled].value == Approx(21.0 / 36.0 + 0.0).margin(1e-12));
+  // Kill boxes all I: no effect on infantry, immobilizes a towed gun.
+  const Chart imm = uniform_chart(Result::kImmobilized);
+  const Situation inf = artillery_vs_infantry(2);
+  CHECK(exact(imm, inf).run.flags[kFlagImmobilized].value == 0.0);
+  CHECK(exact(imm, inf).run.flags[kFlagResultI].value == Approx(21.0 / 36.0).margin(1e-12));
+  Situation gun = artillery_vs_infantry(1);
+  gun.target.type = TargetType::kTowedGun;
+  CHECK(exact(imm, gun).run.flags[kFlagImmobilized].value == Approx(21.0 / 36.0).margin(1e-12));
+}
+
+TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
+  const Chart c = illustrative_chart();
+  Situation s = small_arms();
+  s.firer.bases = 6;
+  auto mod = [&](int firing) {
+    s.firer.bases_firing = firing;
+    return build_spec(c, s, s.firer.ammo).hit_mod;
+  };
+  CHECK(mod(6) == 0);   // more than two thirds
+  CHECK(mod(5) == 0);
+  CHECK(mod(4) == -2);  // two thirds or less: Weak
+  CHECK(mod(3) == -2);
+  CHECK(mod(2) == -4);  // one third or less: Remnant
+  CHECK(mod(1) == -4);
+  Situation a = artillery_vs_tank();
+  a.firer.training = Training::kOutstanding;
+  const int base_hit = build_spec(c, artillery_vs_tank(), Ammo::kAP).hit_mod;
+  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit + 1);
+  a.firer.training = Training::kAbysmal;
+  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit - 1);
+  Situation mg = artillery_vs_tank();
+  const int base_kill = build_spec(c, mg, Ammo::kAP).kill_mod;
+  mg.firer.mg = MachineGun::kMedium;
+  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 2);
+  mg.firer.mg = MachineGun::kHeavy;
+  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 1);
+  // Weapon Size Index.
+  CHECK(shell_size_of("machine_gun") == 0);
+  CHECK(shell_size_of("75mm") == 5);
+  CHECK(shell_size_of("200mm") == 11);
+  CHECK(shell_size_of("light_mortar") == 1);
+  CHECK(shell_size_of("medium_mortar") == 3);
+  CHECK(shell_size_of("heavy_mortar") == 5);
+  CHECK_FALSE(shell_size_of("88mm").has_value());
+}
+
+TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
+  const Chart c = illustrative_chart();
+  auto message = [&](const Situation& s) {
+    const auto e = check(c, s);
+    REQUIRE(e.has_value());
+    return e->key() + ": " + e->what();
+  };
+  Situation s = artillery_vs_tank();
+  s.firer.mg = MachineGun::kLight;
+  CHECK(message(s) == "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
+  s = artillery_vs_infantry();
+  s.firer.ammo = Ammo::kAP;
+  CHECK(message(s) == "firer.ammo: you must use H.E. in an antipersonnel role (3.6)");
+  s = artillery_vs_infantry();
+  s.firer.mortar = true;
+  s.fire.range = 100;
+  CHECK(message(s) == "fire.range: mortars fire from 120 to 1800 yards (3.7), got 100");
+  s = small_arms();
+  s.firer.mg = MachineGun::kHeavy;
+  s.firer.moved = true;
+  CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
+  s = small_arms();
+  s.firer.weapon = "rifle";
+  s.fire.range = 900;
+  CHECK(message(s) == "fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart)");
+}
