@@ -106,8 +106,8 @@ TEST_CASE("a sweep over --max-situations is refused with its count, before any w
     CHECK(run_salvo({command, kSweep, "--max-situations", "12"}).code == 0);
   }
 
-  // The default limit, 10^6: 1001 x 1000 values, refused in well under a second of loading
-  // (no situation is built; a slow refusal would mean the expansion ran first).
+  // The default limit, 10^6: 1001 x 1000 values, refused from the count alone (no situation is
+  // built; speed is not asserted here, the suite has no timed tests).
   TempDir dir;
   std::string text = "ruleset = \"asl\"\n[sweep]\n\"fire.extra_drm\" = [";
   for (int i = 0; i < 1001; ++i) text += (i ? "," : "") + std::to_string(i % 21 - 10);
@@ -115,13 +115,10 @@ TEST_CASE("a sweep over --max-situations is refused with its count, before any w
   for (int i = 0; i < 1000; ++i) text += (i ? "," : "") + std::to_string(i % 10 - 3);
   text += "]\n";
   const auto path = write_file(dir, "huge.toml", text).string();
-  const auto start = std::chrono::steady_clock::now();
   const auto r = run_salvo({"odds", path});
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err == path + ":2: sweep: expands to 1001000 situations, more than the limit of 1000000\n");
-  CHECK(seconds < 10.0);  // ~0.05 s in a Release build; generous for sanitizer builds
 }
 
 TEST_CASE("bad flags: exit 1, the flag, what was expected and what was found", "[cli][robust]") {
