@@ -57,7 +57,7 @@ RollProgram pair_chain() {
   ProgramBuilder b;
   const std::int32_t a = b.reserve_state("A");
   const std::int32_t bs = b.reserve_state("B");
-  auto leaf = [&](std::uint32_t flags, std::uint8_t outcome, std::int32_t next, std::uint8_t reason, bool closes) {
+  auto leaf = [&](FlagMask flags, std::uint8_t outcome, std::int32_t next, std::uint8_t reason, bool closes) {
     Leaf l;
     l.flags = flags;
     l.counts = {1, 0, 0, 0};

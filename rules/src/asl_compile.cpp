@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -18,11 +19,46 @@ namespace {
 
 bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
 
-using Key = std::tuple<int, bool, bool, bool>;  // shots fired (canonical), special out, Low Ammo, IF shot
+enum class Gun_ : std::uint8_t { kOk, kMalfunctioned, kDisabled };  // the firing gun in a duel
+enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };   // C7.42
 
-ShotContext context_of(const Key& k) { return ShotContext{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k)}; }
+// A state: where the fire phase stands and, in a duel (fire.turns > 1), the turn, the Rally
+// Phase and what carries over between turns. A one-turn phase uses only the first four fields.
+struct Key {
+  int shots = 0;              // shots fired this phase (canonical: saturates once they are alike)
+  bool special_out = false;   // the special ammo is gone (C8.9)
+  bool low_ammo = false;      // Low Ammo counter (D3.71)
+  bool intensive = false;     // the Intensive Fire shot (C5.6)
+  int turn = 1;               // duel: 1..T
+  int rph = 0;                // duel: 0 the fire phase; r >= 1 the r-th Rally Phase before it
+  int acq = 0;                // duel, later turns: Acquisition carried over (C6.5)
+  Gun_ gun = Gun_::kOk;
+  Shock shock = Shock::kNone;
+  bool immobilized = false;
+  auto tie() const { return std::tie(shots, special_out, low_ammo, intensive, turn, rph, acq, gun, shock, immobilized); }
+  bool operator<(const Key& o) const { return tie() < o.tie(); }
+};
 
-std::string state_label(const Situation& s, const ShotContext& ctx, int saturate) {
+ShotContext context_of(const Key& k) {
+  ShotContext c;
+  c.shots_fired = k.shots;
+  c.special_out = k.special_out;
+  c.low_ammo_marked = k.low_ammo;
+  c.intensive = k.intensive;
+  c.later_turn = k.turn > 1;
+  c.carried_acquisition = k.acq;
+  return c;
+}
+
+int status_of(bool destroyed, Shock shock, bool immobilized) {
+  if (destroyed) return duel::kDestroyed;
+  if (shock == Shock::kUnconfirmed) return duel::kUnconfirmedKill;
+  if (shock == Shock::kShocked) return duel::kShocked;
+  return immobilized ? duel::kImmobilized : duel::kIntact;
+}
+
+// "shot 2", "shots 3+ (fallback ammo)", ...
+std::string shot_label(const Situation& s, const ShotContext& ctx, int saturate) {
   std::string l;
   if (ctx.intensive) l = "Intensive Fire shot";
   else if (s.fire.max_shots || ctx.shots_fired < saturate) l = "shot " + std::to_string(ctx.shots_fired + 1);
@@ -33,33 +69,66 @@ std::string state_label(const Situation& s, const ShotContext& ctx, int saturate
   return l;
 }
 
+std::string state_label(const Situation& s, const Key& k, int saturate) {
+  const std::string l = shot_label(s, context_of(k), saturate);
+  if (s.fire.turns == 1) return l;
+  std::string d = "turn " + std::to_string(k.turn) + ", ";
+  if (k.rph > 0) {
+    d += "Rally Phase";
+    if (s.fire.rally_phases > 1) d += " " + std::to_string(k.rph);
+    if (k.gun == Gun_::kMalfunctioned) d += ": repair";
+    if (k.shock != Shock::kNone) d += k.gun == Gun_::kMalfunctioned ? ", Shock recovery" : ": Shock recovery";
+  } else {
+    d += l;
+    if (k.turn > 1 && k.acq > 0) d += " (Acquisition -" + std::to_string(k.acq) + " carried over)";
+  }
+  if (k.gun == Gun_::kDisabled) d += "; gun disabled";
+  if (k.shock == Shock::kShocked) d += "; target Shocked";
+  if (k.shock == Shock::kUnconfirmed) d += "; target Unconfirmed Kill";
+  if (k.immobilized) d += "; target immobilized";
+  return d;
+}
+
 class Compiler {
  public:
-  explicit Compiler(const Situation& s) : s_(s) {
-    // Shots beyond `saturate_` fired are alike unless a cap counts them: Case A only on the
-    // first (C5.12), Acquisition saturates at -2 (C6.5).
-    saturate_ = std::max(1, 2 - s.fire.acquisition);
-  }
+  explicit Compiler(const Situation& s) : s_(s), turns_(s.fire.turns) {}
 
   Compiled run() {
     Compiled out;
     auto& p = b_.program();
-    for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
+    if (duel()) {
+      p.flag_names = duel::flag_names(turns_);
+      for (int i = 0; i < duel::kNumStatus; ++i) p.outcome_names.emplace_back(duel::status_name(i));
+      p.end_reason_names = duel::end_reason_names(turns_);
+    } else {
+      for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
+      for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));
+      for (int i = 0; i < kNumEndReasons; ++i) p.end_reason_names.emplace_back(end_reason_name(i));
+    }
     for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
-    for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));
-    for (int i = 0; i < kNumEndReasons; ++i) p.end_reason_names.emplace_back(end_reason_name(i));
 
-    const Key start{0, false, s_.firer.low_ammo_marked, false};
+    Key start;
+    start.low_ammo = s_.firer.low_ammo_marked;
     p.initial_state = state_of(start);
+    std::set<std::tuple<int, bool, bool, bool, bool, int>> explained;  // one explanation per kind of shot
     while (!pending_.empty()) {
       const Key k = pending_.front();
       pending_.pop();
       const std::int32_t id = ids_.at(k);
+      if (k.rph > 0) {
+        b_.set_state_root(id, rally_dag(k));
+        continue;
+      }
       const ShotContext ctx = context_of(k);
       ShotExplain ex;
-      ex.label = p.state_labels[static_cast<std::size_t>(id)];
       const ShotSpec spec = build_shot(s_, ctx, &ex);
-      b_.set_state_root(id, build_state(ctx, spec));
+      b_.set_state_root(id, build_state(k, spec));
+      if (!explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.turn > 1, k.acq}).second) continue;
+      ex.label = shot_label(s_, ctx, saturate(k));
+      if (duel() && k.turn == 1) ex.label = "turn 1: " + ex.label;
+      if (duel() && k.turn > 1)
+        ex.label = "later turns" + (k.acq > 0 ? " (Acquisition -" + std::to_string(k.acq) + " carried over)" : std::string()) +
+                   ": " + ex.label;
       out.explain.shots.push_back(std::move(ex));
     }
     out.program = b_.take();
@@ -67,21 +136,35 @@ class Compiler {
   }
 
  private:
+  bool duel() const { return turns_ > 1; }
+
+  // Shots beyond this many fired are alike unless a cap counts them: Case A only on the first
+  // (C5.12), Acquisition saturates at -2 (C6.5).
+  int saturate(const Key& k) const { return std::max(1, 2 - (k.turn > 1 ? k.acq : s_.fire.acquisition)); }
+
   std::int32_t state_of(const Key& k) {
     auto it = ids_.find(k);
     if (it != ids_.end()) return it->second;
-    const std::int32_t id = b_.reserve_state(state_label(s_, context_of(k), saturate_));
+    const std::int32_t id = b_.reserve_state(state_label(s_, k, saturate(k)));
     ids_.emplace(k, id);
     pending_.push(k);
     return id;
   }
 
+  Link end(Leaf leaf, int reason) {
+    leaf.next_state = -1;
+    leaf.end_reason = static_cast<std::uint8_t>(reason);
+    leaf.closes_window = true;
+    return b_.leaf(leaf);
+  }
+
   // Leaf of a step: what happened, and where the phase goes next.
-  Link finish(const ShotContext& ctx, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired,
+  Link finish(const Key& k, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired,
               const Hit& hit, Outcome outcome) {
+    const ShotContext ctx = context_of(k);
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
-    leaf.closes_window = fired;
+    leaf.closes_window = fired && !duel();  // a duel's first window is its first turn
     if (bd == Breakdown::kMalfunction) leaf.flags |= 1u << kFlagMalfunction;
     if (bd == Breakdown::kDisabled) leaf.flags |= (1u << kFlagMalfunction) | (1u << kFlagDisabled);
     if (bd == Breakdown::kLowAmmo) leaf.flags |= 1u << kFlagLowAmmo;
@@ -93,78 +176,181 @@ class Compiler {
     leaf.counts[kCounterShots] = fired ? 1 : 0;
     leaf.counts[kCounterHits] = static_cast<std::uint8_t>(hit.hit ? (hit.multiple ? 2 : 1) : 0);
 
-    ShotContext next = ctx;
-    next.special_out = ctx.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
-    next.low_ammo_marked = ctx.low_ammo_marked || bd == Breakdown::kLowAmmo;
-    auto end = [&](EndReason r) {
-      leaf.next_state = -1;
-      leaf.end_reason = static_cast<std::uint8_t>(r);
-      leaf.closes_window = true;
-      return b_.leaf(leaf);
+    Key next = k;
+    next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
+    next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
+    const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
+    if (duel()) {  // the target and the gun after the step carry over to later steps and turns
+      if (fired && outcome == kOutcomeShock) next.shock = Shock::kShocked;  // C7.42: a UK flips back to Shock
+      if (fired && outcome == kOutcomeImmobilized) next.immobilized = true;
+      if (bd == Breakdown::kMalfunction) next.gun = Gun_::kMalfunctioned;
+      if (bd == Breakdown::kDisabled) next.gun = Gun_::kDisabled;
+      leaf.outcome = static_cast<std::uint8_t>(status_of(kill, next.shock, next.immobilized));
+    }
+
+    // The phase ends for `reason`: a one-turn phase ends the run; a duel goes on to the next turn.
+    auto phase_over = [&](EndReason reason) {
+      if (!duel()) return end(leaf, reason);
+      if (kill) return destroyed(leaf, k.turn, next.gun);
+      // C6.5: Acquisition is lost on a malfunction; otherwise the shots of this phase build it up
+      // (a firer that moves keeps none without a gyrostabilizer, C6.55: build_shot ignores it).
+      const int base = k.turn > 1 ? k.acq : s_.fire.acquisition;
+      const bool moving = s_.fire.phase == Phase::kBounding || s_.fire.motion;
+      const bool keeps = s_.firer.stabilized || !moving;
+      next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + k.shots + (fired ? 1 : 0));
+      return turn_over(leaf, next);
     };
     if (!fired) {
       // C8.9: no such ammunition; the shot did not happen. Fire again with the fallback.
-      if (shot_ammo(s_, next) == Ammo::kNone) return end(kEndOutOfAmmo);
-      leaf.next_state = state_of(Key{ctx.shots_fired, next.special_out, next.low_ammo_marked, ctx.intensive});
+      if (shot_ammo(s_, context_of(next)) == Ammo::kNone) return phase_over(kEndOutOfAmmo);
+      leaf.next_state = state_of(next);
       return b_.leaf(leaf);
     }
     // Why the phase ends, in order of precedence: the target, then the Gun, then the ROF.
-    const bool kill = destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
-    if (kill && s_.fire.stop_on != StopOn::kNever) return end(kEndTargetDestroyed);
-    if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return end(kEndTargetEffect);
-    if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return end(kEndMalfunction);  // A9.7
+    if (kill && (s_.fire.stop_on != StopOn::kNever || duel())) return phase_over(kEndTargetDestroyed);
+    if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return phase_over(kEndTargetEffect);
+    if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return phase_over(kEndMalfunction);  // A9.7
     const int fired_now = ctx.shots_fired + 1;
-    if (s_.fire.max_shots && fired_now >= *s_.fire.max_shots) return end(kEndShotCap);
-    if (ctx.intensive) return end(kEndIntensiveFireDone);  // C5.6: one and only one shot
+    if (s_.fire.max_shots && fired_now >= *s_.fire.max_shots) return phase_over(kEndShotCap);
+    if (ctx.intensive) return phase_over(kEndIntensiveFireDone);  // C5.6: one and only one shot
     bool intensive_next = false;
     if (!(spec.keeps_rof && colored <= spec.rof)) {  // C2.24
-      if (!s_.fire.intensive_fire) return end(kEndRofExhausted);
+      if (!s_.fire.intensive_fire) return phase_over(kEndRofExhausted);
       intensive_next = true;  // C5.6: after the normal ROF is exhausted
     }
-    next.shots_fired = s_.fire.max_shots ? fired_now : std::min(fired_now, saturate_);
+    next.shots = s_.fire.max_shots ? fired_now : std::min(fired_now, saturate(k));
     next.intensive = intensive_next;
-    if (shot_ammo(s_, next) == Ammo::kNone) return end(kEndOutOfAmmo);
-    leaf.next_state = state_of(Key{next.shots_fired, next.special_out, next.low_ammo_marked, next.intensive});
+    if (shot_ammo(s_, context_of(next)) == Ammo::kNone) return phase_over(kEndOutOfAmmo);
+    leaf.next_state = state_of(next);
     return b_.leaf(leaf);
   }
 
+  // ---- Duel bookkeeping (fire.turns > 1) ----
+
+  FlagMask bit(int flag) const { return FlagMask{1} << flag; }
+
+  // The gun's status at the end of turn t.
+  void mark_gun(Leaf& leaf, int t, Gun_ gun) const {
+    if (gun == Gun_::kOk) return;
+    leaf.flags |= bit(duel::flag_gun_out(t, turns_));
+    for (int u = t; u <= turns_; ++u) leaf.flags |= bit(duel::flag_gun_out_by(u, turns_));
+  }
+
+  // The target is destroyed in turn t: the duel is over. The gun keeps its status to the end.
+  Link destroyed(Leaf leaf, int t, Gun_ gun) {
+    for (int u = t; u <= turns_; ++u) {
+      leaf.flags |= bit(duel::flag_destroyed_by(u));
+      mark_gun(leaf, u, gun);
+    }
+    return end(leaf, duel::end_destroyed(t));
+  }
+
+  bool can_fire(const Key& k) const {
+    return k.gun == Gun_::kOk && shot_ammo(s_, context_of(k)) != Ammo::kNone;
+  }
+
+  // Turn k.turn is over (its fire phase was played, or the gun could not fire): mark the gun,
+  // then go on to the next turn's first Rally Phase, or end the run.
+  Link turn_over(Leaf leaf, Key k) {
+    const int t = k.turn;
+    mark_gun(leaf, t, k.gun);
+    if (t == 1) leaf.closes_window = true;  // the first window is the first turn
+    if (t == turns_) return end(leaf, duel::end_turns_over(turns_));
+    if (!can_fire(k) && k.gun != Gun_::kMalfunctioned && k.shock == Shock::kNone) {
+      // Nothing can change any more: the gun is disabled, or no ammunition is left.
+      for (int u = t + 1; u <= turns_; ++u) mark_gun(leaf, u, k.gun);
+      return end(leaf, k.gun == Gun_::kDisabled ? duel::end_gun_disabled(turns_) : duel::end_out_of_ammo(turns_));
+    }
+    k.turn = t + 1;
+    k.rph = 1;
+    k.shots = 0;
+    k.intensive = false;
+    return enter(leaf, k);
+  }
+
+  // The run goes on at Rally Phase k.rph of turn k.turn (k.rph == 0: at its fire phase).
+  Link enter(Leaf leaf, Key k) {
+    if (k.rph > 0 && k.gun != Gun_::kMalfunctioned && k.shock == Shock::kNone) k.rph = 0;  // nothing to roll
+    if (k.rph > 0 || can_fire(k)) {
+      leaf.next_state = state_of(k);
+      return b_.leaf(leaf);
+    }
+    return turn_over(leaf, k);  // the gun cannot fire this turn
+  }
+
+  // A Rally Phase: the repair dr of a malfunctioned gun (D3.7: 1 repairs, 6 disables; a Gun,
+  // A9.72: dr <= R# repairs, 6 eliminates), then the Shock recovery dr at its end (C7.42:
+  // Shock 1-2 removed, else Unconfirmed Kill; UK 1-3 removed, else a wreck).
+  Link rally_dag(const Key& k) {
+    const int repair = s_.firer.vehicle ? 1 : s_.firer.repair.value_or(1);
+    auto after_repair = [&](Gun_ gun) {
+      auto leaf_for = [&](Shock shock, bool wreck) {
+        Leaf leaf;
+        leaf.outcome = static_cast<std::uint8_t>(status_of(wreck, shock, k.immobilized));
+        if (gun == Gun_::kDisabled && k.gun != Gun_::kDisabled) leaf.flags |= bit(kFlagDisabled);
+        if (wreck) return destroyed(leaf, k.turn, gun);
+        Key n = k;
+        n.gun = gun;
+        n.shock = shock;
+        n.rph = k.rph < s_.fire.rally_phases ? k.rph + 1 : 0;
+        return enter(leaf, n);
+      };
+      if (k.shock == Shock::kNone) return leaf_for(Shock::kNone, false);
+      std::vector<Link> dr(6);
+      for (int r = 1; r <= 6; ++r) {
+        const bool removed = k.shock == Shock::kShocked ? r <= 2 : r <= 3;
+        dr[static_cast<std::size_t>(r - 1)] =
+            removed ? leaf_for(Shock::kNone, false)
+                    : k.shock == Shock::kShocked ? leaf_for(Shock::kUnconfirmed, false) : leaf_for(Shock::kUnconfirmed, true);
+      }
+      return b_.node(DieKind::kD6, dr);
+    };
+    if (k.gun != Gun_::kMalfunctioned) return after_repair(k.gun);
+    std::vector<Link> dr(6);
+    for (int r = 1; r <= 6; ++r)
+      dr[static_cast<std::size_t>(r - 1)] =
+          after_repair(r == 6 ? Gun_::kDisabled : r <= repair ? Gun_::kOk : Gun_::kMalfunctioned);
+    Link root = b_.node(DieKind::kD6, dr);
+    return root;
+  }
+
   // After a hit: the To Kill DR(s) (C7; C3.8 Multiple Hits).
-  Link kill_dag(const ShotContext& ctx, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, const Hit& hit) {
+  Link kill_dag(const Key& key, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, const Hit& hit) {
     const KillSpec& k1 = spec.kill[static_cast<std::size_t>(kill_index(hit.location, hit.facing, hit.critical))];
-    if (!hit.multiple && !k1.possible) return finish(ctx, spec, colored, bd, dep, true, hit, kOutcomeNoEffect);
+    if (!hit.multiple && !k1.possible) return finish(key, spec, colored, bd, dep, true, hit, kOutcomeNoEffect);
     std::vector<Link> links(36);
     for (int f = 0; f < 36; ++f) {
       const int c1 = pair_colored(f), w1 = pair_white(f);
       const Outcome o1 = to_kill(spec, k1, hit.location, c1, w1);
       if (!hit.multiple) {
-        links[static_cast<std::size_t>(f)] = finish(ctx, spec, colored, bd, dep, true, hit, o1);
+        links[static_cast<std::size_t>(f)] = finish(key, spec, colored, bd, dep, true, hit, o1);
         continue;
       }
       // C3.8: the first TK DR decides the location of the second hit; the firer keeps the better.
       const Location loc2 = second_hit_location(c1, w1);
       const KillSpec& k2 = spec.kill[static_cast<std::size_t>(kill_index(loc2, hit.facing, false))];
       if (!k2.possible) {
-        links[static_cast<std::size_t>(f)] = finish(ctx, spec, colored, bd, dep, true, hit, std::max(o1, kOutcomeNoEffect));
+        links[static_cast<std::size_t>(f)] = finish(key, spec, colored, bd, dep, true, hit, std::max(o1, kOutcomeNoEffect));
         continue;
       }
       std::vector<Link> second(36);
       for (int g = 0; g < 36; ++g) {
         const Outcome o2 = to_kill(spec, k2, loc2, pair_colored(g), pair_white(g));
-        second[static_cast<std::size_t>(g)] = finish(ctx, spec, colored, bd, dep, true, hit, std::max(o1, o2));
+        second[static_cast<std::size_t>(g)] = finish(key, spec, colored, bd, dep, true, hit, std::max(o1, o2));
       }
       links[static_cast<std::size_t>(f)] = b_.node(DieKind::kPair, second);
     }
     return b_.node(DieKind::kPair, links);
   }
 
-  Link build_state(const ShotContext& ctx, const ShotSpec& spec) {
+  Link build_state(const Key& key, const ShotSpec& spec) {
     // kill_dag depends only on its arguments: build each distinct one once (the builder would
     // de-duplicate the nodes anyway, so the program is unchanged; this saves the work).
     std::map<std::tuple<int, Breakdown, Depletion, bool, bool, bool, bool, Location, Facing>, Link> kill_dags;
     const auto kill_dag_memo = [&](int c, Breakdown bd, Depletion dep, const Hit& h) {
-      const auto key = std::make_tuple(c, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
-      auto it = kill_dags.find(key);
-      if (it == kill_dags.end()) it = kill_dags.emplace(key, kill_dag(ctx, spec, c, bd, dep, h)).first;
+      const auto mkey = std::make_tuple(c, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
+      auto it = kill_dags.find(mkey);
+      if (it == kill_dags.end()) it = kill_dags.emplace(mkey, kill_dag(key, spec, c, bd, dep, h)).first;
       return it->second;
     };
     std::vector<Link> th(36);
@@ -175,17 +361,17 @@ class Compiler {
       Link& out = th[static_cast<std::size_t>(f)];
       if (dep == Depletion::kNotAvailable) {
         // C8.9: not fired for any purpose unless Malfunction or Low Ammo occurs.
-        out = finish(ctx, spec, c, bd, dep, bd != Breakdown::kNone, Hit{}, kOutcomeMiss);
+        out = finish(key, spec, c, bd, dep, bd != Breakdown::kNone, Hit{}, kOutcomeMiss);
         continue;
       }
       if (spec.ift.direct) {  // MG/IFE: the IFT DR is the attack (D3.5, C2.29); A7.309 Unlikely Kill dr
         if (!direct_needs_subsequent_dr(spec, c, w)) {
-          out = finish(ctx, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, 0));
+          out = finish(key, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, 0));
           continue;
         }
         std::vector<Link> sub(6);
         for (int r = 1; r <= 6; ++r)
-          sub[static_cast<std::size_t>(r - 1)] = finish(ctx, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, r));
+          sub[static_cast<std::size_t>(r - 1)] = finish(key, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, r));
         out = b_.node(DieKind::kD6, sub);
         continue;
       }
@@ -194,19 +380,19 @@ class Compiler {
         for (int r = 1; r <= 6; ++r) {
           const Hit h = to_hit(spec, c, w, r);
           sub[static_cast<std::size_t>(r - 1)] =
-              h.hit ? kill_dag_memo(c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
+              h.hit ? kill_dag_memo(c, bd, dep, h) : finish(key, spec, c, bd, dep, true, h, kOutcomeMiss);
         }
         out = b_.node(DieKind::kD6, sub);
         continue;
       }
       const Hit h = to_hit(spec, c, w, 0);
-      out = h.hit ? kill_dag_memo(c, bd, dep, h) : finish(ctx, spec, c, bd, dep, true, h, kOutcomeMiss);
+      out = h.hit ? kill_dag_memo(c, bd, dep, h) : finish(key, spec, c, bd, dep, true, h, kOutcomeMiss);
     }
     return b_.node(DieKind::kPair, th);
   }
 
   const Situation& s_;
-  int saturate_ = 1;
+  int turns_ = 1;
   ProgramBuilder b_;
   std::map<Key, std::int32_t> ids_;
   std::queue<Key> pending_;
@@ -216,7 +402,31 @@ bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 
 }  // namespace
 
+std::optional<RulesError> check_duel(const Situation& s) {
+  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  const Fire& fire = s.fire;
+  if (fire.turns < 1 || fire.turns > kMaxTurns)
+    return err("fire.turns", "expected 1 to " + std::to_string(kMaxTurns) + " turns, got " + std::to_string(fire.turns));
+  if (fire.rally_phases < 1 || fire.rally_phases > 2)
+    return err("fire.rally_phases", "expected 1 or 2 Rally Phases between the firer's fire phases, got " +
+                                        std::to_string(fire.rally_phases));
+  if (s.firer.repair && s.firer.vehicle)
+    return err("firer.repair", "a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+  if (s.firer.repair && (*s.firer.repair < 1 || *s.firer.repair > 5))
+    return err("firer.repair", "expected an R# of 1 to 5 (a dr of 6 always eliminates, A9.72), got " + std::to_string(*s.firer.repair));
+  if (fire.turns == 1) return std::nullopt;
+  if (s.movement) return err("fire.turns", "a movement roll is a single roll: fire.turns needs a fire situation");
+  if (s.target.type != TargetType::kVehicle)
+    return err("fire.turns", "a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+  if (fire.stop_on == StopOn::kNever)
+    return err("fire.stop_on", "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
+  if (!s.firer.vehicle && !s.firer.repair)
+    return err("firer.repair", "a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  return std::nullopt;
+}
+
 std::optional<RulesError> check(const Situation& s) {
+  if (auto e = check_duel(s)) return e;
   if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
   if (auto e = check_ift(s)) return e;
   const Firer& f = s.firer;
@@ -263,9 +473,9 @@ std::optional<RulesError> check(const Situation& s) {
   }
   // The tables must cover the gun and ammo of every shot kind (first shot, fallback ammo).
   try {
-    build_shot(s, ShotContext{0, false, f.low_ammo_marked, false}, nullptr);
+    build_shot(s, ShotContext{.low_ammo_marked = f.low_ammo_marked}, nullptr);
     if (is_special(f.ammo) && f.fallback_ammo != Ammo::kNone)
-      build_shot(s, ShotContext{0, true, f.low_ammo_marked, false}, nullptr);
+      build_shot(s, ShotContext{.special_out = true, .low_ammo_marked = f.low_ammo_marked}, nullptr);
   } catch (const RulesError& e) {
     return e;
   }
@@ -306,6 +516,20 @@ Compiled compile(const Situation& s) {
     notes.push_back("fire.los_mp matters only for Bounding First Fire (C5.31-.32): ignored");
   if (s.firer.depletion && !is_special(s.firer.ammo))
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
+  if (s.fire.turns > 1) {
+    notes.push_back("duel over " + std::to_string(s.fire.turns) + " turns: the same fire phase each turn, " +
+                    std::to_string(s.fire.rally_phases) + " Rally Phase" + (s.fire.rally_phases > 1 ? "s" : "") +
+                    " between two of them (fire.rally_phases: 2 when the firer fires only in its own Player Turns)");
+    notes.push_back(s.firer.vehicle ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
+                                    : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
+                                          " repairs, 6 eliminates the Gun (A9.72)");
+    notes.push_back("Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first turn's first shot (C5.12)");
+    notes.push_back("Low Ammo and spent special ammunition carry over (D3.71, C8.9)");
+    notes.push_back("Shock: at the end of the next Rally Phase dr 1-2 removes it, else Unconfirmed Kill; a UK dr 1-3 removes it, else a wreck (C7.42); another Shock flips a UK back to Shock");
+    notes.push_back("Possible Shock (C7.41) needs the AFV's NTC, which salvo does not roll: it has no lasting effect in a duel");
+  } else if (s.fire.rally_phases != 1) {
+    notes.push_back("fire.rally_phases matters only with fire.turns > 1: ignored");
+  }
   if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kVehicle) {  // To Kill notes
     notes.push_back("multiple hits: the firer keeps the better result, ranked burn > eliminated > shock > immobilized > possible shock > no effect > dud (C3.8)");
     notes.push_back("possible shock (non-HE at TK+1) is reported on its own: it needs the AFV's NTC (C7.41)");

@@ -393,6 +393,7 @@ void name_program(RollProgram& p, const Situation& s) {
       append(drop_outcomes, {kOutcomeDud, kOutcomePossibleShock, kOutcomeShock});
     }
   }
+  if (s.fire.turns > 1) drop_outcomes.clear();  // a duel's outcomes are the target's status
   // Old index -> new index (-1: dropped), keeping the order of the rest.
   auto remap = [](std::vector<std::string>& names, const std::vector<int>& drop) {
     std::vector<int> map(names.size(), -1);
@@ -409,11 +410,11 @@ void name_program(RollProgram& p, const Situation& s) {
   const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
   const std::vector<int> cmap = remap(p.counter_names, drop_counters);
   for (Leaf& l : p.leaves) {
-    std::uint32_t flags = 0;
+    FlagMask flags = 0;
     for (std::size_t i = 0; i < fmap.size(); ++i) {
-      if (!(l.flags & (1u << i))) continue;
+      if (!(l.flags & (FlagMask{1} << i))) continue;
       if (fmap[i] < 0) throw std::logic_error("name_program: a leaf sets the dropped flag " + std::string(flag_name(static_cast<int>(i))));
-      flags |= 1u << fmap[static_cast<std::size_t>(i)];
+      flags |= FlagMask{1} << fmap[static_cast<std::size_t>(i)];
     }
     l.flags = flags;
     if (omap.at(l.outcome) < 0) throw std::logic_error("name_program: a leaf has the dropped outcome " + std::string(outcome_name(l.outcome)));

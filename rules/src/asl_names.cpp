@@ -32,6 +32,30 @@ const char* end_reason_name(int reason) {
   return reason >= 0 && reason < kNumEndReasons ? kNames[reason] : "?";
 }
 
+namespace duel {
+const char* status_name(int status) {
+  static constexpr const char* kNames[kNumStatus] = {"intact", "immobilized", "shocked", "unconfirmed_kill", "destroyed"};
+  return status >= 0 && status < kNumStatus ? kNames[status] : "?";
+}
+
+std::vector<std::string> flag_names(int turns) {
+  std::vector<std::string> n;
+  for (int i = 0; i < kNumFlags; ++i) n.emplace_back(flag_name(i));
+  for (const char* what : {"destroyed_by_turn_", "gun_out_turn_", "gun_out_by_turn_"})
+    for (int t = 1; t <= turns; ++t) n.push_back(what + std::to_string(t));
+  return n;
+}
+
+std::vector<std::string> end_reason_names(int turns) {
+  std::vector<std::string> n;
+  for (int t = 1; t <= turns; ++t) n.push_back("destroyed_turn_" + std::to_string(t));
+  n.emplace_back("turns_over");
+  n.emplace_back("gun_disabled");
+  n.emplace_back("out_of_ammo");
+  return n;
+}
+}  // namespace duel
+
 std::optional<Gun> parse_gun(std::string_view d) {
   Gun g;
   g.designation = std::string(d);

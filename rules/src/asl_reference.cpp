@@ -3,19 +3,36 @@
 
 #include <algorithm>
 
+#include "salvo/rules/asl_ift.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
 
-PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
-  if (s.movement) throw RulesError("movement", "a movement roll is resolved by resolve_movement()");
-  if (auto e = check(s)) throw *e;
+namespace {
+
+struct PhaseRun {
+  EndReason end = kEndRofExhausted;
+  ShotContext ctx;  // after the phase: spent special ammo, Low Ammo
+  int fired = 0;
+};
+
+// One fire phase from `ctx`, its steps appended to `steps`. `spec_of` builds (or recalls) the
+// spec of a shot.
+template <class SpecOf>
+PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<StepRecord>& steps, SpecOf&& spec_of) {
+  PhaseRun run;
   PhaseTrace trace;
-  ShotContext ctx{0, false, s.firer.low_ammo_marked, false};
   int fired_total = 0;
+  auto done = [&](EndReason e) {
+    for (StepRecord& st : trace.steps) steps.push_back(st);
+    run.end = e;
+    run.ctx = ctx;
+    run.fired = fired_total;
+    return run;
+  };
   for (;;) {
-    const ShotSpec spec = build_shot(s, ctx, nullptr);
+    const ShotSpec& spec = spec_of(ctx);
     StepRecord step;
     // To Hit DR (ordered colored/white pair).
     const int face = dice.pair();
@@ -33,10 +50,7 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
       // C8.9: no such ammunition, no shot; try again with the fallback ammunition.
       step.outcome = kOutcomeNoShot;
       trace.steps.push_back(step);
-      if (s.firer.fallback_ammo == Ammo::kNone) {
-        trace.end = kEndOutOfAmmo;
-        return trace;
-      }
+      if (s.firer.fallback_ammo == Ammo::kNone) return done(kEndOutOfAmmo);
       continue;
     }
     step.fired = true;
@@ -82,18 +96,150 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
 
     // Does the phase go on?
     const bool killed = destroys_target(step.outcome);
-    if (killed && s.fire.stop_on != StopOn::kNever) { trace.end = kEndTargetDestroyed; return trace; }
-    if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) { trace.end = kEndTargetEffect; return trace; }
-    if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) { trace.end = kEndMalfunction; return trace; }
-    if (s.fire.max_shots && fired_total >= *s.fire.max_shots) { trace.end = kEndShotCap; return trace; }
-    if (ctx.intensive) { trace.end = kEndIntensiveFireDone; return trace; }
+    if (killed && s.fire.stop_on != StopOn::kNever) return done(kEndTargetDestroyed);
+    if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) return done(kEndTargetEffect);
+    if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return done(kEndMalfunction);
+    if (s.fire.max_shots && fired_total >= *s.fire.max_shots) return done(kEndShotCap);
+    if (ctx.intensive) return done(kEndIntensiveFireDone);
     if (c > spec.rof) {
-      if (!s.fire.intensive_fire) { trace.end = kEndRofExhausted; return trace; }
+      if (!s.fire.intensive_fire) return done(kEndRofExhausted);
       ctx.intensive = true;
     }
     ctx.shots_fired = fired_total;
-    if (shot_ammo(s, ctx) == Ammo::kNone) { trace.end = kEndOutOfAmmo; return trace; }
+    if (shot_ammo(s, ctx) == Ammo::kNone) return done(kEndOutOfAmmo);
   }
+}
+
+}  // namespace
+
+PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
+  if (s.movement) throw RulesError("movement", "a movement roll is resolved by resolve_movement()");
+  if (auto e = check(s)) throw *e;
+  if (s.fire.turns > 1) throw RulesError("fire.turns", "a duel over several turns is resolved by DuelInterpreter");
+  PhaseTrace trace;
+  ShotContext ctx;
+  ctx.low_ammo_marked = s.firer.low_ammo_marked;
+  ShotSpec spec;
+  trace.end = run_phase(s, ctx, dice, trace.steps, [&](const ShotContext& c) -> const ShotSpec& {
+                return spec = build_shot(s, c, nullptr);
+              }).end;
+  return trace;
+}
+
+DuelInterpreter::DuelInterpreter(Situation s) : s_(std::move(s)) {
+  if (auto e = check(s_)) throw *e;
+  if (s_.movement) throw RulesError("movement", "a movement roll is resolved by resolve_movement()");
+}
+
+const ShotSpec& DuelInterpreter::spec(const ShotContext& c) {
+  const auto key = std::make_tuple(c.shots_fired, c.special_out, c.low_ammo_marked, c.intensive, c.later_turn,
+                                   c.carried_acquisition);
+  auto it = specs_.find(key);
+  if (it == specs_.end()) it = specs_.emplace(key, build_shot(s_, c, nullptr)).first;
+  return it->second;
+}
+
+DuelTrace DuelInterpreter::run(Dice& dice) {
+  const int T = s_.fire.turns;
+  const Fire& fire = s_.fire;
+  DuelTrace trace;
+  enum { kOk, kOut, kGone } gun = kOk;  // working, malfunctioned, disabled
+  int shock = 0;                        // 0 none, 1 Shocked, 2 Unconfirmed Kill (C7.42)
+  bool immobilized = false;
+  int acq = fire.acquisition;
+  bool special_out = false, low_ammo = s_.firer.low_ammo_marked;
+  const bool keeps_acq = s_.firer.stabilized || !(fire.phase == Phase::kBounding || fire.motion);  // C6.55
+  auto status = [&](bool wreck) {
+    if (wreck) return duel::kDestroyed;
+    if (shock == 2) return duel::kUnconfirmedKill;
+    if (shock == 1) return duel::kShocked;
+    return immobilized ? duel::kImmobilized : duel::kIntact;
+  };
+  auto flag = [](int f) { return FlagMask{1} << f; };
+  // Flags of the gun's status at the end of turns from..to, on the last step so far.
+  auto gun_flags = [&](int from, int to) {
+    if (gun == kOk) return;
+    for (int u = from; u <= to; ++u) {
+      trace.steps.back().flags |= flag(duel::flag_gun_out(u, T));
+      for (int v = u; v <= T; ++v) trace.steps.back().flags |= flag(duel::flag_gun_out_by(v, T));
+    }
+  };
+  auto wrecked = [&](int t) {
+    for (int u = t; u <= T; ++u) trace.steps.back().flags |= flag(duel::flag_destroyed_by(u));
+    gun_flags(t, T);
+    trace.end = duel::end_destroyed(t);
+    return trace;
+  };
+  auto can_fire = [&] {
+    ShotContext c;
+    c.special_out = special_out;
+    return gun == kOk && shot_ammo(s_, c) != Ammo::kNone;
+  };
+  for (int t = 1; t <= T; ++t) {
+    // Rally Phases (D3.7 / A9.72 repair; C7.42 Shock recovery)
+    for (int r = 1; t > 1 && r <= fire.rally_phases; ++r) {
+      if (gun != kOut && shock == 0) break;
+      StepRecord st;
+      if (gun == kOut) {
+        const int dr = dice.d6() + 1;
+        const int repair = s_.firer.vehicle ? 1 : *s_.firer.repair;
+        if (dr == 6) {
+          gun = kGone;
+          st.flags |= flag(kFlagDisabled);
+        } else if (dr <= repair) {
+          gun = kOk;
+        }
+      }
+      bool wreck = false;
+      if (shock != 0) {
+        const int dr = dice.d6() + 1;
+        if (shock == 1) shock = dr <= 2 ? 0 : 2;
+        else if (dr <= 3) shock = 0;
+        else wreck = true;
+      }
+      st.outcome = static_cast<Outcome>(status(wreck));
+      trace.steps.push_back(st);
+      if (wreck) return wrecked(t);
+    }
+    // The fire phase
+    if (can_fire()) {
+      ShotContext c;
+      c.special_out = special_out;
+      c.low_ammo_marked = low_ammo;
+      c.later_turn = t > 1;
+      c.carried_acquisition = acq;
+      const std::size_t first = trace.steps.size();
+      const PhaseRun r = run_phase(s_, c, dice, trace.steps, [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
+      bool wreck = false;
+      for (std::size_t i = first; i < trace.steps.size(); ++i) {
+        StepRecord& st = trace.steps[i];
+        if (st.fired) {
+          if (destroys_target(st.outcome)) wreck = true;
+          if (st.outcome == kOutcomeShock) shock = 1;
+          if (st.outcome == kOutcomeImmobilized) immobilized = true;
+        }
+        if (st.flags & flag(kFlagMalfunction)) gun = kOut;
+        if (st.flags & flag(kFlagDisabled)) gun = kGone;
+        st.outcome = static_cast<Outcome>(status(wreck));
+      }
+      special_out = r.ctx.special_out;
+      low_ammo = r.ctx.low_ammo_marked;
+      acq = gun != kOk || !keeps_acq ? 0 : std::min(2, (t > 1 ? acq : fire.acquisition) + r.fired);
+      if (wreck) return wrecked(t);
+    }
+    if (t == 1) trace.first_window_steps = trace.steps.size();
+    gun_flags(t, t);
+    if (t == T) {
+      trace.end = duel::end_turns_over(T);
+      return trace;
+    }
+    if (!can_fire() && gun != kOut && shock == 0) {
+      gun_flags(t + 1, T);
+      trace.end = gun == kGone ? duel::end_gun_disabled(T) : duel::end_out_of_ammo(T);
+      return trace;
+    }
+  }
+  return trace;  // not reached: the last turn returns
 }
 
 }  // namespace salvo::asl

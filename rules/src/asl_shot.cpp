@@ -43,7 +43,7 @@ int effective_rof(const Situation& s, const ShotContext& ctx) {
   if (ctx.intensive) return 0;                                          // C5.6: never retains ROF
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
   if (fire.pinned) return 0;                                            // C5.4
-  if (ctx.shots_fired == 0 && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
+  if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
     return std::max(0, f.rof - 1);                                      // C2.5 Conditional ROF
   return f.rof;
 }
@@ -84,7 +84,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // --- To Hit DRM: firer-based (C5), target-based (C6) ---
   int drm = 0;
   auto& d = e.drm;
-  if (ctx.shots_fired == 0 && !bounding)  // C5.12: the CA-changing shot only; C5.13: never Bounding First Fire
+  // C5.12: the CA-changing shot only (a later turn's CA already points at the target);
+  // C5.13: never Bounding First Fire.
+  if (ctx.shots_fired == 0 && !ctx.later_turn && !bounding)
     for (Modifier& m : case_a_modifiers(s)) add(d, drm, std::move(m.what), m.value, std::move(m.rule));
   if (fire.phase == Phase::kAdvancing && !fire.opportunity)
     add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
@@ -134,7 +136,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
   const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
-  const int acq = keeps_acq ? std::min(2, fire.acquisition + ctx.shots_fired) : 0;
+  const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
+  const int acq = keeps_acq ? std::min(2, acq_before + ctx.shots_fired) : 0;
   if (acq > 0) add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
   if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");

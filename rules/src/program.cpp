@@ -65,8 +65,8 @@ void RollProgram::validate() const {
   }
   for (std::uint32_t r : state_root)
     if (r >= nodes.size()) fail("state root out of range");
-  const std::uint32_t flag_mask =
-      flag_names.size() >= 32 ? 0xffffffffu : ((1u << flag_names.size()) - 1u);
+  const FlagMask flag_mask =
+      flag_names.size() >= 64 ? ~FlagMask{0} : ((FlagMask{1} << flag_names.size()) - 1u);
   for (const Leaf& l : leaves) {
     if (l.flags & ~flag_mask) fail("leaf sets an unnamed flag");
     for (std::size_t c = counter_names.size(); c < static_cast<std::size_t>(kMaxCounters); ++c)

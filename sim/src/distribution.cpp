@@ -150,7 +150,7 @@ Distribution exact_counter_distribution(const RollProgram& program, Window windo
 
 Distribution exact_outcome_distribution(const RollProgram& program, Window window, int flag) {
   const int k = static_cast<int>(program.outcome_names.size());
-  const std::uint32_t bit = flag >= 0 ? std::uint32_t{1} << flag : 0u;
+  const FlagMask bit = flag >= 0 ? FlagMask{1} << flag : 0u;
   return solve_levels(program, window, 2 * k, [k, bit](int level, const Leaf& leaf) {
     const int outcome = std::max(level % k, static_cast<int>(leaf.outcome));
     const int seen = level / k | ((leaf.flags & bit) ? 1 : 0);
@@ -162,7 +162,7 @@ McDistributions mc_distributions(const RollProgram& program, const McDistributio
                                  Window window, int counter, int cap, int flag) {
   check_counter(program, counter, cap);
   const std::size_t k = program.outcome_names.size();
-  const std::uint32_t bit = flag >= 0 ? std::uint32_t{1} << flag : 0u;
+  const FlagMask bit = flag >= 0 ? FlagMask{1} << flag : 0u;
   const std::uint64_t num_blocks = (options.trials + kBlockTrials - 1) / kBlockTrials;
   struct Hist {
     std::vector<std::uint64_t> counter, outcome;

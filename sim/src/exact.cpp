@@ -155,8 +155,8 @@ WindowStats solve_window(const RollProgram& prog, const Chain& c, Closes closes,
   const auto col_absorb = col_reason + static_cast<Eigen::Index>(num_reasons);
   Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
   Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n, col_absorb + 1);
-  std::uint32_t flags_on_continuing = 0;  // flags set by some leaf that does not end the window
-  std::uint32_t flags_seen = 0;
+  FlagMask flags_on_continuing = 0;  // flags set by some leaf that does not end the window
+  FlagMask flags_seen = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     for (std::size_t k = c.begin[idx(i)]; k < c.begin[idx(i) + 1]; ++k) {
       const Leaf& leaf = prog.leaves[idx(c.steps[k].leaf)];
@@ -195,7 +195,7 @@ WindowStats solve_window(const RollProgram& prog, const Chain& c, Closes closes,
 
   // Flags: h = b_f + Q_f h, where Q_f drops the continuing leaves that set flag f
   for (std::size_t f = 0; f < num_flags; ++f) {
-    const std::uint32_t bit = std::uint32_t{1} << f;
+    const FlagMask bit = FlagMask{1} << f;
     if (!(flags_seen & bit)) {
       w.flags.push_back(exact(0.0));
       continue;

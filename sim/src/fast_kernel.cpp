@@ -58,7 +58,7 @@ Summary apply(Summary r, const Leaf& leaf) {
   return r;
 }
 
-void add_window(WindowTallies& w, std::uint32_t mask, const std::uint32_t* cnt, std::uint8_t outcome,
+void add_window(WindowTallies& w, FlagMask mask, const std::uint32_t* cnt, std::uint8_t outcome,
                 std::uint64_t n) {
   for (; mask != 0; mask &= mask - 1) w.flags[static_cast<std::size_t>(std::countr_zero(mask))] += n;
   for (std::size_t c = 0; c < w.counter_sum.size(); ++c) {

@@ -20,8 +20,8 @@ namespace salvo::sim::detail {
 /// A trial's running summary: everything its tallies depend on, and the state of its next step.
 struct Summary {
   std::int32_t state = 0;  ///< state of the next step; -1 once the trial has ended
-  std::uint32_t run_mask = 0;
-  std::uint32_t first_mask = 0;
+  FlagMask run_mask = 0;
+  FlagMask first_mask = 0;
   std::uint32_t run_cnt[kMaxCounters] = {};
   std::uint32_t first_cnt[kMaxCounters] = {};
   std::uint8_t run_outcome = 0;

@@ -57,7 +57,7 @@ struct LocalWindow {
   std::array<std::uint64_t, kMaxCounters> counter_sumsq{};
   std::array<std::uint64_t, 256> outcomes{};
 
-  void add_trial(std::uint32_t mask, const std::array<std::uint64_t, kMaxCounters>& counters,
+  void add_trial(FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& counters,
                  std::uint8_t outcome) {
     for (; mask != 0; mask &= mask - 1) ++flags[static_cast<std::size_t>(std::countr_zero(mask))];
     for (std::size_t c = 0; c < kMaxCounters; ++c) {
@@ -134,8 +134,8 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
     DiceStream dice(seed, situation_key, lane_stream(b, lane));
     for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
       std::int32_t state = program.initial_state;
-      std::uint32_t run_mask = 0;
-      std::uint32_t first_mask = 0;
+      FlagMask run_mask = 0;
+      FlagMask first_mask = 0;
       std::array<std::uint64_t, kMaxCounters> run_counts{};
       std::array<std::uint64_t, kMaxCounters> first_counts{};
       std::uint8_t run_outcome = 0;

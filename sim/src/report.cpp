@@ -488,7 +488,27 @@ std::string footnote_disagreements(int raised) {
       raised, raised == 1 ? "" : "s");
 }
 
-// One situation: a vertical table, quantities down, windows (and methods) across.
+// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
+std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
+  const auto pos = name.rfind("_turn_");
+  if (pos == std::string::npos || pos == 0) return std::nullopt;
+  const std::string digits = name.substr(pos + 6);
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int t = std::stoi(digits);
+  if (t < 1) return std::nullopt;
+  return std::make_pair(name.substr(0, pos), t);
+}
+
+bool has_turns(const ResultNames& n) {
+  for (const auto* v : {&n.flags, &n.end_reasons})
+    for (const auto& name : *v)
+      if (turn_split(name)) return true;
+  return false;
+}
+
+// One situation: a vertical table, quantities down, windows (and methods) across. A program
+// over several turns (names ending "_turn_<t>") also gets a table with a row per turn.
 std::string text_single(const SituationReport& r, const Provenance& prov) {
   std::string out = r.name + "\n";
   TextTable head;
@@ -511,8 +531,9 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     bool mc;
   };
   std::vector<Column> columns;
+  const bool turns = has_turns(r.names);
   for (bool phase : {false, true}) {
-    const std::string window = phase ? "phase" : "first shot";
+    const std::string window = phase ? (turns ? "all turns" : "phase") : (turns ? "turn 1" : "first shot");
     if (r.exact) columns.push_back({both ? window + " exact" : window, phase, &*r.exact, false});
     if (r.mc) columns.push_back({both ? window + " mc" : window, phase, &*r.mc, true});
   }
@@ -545,14 +566,14 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     main.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, false))
-    if (q.src == Src::kFlag || q.src == Src::kCounter) main.rows.push_back(cells(q, all_cols));
+    if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_split(q.name)) main.rows.push_back(cells(q, all_cols));
   out += main.render();
 
   // How the phase ended: outcome of the last step, and why the phase stopped.
   std::vector<const Column*> phase_cols;
   TextTable ended;
   ended.align = {Align::kLeft};
-  ended.rows.push_back({"how the phase ended"});
+  ended.rows.push_back({turns ? "how the run ended" : "how the phase ended"});
   for (const auto& c : columns) {
     if (!c.phase) continue;
     phase_cols.push_back(&c);
@@ -560,8 +581,47 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     ended.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, true))
-    if (q.src == Src::kOutcome || q.src == Src::kEnd) ended.rows.push_back(cells(q, phase_cols));
+    if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_split(q.name)) ended.rows.push_back(cells(q, phase_cols));
   out += '\n' + ended.render();
+
+  if (turns) {
+    // Turn by turn: each turn-indexed quantity as a column, over the whole run.
+    std::vector<Quantity> kinds;  // name = the prefix, in order of first appearance
+    int last = 0;
+    for (const auto& q : quantities_of(r.names, true)) {
+      const auto split = turn_split(q.name);
+      if (!split || (q.src != Src::kFlag && q.src != Src::kEnd)) continue;
+      last = std::max(last, split->second);
+      const Quantity kind{q.src, split->first};
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+    TextTable by_turn;
+    by_turn.align = {Align::kRight};
+    by_turn.rows.push_back({"turn"});
+    for (const auto& k : kinds)
+      for (const Column* c : phase_cols) {
+        by_turn.align.push_back(Align::kRight);
+        by_turn.rows[0].push_back(k.key() + (both ? (c->mc ? " mc  " : " exact") : ""));
+      }
+    for (int t = 1; t <= last; ++t) {
+      std::vector<std::string> row{std::to_string(t)};
+      for (const auto& k : kinds) {
+        const Quantity q{k.src, k.name + "_turn_" + std::to_string(t)};
+        for (const Column* c : phase_cols) {
+          const auto e = lookup(r.names, c->result->run, q);
+          std::string cell = text_cell(q, e, c->mc);
+          if (both && c->mc) {
+            const bool flag = disagree_at(q, lookup(r.names, r.exact->run, q), e, c->result->trials);
+            raised += flag ? 1 : 0;
+            cell = marked(std::move(cell), flag);
+          }
+          row.push_back(std::move(cell));
+        }
+      }
+      by_turn.rows.push_back(std::move(row));
+    }
+    out += '\n' + by_turn.render();
+  }
 
   if (both) out += '\n' + footnote_disagreements(raised);
   return out;

@@ -492,6 +492,26 @@ hull_down = true
         "t.toml:3: fire.range: same-hex fire is at range 0 (C5.5), got 6");
 }
 
+TEST_CASE("duel keys: turns, rally phases, a Gun's R#", "[load][errors][duel]") {
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\nturns = 13\n") ==
+        "t.toml:3: fire.turns: expected an integer in 1..12, got 13");
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\nturns = 3\nrally_phases = 0\n") ==
+        "t.toml:4: fire.rally_phases: expected an integer in 1..2, got 0");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nrepair = 6\n") ==
+        "t.toml:3: firer.repair: expected an integer in 1..5, got 6");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nvehicle = false\ngun_type = \"NT\"\n[fire]\nturns = 3\n") ==
+        "t.toml:2: firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nrepair = 3\n[fire]\nturns = 3\n") ==
+        "t.toml:3: firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+  CHECK(error_of("ruleset = \"asl\"\n[target]\ntype = \"infantry\"\n[fire]\nturns = 2\n") ==
+        "t.toml:5: fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+  const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/";
+  const LoadedFile duel = load::load_file(dir + "duel-5-turns.toml");
+  REQUIRE(duel.situations.size() == 1);
+  CHECK(duel.situations[0].situation.fire.turns == 5);
+  CHECK(duel.situations[0].situation.fire.rally_phases == 2);
+}
+
 TEST_CASE("the example files load", "[load][examples]") {
   const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/";
 

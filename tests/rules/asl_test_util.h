@@ -108,7 +108,7 @@ inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'
     od.arity.resize(od.pos);
     double p = 1.0;
     for (int a : od.arity) p /= a;
-    std::uint32_t first = 0, phase = 0;
+    FlagMask first = 0, phase = 0;
     bool open = true;
     for (const StepRecord& st : t.steps) {
       phase |= st.flags;
@@ -125,8 +125,8 @@ inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'
     e.phase_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
     e.end_reasons[static_cast<std::size_t>(t.end)] += p;
     for (int f = 0; f < kNumFlags; ++f) {
-      if (first & (1u << f)) e.first_flags[static_cast<std::size_t>(f)] += p;
-      if (phase & (1u << f)) e.phase_flags[static_cast<std::size_t>(f)] += p;
+      if (first & (FlagMask{1} << f)) e.first_flags[static_cast<std::size_t>(f)] += p;
+      if (phase & (FlagMask{1} << f)) e.phase_flags[static_cast<std::size_t>(f)] += p;
     }
     if (++e.paths > max_paths) throw std::runtime_error("enumeration: too many paths");
     // Next path: advance the odometer from the last draw.

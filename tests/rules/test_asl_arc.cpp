@@ -111,7 +111,7 @@ TEST_CASE("Case A from directions: turret, bow, Gun, pivot, terrain doubling", "
   s.firer.gun_type = GunType::kT;
   CHECK(case_a_total(s) == 2);
   CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);
-  CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).drm == -1);  // C5.12: later shots: Acquisition only
+  CHECK(build_shot(s, ShotContext{.shots_fired = 1}, nullptr).drm == -1);  // C5.12: later shots: Acquisition only
   s.firer.gun_type = GunType::kST;
   CHECK(case_a_total(s) == 3);
   s.fire.firer_terrain = Terrain::kWoods;
@@ -223,9 +223,9 @@ TEST_CASE("C6.55: a moving firer keeps Acquisition only with a gyrostabilized gu
   Situation s = base();
   s.fire.phase = Phase::kBounding;
   s.firer.rof = 2;
-  CHECK(build_shot(s, ShotContext{2, false, false, false}, nullptr).drm == 4);  // Case C only
+  CHECK(build_shot(s, ShotContext{.shots_fired = 2}, nullptr).drm == 4);  // Case C only
   s.firer.stabilized = true;
-  CHECK(build_shot(s, ShotContext{2, false, false, false}, nullptr).drm == 3 - 2);
+  CHECK(build_shot(s, ShotContext{.shots_fired = 2}, nullptr).drm == 3 - 2);
 }
 
 TEST_CASE("D3.2 EXC: from within the hex, a hull hit on a vehicle in Bypass strikes its side", "[asl][arc]") {

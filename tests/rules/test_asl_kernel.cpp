@@ -28,7 +28,7 @@ class StreamDice : public Dice {
 sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::uint64_t seed, std::uint64_t key,
                                  std::uint64_t trials) {
   sim::Tallies t = sim::empty_tallies(p);
-  auto add = [](sim::WindowTallies& w, std::uint32_t mask, const std::array<std::uint64_t, kMaxCounters>& c,
+  auto add = [](sim::WindowTallies& w, FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& c,
                 int outcome) {
     for (std::size_t f = 0; f < w.flags.size(); ++f) w.flags[f] += (mask >> f) & 1u;
     for (std::size_t i = 0; i < w.counter_sum.size(); ++i) {
@@ -44,7 +44,7 @@ sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::
       StreamDice dice(seed, key, sim::lane_stream(b, lane));
       for (std::uint64_t i = 0; i < sim::lane_trials(n, lane); ++i) {
         const PhaseTrace tr = resolve_phase(s, dice);
-        std::uint32_t run_mask = 0, first_mask = 0;
+        FlagMask run_mask = 0, first_mask = 0;
         std::array<std::uint64_t, kMaxCounters> run_c{}, first_c{};
         int first_outcome = 0;
         bool open = true;

@@ -26,7 +26,7 @@ struct KnownProgram {
   WindowAnswer run;
 };
 
-inline Leaf make_leaf(std::uint32_t flags, std::array<std::uint8_t, kMaxCounters> counts, std::uint8_t outcome,
+inline Leaf make_leaf(FlagMask flags, std::array<std::uint8_t, kMaxCounters> counts, std::uint8_t outcome,
                       std::int32_t next_state, std::uint8_t end_reason = 0, bool closes_window = false) {
   Leaf l;
   l.flags = flags;

@@ -108,7 +108,7 @@ inline Enumerated enumerate(const Chart& chart, const Situation& s, const RollPr
     if (cut) {
       e.truncated += p;
     } else {
-      std::uint32_t first = 0, run = 0;
+      FlagMask first = 0, run = 0;
       for (std::size_t i = 0; i < t.steps.size(); ++i) {
         const StepRecord& st = t.steps[i];
         const bool in_first = several ? st.turn == 1 : i == 0;
@@ -127,8 +127,8 @@ inline Enumerated enumerate(const Chart& chart, const Situation& s, const RollPr
       e.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
       e.ends[static_cast<std::size_t>(t.end)] += p;
       for (std::size_t f = 0; f < nf; ++f) {
-        if (first & (1u << f)) e.first_flags[f] += p;
-        if (run & (1u << f)) e.run_flags[f] += p;
+        if (first & (FlagMask{1} << f)) e.first_flags[f] += p;
+        if (run & (FlagMask{1} << f)) e.run_flags[f] += p;
       }
     }
     if (++e.paths > 5'000'000) throw std::runtime_error("enumeration: too many paths");

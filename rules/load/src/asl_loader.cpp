@@ -356,6 +356,7 @@ const std::vector<Field>& schema() {
     f.push_back(enum_field("firer.weapon", kWeapons, at(&Situation::firer, &asl::Firer::weapon)));
     f.push_back(int_field("firer.fp", 1, 200, at(&Situation::firer, &asl::Firer::fp)));
     f.push_back(int_field("firer.normal_range", 1, 100, at(&Situation::firer, &asl::Firer::normal_range)));
+    f.push_back(int_field("firer.repair", 1, 5, at(&Situation::firer, &asl::Firer::repair)));
     f.push_back(bool_field("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted)));
     f.push_back(bool_field("firer.bypass", at(&Situation::firer, &asl::Firer::bypass)));
     f.push_back(int_field("firer.cafp", 0, 5, at(&Situation::firer, &asl::Firer::cafp)));
@@ -398,6 +399,8 @@ const std::vector<Field>& schema() {
     f.push_back(bool_field("fire.pivot", at(&Situation::fire, &asl::Fire::pivot)));
     f.push_back(int_field("fire.maintained_ca", 0, 12, at(&Situation::fire, &asl::Fire::maintained_ca)));
     f.push_back(bool_field("fire.motion", at(&Situation::fire, &asl::Fire::motion)));
+    f.push_back(int_field("fire.turns", 1, asl::kMaxTurns, at(&Situation::fire, &asl::Fire::turns)));
+    f.push_back(int_field("fire.rally_phases", 1, 2, at(&Situation::fire, &asl::Fire::rally_phases)));
     // [override]
     f.push_back(
         int_field("override.modified_th", -10, 20, at(&Situation::override_, &asl::Override::modified_th)));

@@ -57,6 +57,34 @@ const char* counter_name(int counter);
 const char* outcome_name(int outcome);
 const char* end_reason_name(int reason);
 
+/// A duel over several turns (fire.turns = T > 1): the same fire phase each turn, a gun that
+/// malfunctions rolls for repair in each Rally Phase (D3.7; A9.72), Low Ammo and spent special
+/// ammunition carry over (D3.71, C8.9), Acquisition carries over until a malfunction (C6.5),
+/// and a Shocked target recovers or becomes a wreck (C7.42). Its programs name things so:
+namespace duel {
+/// The outcome of every step is the target's status after it, least to most severe (a Shocked
+/// or Unconfirmed Kill target that is also immobilized counts as Shocked / Unconfirmed Kill).
+enum Status : int { kIntact, kImmobilized, kShocked, kUnconfirmedKill, kDestroyed, kNumStatus };
+const char* status_name(int status);
+/// End reasons: destroyed in turn t (index t - 1), then these.
+constexpr int end_destroyed(int turn) { return turn - 1; }
+constexpr int end_turns_over(int turns) { return turns; }      ///< every turn was played
+constexpr int end_gun_disabled(int turns) { return turns + 1; }  ///< gun disabled, nothing left to roll
+constexpr int end_out_of_ammo(int turns) { return turns + 2; }   ///< no ammunition, nothing left to roll
+constexpr int num_end_reasons(int turns) { return turns + 3; }
+/// Flags after the kNumFlags per-step ones: the target is destroyed by the end of turn t; the
+/// gun is out of action (malfunctioned or disabled) at the end of turn t; it has been out of
+/// action at the end of some turn <= t.
+constexpr int flag_destroyed_by(int turn) { return kNumFlags + turn - 1; }
+constexpr int flag_gun_out(int turn, int turns) { return kNumFlags + turns + turn - 1; }
+constexpr int flag_gun_out_by(int turn, int turns) { return kNumFlags + 2 * turns + turn - 1; }
+constexpr int num_flags(int turns) { return kNumFlags + 3 * turns; }
+/// Names of the flags, outcomes and end reasons of a T-turn duel program (before naming drops
+/// the per-step flags a target type cannot produce).
+std::vector<std::string> flag_names(int turns);
+std::vector<std::string> end_reason_names(int turns);
+}  // namespace duel
+
 /// One modifier applied, with its rule.
 struct Modifier {
   std::string what;   ///< "Case I: buttoned up"

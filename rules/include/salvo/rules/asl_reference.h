@@ -5,9 +5,12 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
 
@@ -21,7 +24,7 @@ class Dice {
 
 /// What one step (a shot, or an attempt that was not a shot) did.
 struct StepRecord {
-  std::uint32_t flags = 0;
+  FlagMask flags = 0;
   std::array<std::uint8_t, kMaxCounters> counts{};
   Outcome outcome = kOutcomeNoShot;
   bool fired = false;
@@ -34,5 +37,27 @@ struct PhaseTrace {
 
 /// Resolve one fire phase with the given dice. Throws RulesError like compile().
 PhaseTrace resolve_phase(const Situation& s, Dice& dice);
+
+/// A duel over several turns (fire.turns > 1): every step in order (Rally Phase rolls and
+/// shots). Each step's outcome is the target's status after it (duel::Status); the per-turn
+/// flags (duel::flag_*) are set on the last step of their turn; `end` is a duel end reason.
+struct DuelTrace {
+  std::vector<StepRecord> steps;
+  int end = 0;
+  std::size_t first_window_steps = static_cast<std::size_t>(-1);  ///< steps of turn 1 (all, if the run ended in it)
+};
+
+/// Resolves duels one trial at a time: the turn loop written out plainly, the shots resolved by
+/// the same loop as resolve_phase. Throws RulesError like compile().
+class DuelInterpreter {
+ public:
+  explicit DuelInterpreter(Situation s);
+  DuelTrace run(Dice& dice);
+
+ private:
+  const ShotSpec& spec(const ShotContext& c);
+  Situation s_;
+  std::map<std::tuple<int, bool, bool, bool, bool, int>, ShotSpec> specs_;
+};
 
 }  // namespace salvo::asl

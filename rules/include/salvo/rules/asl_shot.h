@@ -27,6 +27,10 @@ struct ShotContext {
   bool special_out = false;     ///< the special ammo is gone: fire the fallback ammo (C8.9)
   bool low_ammo_marked = false; ///< Low Ammo counter on the vehicle (D3.71)
   bool intensive = false;       ///< this is the Intensive Fire shot (C5.6)
+  // A duel over several turns (fire.turns > 1): a later turn pays no Case A or C2.5 (the CA
+  // already points at the target) and starts from the Acquisition carried over (C6.5).
+  bool later_turn = false;
+  int carried_acquisition = 0;  ///< Acquisition level (0..2) at the start of a later turn
 };
 
 /// Everything fixed for one shot before the dice are rolled.

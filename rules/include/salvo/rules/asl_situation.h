@@ -75,6 +75,7 @@ struct Firer {
   Weapon weapon = Weapon::kGun;        ///< Gun (To Hit), or MG / IFE fire on the IFT (D3.5, C2.29)
   int fp = 0;                          ///< MG/IFE Firepower as printed (or the FP of all MG fired together, D3.5)
   std::optional<int> normal_range;     ///< MG Normal Range (A7.22 Long Range Fire); IFE: 16 (C2.29)
+  std::optional<int> repair;           ///< R# of a non-vehicular Gun (A9.72); vehicles repair on a dr 1 (D3.7)
 };
 
 struct Armor {
@@ -122,7 +123,13 @@ struct Fire {
   std::optional<int> maintained_ca;    ///< Case A another weapon paid in this CA this phase (D3.51)
   bool motion = false;                 ///< the firer is in Motion or Non-Stopped: Case C4 (C5.35)
   StopOn stop_on = StopOn::kDestroyed;
+  // A duel over several Player Turns: the same fire phase each turn, with Rally Phases between.
+  int turns = 1;                       ///< fire phases (turns) resolved in a row, 1..kMaxTurns
+  int rally_phases = 1;                ///< Rally Phases between two of the firer's fire phases: 1 or 2
 };
+
+/// Most turns a duel (fire.turns) may span.
+inline constexpr int kMaxTurns = 12;
 
 struct Override {
   std::optional<int> modified_th;      ///< replaces the Modified TH# (C3.3)

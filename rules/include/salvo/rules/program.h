@@ -50,11 +50,13 @@ struct RollNode {
 };
 
 inline constexpr int kMaxCounters = 4;
-inline constexpr int kMaxFlags = 32;
+inline constexpr int kMaxFlags = 64;
+/// One bit per flag (bit i: flag i).
+using FlagMask = std::uint64_t;
 
 /// The end of one step (one pass through a state's DAG).
 struct Leaf {
-  std::uint32_t flags = 0;                          ///< bit i set: flag i happened in this step
+  FlagMask flags = 0;                               ///< bit i set: flag i happened in this step
   std::array<std::uint8_t, kMaxCounters> counts{};  ///< added to counter i
   std::uint8_t outcome = 0;                         ///< categorical outcome of the step
   std::uint8_t end_reason = 0;                      ///< why the run ended, when next_state < 0

@@ -21,7 +21,7 @@ class Dice {
 
 /// What one step (a shot or a repair roll) did, named as the compiled program names it.
 struct StepRecord {
-  std::uint32_t flags = 0;
+  FlagMask flags = 0;
   std::array<std::uint8_t, kMaxCounters> counts{};
   int outcome = 0;  ///< outcome_index()
   int turn = 1;

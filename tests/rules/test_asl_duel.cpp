@@ -1,0 +1,387 @@
+// Duels over several turns (fire.turns > 1): repair in the Rally Phase (D3.7, A9.72), Low Ammo
+// and spent special ammunition carried over (D3.71, C8.9), Acquisition carried over and lost on
+// a malfunction (C6.5), Shock recovery (C7.42). The compiled program is checked against the
+// duel interpreter (a plain turn loop) by Monte Carlo within 5 standard errors, against
+// hand-derived numbers, against the one-turn program for the first turn, and through both
+// engines.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "asl_test_util.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+#ifdef SALVO_SANITIZED
+constexpr std::uint64_t kRefTrials = 20'000;
+#else
+constexpr std::uint64_t kRefTrials = 100'000;
+#endif
+
+Situation duel_base(int turns) {
+  Situation s = base();
+  s.fire.turns = turns;
+  return s;
+}
+
+// A varied set of duels.
+std::vector<Situation> duels() {
+  std::vector<Situation> v;
+  auto add = [&](const std::string& name, int turns, auto&& edit) {
+    Situation s = duel_base(turns);
+    s.name = name;
+    edit(s);
+    v.push_back(s);
+  };
+  add("75L ROF 2, 5 turns", 5, [](Situation& s) { s.firer.rof = 2; });
+  add("Sherman 75 vs Panther, 5 turns", 5, [](Situation& s) {
+    s.firer.nationality = Nationality::kAmerican; s.firer.gun = *parse_gun("75"); s.firer.rof = 2;
+    s.target.armor = Armor{18, 8, 14, 8}; });
+  add("B10 X11, 4 turns", 4, [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
+  add("circled B10, Low Ammo carries over", 4, [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
+  add("APCR depletion, AP fallback", 4, [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+  add("APCR, no fallback", 3, [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 1;
+    s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+  add("NT Gun R3, CA change, 2 Rally Phases", 4, [](Situation& s) {
+    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L"); s.firer.rof = 2;
+    s.firer.repair = 3; s.firer.breakdown = 10; s.fire.ca_change = 1; s.fire.rally_phases = 2; });
+  add("HE vs light armor, stop on effect", 5, [](Situation& s) {
+    s.firer.ammo = Ammo::kHE; s.target.armor = Armor{2, 1, 2, 1}; s.firer.rof = 1; s.fire.stop_on = StopOn::kEffect; });
+  add("bounding fire, no Acquisition", 3, [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 3.0; s.firer.rof = 1; });
+  add("hull down, improbable", 3, [](Situation& s) { s.target.hull_down = true; s.fire.extra_drm = 7; s.firer.rof = 1; });
+  add("37L multiple hits", 3, [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+  add("intensive fire B11", 3, [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+  add("many shocks, 2 Rally Phases, 6 turns", 6, [](Situation& s) {
+    s.override_.modified_th = 7; s.override_.basic_tk = 16; s.fire.rally_phases = 2; s.firer.breakdown = 11; });
+  add("Case A turret, acquired at start", 4, [](Situation& s) {
+    s.fire.tca = 0; s.fire.target_direction = 2; s.fire.acquisition = 1; s.firer.gun_type = GunType::kST; s.firer.rof = 1; });
+  return v;
+}
+
+// Random dice for the interpreter.
+struct RandomDice : Dice {
+  std::mt19937_64 g;
+  explicit RandomDice(std::uint64_t seed) : g(seed) {}
+  int pair() override { return static_cast<int>(g() % 36); }  // 2^64 mod 36 bias ~ 2e-18: immaterial
+  int d6() override { return static_cast<int>(g() % 6); }
+};
+
+// What the interpreter's trials add up to, named like the program's quantities.
+struct Sampled {
+  std::vector<double> first_flags, run_flags, first_outcomes, run_outcomes, end_reasons;
+  std::vector<double> mean, var;  // counters over the run: mean and variance per trial
+};
+
+Sampled sample(const Situation& s, std::uint64_t trials, std::uint64_t seed) {
+  const int T = s.fire.turns;
+  DuelInterpreter interp(s);
+  RandomDice dice(seed);
+  Sampled r;
+  r.first_flags.assign(static_cast<std::size_t>(duel::num_flags(T)), 0);
+  r.run_flags = r.first_flags;
+  r.first_outcomes.assign(duel::kNumStatus, 0);
+  r.run_outcomes = r.first_outcomes;
+  r.end_reasons.assign(static_cast<std::size_t>(duel::num_end_reasons(T)), 0);
+  r.mean.assign(kNumCounters, 0);
+  r.var.assign(kNumCounters, 0);
+  std::vector<double> sumsq(kNumCounters, 0);
+  for (std::uint64_t n = 0; n < trials; ++n) {
+    const DuelTrace t = interp.run(dice);
+    REQUIRE(!t.steps.empty());
+    FlagMask first = 0, run = 0;
+    std::array<double, kNumCounters> c{};
+    const std::size_t first_end = std::min(t.first_window_steps, t.steps.size());
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+      const StepRecord& st = t.steps[i];
+      run |= st.flags;
+      if (i < first_end) first |= st.flags;
+      for (int k = 0; k < kNumCounters; ++k) c[static_cast<std::size_t>(k)] += st.counts[static_cast<std::size_t>(k)];
+    }
+    for (std::size_t f = 0; f < r.run_flags.size(); ++f) {
+      if (first & (FlagMask{1} << f)) ++r.first_flags[f];
+      if (run & (FlagMask{1} << f)) ++r.run_flags[f];
+    }
+    ++r.first_outcomes[static_cast<std::size_t>(t.steps[first_end - 1].outcome)];
+    ++r.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)];
+    ++r.end_reasons[static_cast<std::size_t>(t.end)];
+    for (std::size_t k = 0; k < kNumCounters; ++k) {
+      r.mean[k] += c[k];
+      sumsq[k] += c[k] * c[k];
+    }
+  }
+  const double n = static_cast<double>(trials);
+  for (auto* v : {&r.first_flags, &r.run_flags, &r.first_outcomes, &r.run_outcomes, &r.end_reasons})
+    for (double& x : *v) x /= n;
+  for (std::size_t k = 0; k < kNumCounters; ++k) {
+    r.mean[k] /= n;
+    r.var[k] = sumsq[k] / n - r.mean[k] * r.mean[k];
+  }
+  return r;
+}
+
+// |sampled - exact| <= 5 se of a proportion; certain and impossible events must match exactly.
+void check_proportion(double exact, double sampled, double trials, const std::string& what) {
+  INFO(what << ": exact " << exact << ", sampled " << sampled);
+  const double se = std::sqrt(exact * (1 - exact) / trials);
+  if (exact < 1e-12 || exact > 1 - 1e-12) CHECK(std::abs(sampled - exact) < 1e-12);
+  else CHECK(std::abs(sampled - exact) <= 5 * se);
+}
+
+double by_name(const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const std::string& n) {
+  const auto it = std::find(names.begin(), names.end(), n);
+  REQUIRE(it != names.end());
+  return v[static_cast<std::size_t>(it - names.begin())].value;
+}
+
+const sim::Estimate& named(const sim::WindowStats& w, const RollProgram& p, const std::string& n) {
+  const auto it = std::find(p.flag_names.begin(), p.flag_names.end(), n);
+  REQUIRE(it != p.flag_names.end());
+  return w.flags[static_cast<std::size_t>(it - p.flag_names.begin())];
+}
+
+const sim::Estimate& end_named(const sim::RunResult& r, const RollProgram& p, const std::string& n) {
+  const auto it = std::find(p.end_reason_names.begin(), p.end_reason_names.end(), n);
+  REQUIRE(it != p.end_reason_names.end());
+  return r.run.end_reasons[static_cast<std::size_t>(it - p.end_reason_names.begin())];
+}
+
+}  // namespace
+
+TEST_CASE("duel: exact engine on the compiled program agrees with the duel interpreter", "[asl][duel]") {
+  std::uint64_t seed = 1;
+  for (const Situation& s : duels()) {
+    INFO("situation: " << s.name);
+    const Compiled c = compile(s);
+    c.program.validate();
+    const sim::RunResult ex = sim::solve_exact(c.program);
+    const Sampled m = sample(s, kRefTrials, 20261122 + seed++);
+    const double n = static_cast<double>(kRefTrials);
+    const auto all_flags = duel::flag_names(s.fire.turns);
+    for (std::size_t f = 0; f < all_flags.size(); ++f) {
+      const auto it = std::find(c.program.flag_names.begin(), c.program.flag_names.end(), all_flags[f]);
+      if (it == c.program.flag_names.end()) {  // a flag this target type cannot produce
+        CHECK(m.run_flags[f] == 0);
+        continue;
+      }
+      const auto i = static_cast<std::size_t>(it - c.program.flag_names.begin());
+      check_proportion(ex.first.flags[i].value, m.first_flags[f], n, "turn 1 flag " + all_flags[f]);
+      check_proportion(ex.run.flags[i].value, m.run_flags[f], n, "flag " + all_flags[f]);
+    }
+    REQUIRE(c.program.outcome_names.size() == static_cast<std::size_t>(duel::kNumStatus));
+    for (std::size_t o = 0; o < c.program.outcome_names.size(); ++o) {
+      check_proportion(ex.first.outcomes[o].value, m.first_outcomes[o], n, "status after turn 1: " + c.program.outcome_names[o]);
+      check_proportion(ex.run.outcomes[o].value, m.run_outcomes[o], n, "final status: " + c.program.outcome_names[o]);
+    }
+    REQUIRE(c.program.end_reason_names == duel::end_reason_names(s.fire.turns));
+    for (std::size_t e = 0; e < c.program.end_reason_names.size(); ++e)
+      check_proportion(ex.run.end_reasons[e].value, m.end_reasons[e], n, "end " + c.program.end_reason_names[e]);
+    for (std::size_t k = 0; k < kNumCounters; ++k) {
+      const double exact = by_name(ex.run.counters, c.program.counter_names, counter_name(static_cast<int>(k)));
+      INFO("counter " << counter_name(static_cast<int>(k)) << ": exact " << exact << ", sampled " << m.mean[k]);
+      CHECK(std::abs(m.mean[k] - exact) <= 5 * std::sqrt(m.var[k] / n) + 1e-12);
+    }
+  }
+  CHECK(duels().size() >= 12);
+}
+
+TEST_CASE("duel: Monte Carlo within 5 standard errors of exact, identical on 1 and 2 threads", "[asl][duel][mc]") {
+  std::uint64_t key = 100;
+  for (const Situation& s : duels()) {
+    INFO("situation: " << s.name);
+    const Compiled c = compile(s);
+    const sim::RunResult ex = sim::solve_exact(c.program);
+    sim::McOptions o;
+    o.seed = 99;
+    o.situation_key = key++;
+    o.trials = 200'000;
+    sim::Tallies t1, t2;
+    o.threads = 1;
+    const sim::RunResult mc = sim::monte_carlo(c.program, o, &t1);
+    o.threads = 2;
+    sim::monte_carlo(c.program, o, &t2);
+    CHECK(t1 == t2);
+    const double n = static_cast<double>(o.trials);
+    for (std::size_t i = 0; i < ex.run.flags.size(); ++i) {
+      check_proportion(ex.first.flags[i].value, mc.first.flags[i].value, n, "turn 1 flag " + c.program.flag_names[i]);
+      check_proportion(ex.run.flags[i].value, mc.run.flags[i].value, n, "flag " + c.program.flag_names[i]);
+    }
+    for (std::size_t o2 = 0; o2 < ex.run.outcomes.size(); ++o2)
+      check_proportion(ex.run.outcomes[o2].value, mc.run.outcomes[o2].value, n, "status " + c.program.outcome_names[o2]);
+    for (std::size_t e = 0; e < ex.run.end_reasons.size(); ++e)
+      check_proportion(ex.run.end_reasons[e].value, mc.run.end_reasons[e].value, n, "end " + c.program.end_reason_names[e]);
+  }
+}
+
+TEST_CASE("duel: the first turn is the one-turn fire phase", "[asl][duel]") {
+  for (Situation s : duels()) {
+    INFO("situation: " << s.name);
+    const Compiled d = compile(s);
+    const sim::RunResult rd = sim::solve_exact(d.program);
+    s.fire.turns = 1;
+    const Compiled one = compile(s);
+    const sim::RunResult r1 = sim::solve_exact(one.program);
+    // Every per-step flag over turn 1 == over the one-turn phase.
+    for (std::size_t i = 0; i < one.program.flag_names.size(); ++i) {
+      INFO("flag " << one.program.flag_names[i]);
+      CHECK(named(rd.first, d.program, one.program.flag_names[i]).value == Approx(r1.run.flags[i].value).margin(1e-12));
+    }
+    const double destroyed1 = end_named(r1, one.program, "target_destroyed").value;
+    CHECK(end_named(rd, d.program, "destroyed_turn_1").value == Approx(destroyed1).margin(1e-12));
+    CHECK(named(rd.run, d.program, "destroyed_by_turn_1").value == Approx(destroyed1).margin(1e-12));
+    CHECK(named(rd.run, d.program, "gun_out_turn_1").value ==
+          Approx(named(r1.run, one.program, "malfunction").value).margin(1e-12));
+    // Cumulative flags grow; destroyed by the last turn == every destroyed_turn_t end.
+    const int T = d.program.end_reason_names.size() > 3 ? static_cast<int>(d.program.end_reason_names.size()) - 3 : 0;
+    double ends = 0, prev = 0, prev_out = 0;
+    for (int t = 1; t <= T; ++t) {
+      ends += end_named(rd, d.program, "destroyed_turn_" + std::to_string(t)).value;
+      const double by = named(rd.run, d.program, "destroyed_by_turn_" + std::to_string(t)).value;
+      const double out = named(rd.run, d.program, "gun_out_by_turn_" + std::to_string(t)).value;
+      CHECK(by == Approx(ends).margin(1e-12));
+      CHECK(by >= prev - 1e-12);
+      CHECK(out >= prev_out - 1e-12);
+      CHECK(out >= named(rd.run, d.program, "gun_out_turn_" + std::to_string(t)).value - 1e-12);
+      prev = by;
+      prev_out = out;
+    }
+  }
+}
+
+TEST_CASE("duel: repair by hand (D3.7): a gun that malfunctions on every shot", "[asl][duel]") {
+  // B2: every Original TH DR malfunctions the gun. The target cannot be harmed.
+  Situation s = duel_base(3);
+  s.firer.breakdown = 2;
+  s.target.armor = Armor{18, 18, 18, 18};
+  s.override_.basic_tk = 5;
+  const Compiled c = compile(s);
+  const sim::RunResult r = sim::solve_exact(c.program);
+  // Turn 1 fires and malfunctions. RPh 2: 1 repairs (fire, malfunction), 6 disables (nothing
+  // left to roll: the run ends), else still out. RPh 3 (5/6): 1 repairs and fires.
+  CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(47.0 / 36).margin(1e-12));
+  CHECK(named(r.run, c.program, "disabled").value == Approx(11.0 / 36).margin(1e-12));
+  CHECK(end_named(r, c.program, "gun_disabled").value == Approx(1.0 / 6).margin(1e-12));
+  CHECK(end_named(r, c.program, "turns_over").value == Approx(5.0 / 6).margin(1e-12));
+  for (int t = 1; t <= 3; ++t) {
+    CHECK(named(r.run, c.program, "gun_out_turn_" + std::to_string(t)).value == Approx(1.0).margin(1e-12));
+    CHECK(named(r.run, c.program, "destroyed_by_turn_" + std::to_string(t)).value == 0.0);
+  }
+  CHECK(r.run.outcomes[duel::kIntact].value == Approx(1.0).margin(1e-12));
+}
+
+TEST_CASE("duel: a non-vehicular Gun repairs on dr <= R# (A9.72)", "[asl][duel]") {
+  Situation s = duel_base(2);
+  s.firer.vehicle = false;
+  s.firer.gun_type = GunType::kNT;
+  s.firer.repair = 3;
+  s.firer.breakdown = 2;
+  s.target.armor = Armor{18, 18, 18, 18};
+  s.override_.basic_tk = 5;
+  const Compiled c = compile(s);
+  const sim::RunResult r = sim::solve_exact(c.program);
+  CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(1.0 + 3.0 / 6).margin(1e-12));
+  CHECK(named(r.run, c.program, "disabled").value == Approx(1.0 / 6).margin(1e-12));
+}
+
+TEST_CASE("duel interpreter, scripted: Acquisition carries over and is lost on a malfunction (C6.5)", "[asl][duel]") {
+  Situation s = duel_base(2);
+  s.override_.modified_th = 7;  // hit on a Final TH DR <= 7; no other DRM
+  {
+    // Turn 1 misses with 11; turn 2 fires at -1 Acquisition: 8 hits (Final 7). TK 12: a Dud.
+    DuelInterpreter d(s);
+    ScriptedDice dice({TH(6, 5), TH(4, 4), TK(6, 6)});
+    const DuelTrace t = d.run(dice);
+    CHECK(dice.all_used());
+    REQUIRE(t.steps.size() == 2);
+    CHECK((t.steps[1].flags & (FlagMask{1} << kFlagHit)) != 0);
+    CHECK((t.steps[1].flags & (FlagMask{1} << kFlagDud)) != 0);
+    CHECK(t.end == duel::end_turns_over(2));
+    CHECK(t.first_window_steps == 1);
+  }
+  {
+    // Turn 1: 12 malfunctions. RPh 2: dr 1 repairs. Turn 2: 8 misses (the Acquisition is gone).
+    // Turn 3: 8 hits at -1.
+    s.fire.turns = 3;
+    DuelInterpreter d(s);
+    ScriptedDice dice({TH(6, 6), DR(1), TH(4, 4), TH(4, 4), TK(6, 6)});
+    const DuelTrace t = d.run(dice);
+    CHECK(dice.all_used());
+    REQUIRE(t.steps.size() == 4);
+    CHECK((t.steps[0].flags & (FlagMask{1} << duel::flag_gun_out(1, 3))) != 0);
+    CHECK((t.steps[0].flags & (FlagMask{1} << duel::flag_gun_out_by(3, 3))) != 0);
+    CHECK((t.steps[2].flags & (FlagMask{1} << kFlagHit)) == 0);
+    CHECK((t.steps[2].flags & (FlagMask{1} << duel::flag_gun_out(2, 3))) == 0);
+    CHECK((t.steps[3].flags & (FlagMask{1} << kFlagHit)) != 0);
+    CHECK(t.end == duel::end_turns_over(3));
+  }
+}
+
+TEST_CASE("duel interpreter, scripted: Shock, Unconfirmed Kill, wreck (C7.42)", "[asl][duel]") {
+  Situation s = duel_base(3);
+  s.override_.modified_th = 7;
+  s.override_.basic_tk = 16;
+  const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+  const int tk = spec.kill[static_cast<std::size_t>(kill_index(Location::kTurret, Facing::kFront, false))].final_tk;
+  REQUIRE(tk >= 4);
+  REQUIRE(tk <= 11);
+  const int c = tk / 2, w = tk - tk / 2;  // TK DR == TK#: a turret hit Shocks (C7.41)
+  {
+    // Turn 1: (1,3) hits the turret (colored < white); TK DR = TK#: Shock. RPh 2: dr 4 -> UK.
+    // Turn 2: 11 misses. RPh 3: dr 5 -> the UK AFV is a wreck: destroyed in turn 3.
+    DuelInterpreter d(s);
+    ScriptedDice dice({TH(1, 3), TK(c, w), DR(4), TH(6, 5), DR(5)});
+    const DuelTrace t = d.run(dice);
+    CHECK(dice.all_used());
+    REQUIRE(t.steps.size() == 4);
+    CHECK(t.steps[0].outcome == static_cast<Outcome>(duel::kShocked));
+    CHECK(t.steps[1].outcome == static_cast<Outcome>(duel::kUnconfirmedKill));
+    CHECK(t.steps[2].outcome == static_cast<Outcome>(duel::kUnconfirmedKill));
+    CHECK(t.steps[3].outcome == static_cast<Outcome>(duel::kDestroyed));
+    CHECK(t.end == duel::end_destroyed(3));
+    CHECK((t.steps[3].flags & (FlagMask{1} << duel::flag_destroyed_by(3))) != 0);
+    CHECK((t.steps[3].flags & (FlagMask{1} << duel::flag_destroyed_by(2))) == 0);
+  }
+  {
+    // RPh 2: dr 2 removes the Shock at once.
+    DuelInterpreter d(s);
+    ScriptedDice dice({TH(1, 3), TK(c, w), DR(2), TH(6, 5), TH(6, 5)});
+    const DuelTrace t = d.run(dice);
+    CHECK(dice.all_used());
+    REQUIRE(t.steps.size() == 4);
+    CHECK(t.steps[1].outcome == static_cast<Outcome>(duel::kIntact));
+    CHECK(t.end == duel::end_turns_over(3));
+  }
+}
+
+TEST_CASE("duel: bad settings are refused with the key", "[asl][duel][errors]") {
+  auto message = [](const Situation& s) {
+    const auto e = check(s);
+    REQUIRE(e.has_value());
+    return e->key() + ": " + e->what();
+  };
+  Situation s = duel_base(13);
+  CHECK(message(s) == "fire.turns: expected 1 to 12 turns, got 13");
+  s = duel_base(3);
+  s.fire.stop_on = StopOn::kNever;
+  CHECK(message(s) == "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
+  s = duel_base(3);
+  s.firer.vehicle = false;
+  CHECK(message(s) == "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  s = duel_base(3);
+  s.firer.repair = 2;
+  CHECK(message(s) == "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+  s = duel_base(3);
+  s.target.type = TargetType::kInfantry;
+  CHECK(message(s) == "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+  s = duel_base(3);
+  s.fire.rally_phases = 3;
+  CHECK(message(s) == "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3");
+}
