@@ -29,13 +29,14 @@ struct Key {
   bool special_out = false;   // the special ammo is gone (C8.9)
   bool low_ammo = false;      // Low Ammo counter (D3.71)
   bool intensive = false;     // the Intensive Fire shot (C5.6)
+  bool follow_up = false;     // the AFPh follow-up shot (D3.32)
   int turn = 1;               // duel: 1..T
   int rph = 0;                // duel: 0 the fire phase; r >= 1 the r-th Rally Phase before it
   int acq = 0;                // duel, later turns: Acquisition carried over (C6.5)
   Gun_ gun = Gun_::kOk;
   Shock shock = Shock::kNone;
   bool immobilized = false;
-  auto tie() const { return std::tie(shots, special_out, low_ammo, intensive, turn, rph, acq, gun, shock, immobilized); }
+  auto tie() const { return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized); }
   bool operator<(const Key& o) const { return tie() < o.tie(); }
 };
 
@@ -45,6 +46,7 @@ ShotContext context_of(const Key& k) {
   c.special_out = k.special_out;
   c.low_ammo_marked = k.low_ammo;
   c.intensive = k.intensive;
+  c.follow_up = k.follow_up;
   c.later_turn = k.turn > 1;
   c.carried_acquisition = k.acq;
   return c;
@@ -61,6 +63,7 @@ int status_of(bool destroyed, Shock shock, bool immobilized) {
 std::string shot_label(const Situation& s, const ShotContext& ctx, int saturate) {
   std::string l;
   if (ctx.intensive) l = "Intensive Fire shot";
+  else if (ctx.follow_up) l = "AFPh follow-up shot";
   else if (s.fire.max_shots || ctx.shots_fired < saturate) l = "shot " + std::to_string(ctx.shots_fired + 1);
   else l = "shots " + std::to_string(ctx.shots_fired + 1) + "+";
   const Ammo a = shot_ammo(s, ctx);
@@ -103,14 +106,15 @@ class Compiler {
     } else {
       for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
       for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));
-      for (int i = 0; i < kNumEndReasons; ++i) p.end_reason_names.emplace_back(end_reason_name(i));
+      for (int i = 0; i < kNumEndReasons; ++i)
+        if (i != kEndFollowUpDone || s_.fire.follow_up) p.end_reason_names.emplace_back(end_reason_name(i));
     }
     for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
 
     Key start;
     start.low_ammo = s_.firer.low_ammo_marked;
     p.initial_state = state_of(start);
-    std::set<std::tuple<int, bool, bool, bool, bool, int>> explained;  // one explanation per kind of shot
+    std::set<std::tuple<int, bool, bool, bool, bool, bool, int>> explained;  // one explanation per kind of shot
     while (!pending_.empty()) {
       const Key k = pending_.front();
       pending_.pop();
@@ -123,7 +127,7 @@ class Compiler {
       ShotExplain ex;
       const ShotSpec spec = build_shot(s_, ctx, &ex);
       b_.set_state_root(id, build_state(k, spec));
-      if (!explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.turn > 1, k.acq}).second) continue;
+      if (!explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq}).second) continue;
       ex.label = shot_label(s_, ctx, saturate(k));
       if (duel() && k.turn == 1) ex.label = "turn 1: " + ex.label;
       if (duel() && k.turn > 1)
@@ -211,10 +215,20 @@ class Compiler {
     if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return phase_over(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return phase_over(kEndMalfunction);  // A9.7
     const int fired_now = ctx.shots_fired + 1;
-    if (s_.fire.max_shots && fired_now >= *s_.fire.max_shots) return phase_over(kEndShotCap);
+    if (ctx.follow_up) return phase_over(kEndFollowUpDone);  // D3.32: "again once"
+    const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
+    if (s_.fire.max_shots && fired_now >= *s_.fire.max_shots) {
+      if (!s_.fire.follow_up || !kept_rof) return phase_over(kEndShotCap);
+      // D3.32: the MPh fire stopped with the Multiple ROF kept: one more shot in the AFPh.
+      next.shots = fired_now;
+      next.follow_up = true;
+      if (shot_ammo(s_, context_of(next)) == Ammo::kNone) return phase_over(kEndOutOfAmmo);
+      leaf.next_state = state_of(next);
+      return b_.leaf(leaf);
+    }
     if (ctx.intensive) return phase_over(kEndIntensiveFireDone);  // C5.6: one and only one shot
     bool intensive_next = false;
-    if (!(spec.keeps_rof && colored <= spec.rof)) {  // C2.24
+    if (!kept_rof) {
       if (!s_.fire.intensive_fire) return phase_over(kEndRofExhausted);
       intensive_next = true;  // C5.6: after the normal ROF is exhausted
     }
@@ -449,6 +463,14 @@ std::optional<RulesError> check(const Situation& s) {
   if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass))
     return err("fire.pivot", "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
   if (fire.motion && !f.vehicle) return err("fire.motion", "only a vehicle fires in Motion (C5.35)");
+  if (fire.follow_up) {
+    if (fire.phase != Phase::kBounding)
+      return err("fire.follow_up", "the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
+    if (f.rof == 0) return err("fire.follow_up", "only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
+    if (!fire.max_shots)
+      return err("fire.follow_up", "give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
+    if (fire.intensive_fire) return err("fire.follow_up", "the AFPh follow-up shot is the weapon's last shot: no Intensive Fire with it (D3.32, C5.6)");
+  }
   if (fire.phase == Phase::kBounding && fire.ca_change > 0)
     return err("fire.ca_change", "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   if (f.low_ammo_marked && !f.low_ammo)
@@ -503,6 +525,8 @@ Compiled compile(const Situation& s) {
   if (s.fire.same_hex) notes.push_back("same hex: Target Facing from the colored dr, 1-2 rear, 3-4 side, 5-6 front (D3.2)");
   if (s.fire.phase == Phase::kBounding && (s.fire.target_direction || s.fire.ca_change))
     notes.push_back("Bounding First Fire never pays Case A: the CA was changed by MP expenditure (C5.13)");
+  if (s.fire.follow_up)
+    notes.push_back("AFPh follow-up shot after the MPh shots if the Multiple ROF was kept: Case C (C1/C2 do not apply), no further ROF (D3.32)");
   if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized)
     notes.push_back("a moving firer without a gyrostabilized gun gains and keeps no Acquisition (C6.55)");
   if (s.fire.motion && !s.firer.stabilized)

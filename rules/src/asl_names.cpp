@@ -28,7 +28,7 @@ const char* outcome_name(int outcome) {
 const char* end_reason_name(int reason) {
   static constexpr const char* kNames[kNumEndReasons] = {
       "rof_exhausted", "intensive_fire_done", "malfunction", "target_destroyed",
-      "target_effect", "shot_cap",            "out_of_ammo"};
+      "target_effect", "shot_cap",            "out_of_ammo",  "follow_up_done"};
   return reason >= 0 && reason < kNumEndReasons ? kNames[reason] : "?";
 }
 

@@ -99,7 +99,14 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     if (killed && s.fire.stop_on != StopOn::kNever) return done(kEndTargetDestroyed);
     if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) return done(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return done(kEndMalfunction);
-    if (s.fire.max_shots && fired_total >= *s.fire.max_shots) return done(kEndShotCap);
+    if (ctx.follow_up) return done(kEndFollowUpDone);
+    if (s.fire.max_shots && fired_total >= *s.fire.max_shots) {
+      if (!s.fire.follow_up || c > spec.rof) return done(kEndShotCap);
+      ctx.follow_up = true;  // D3.32: ROF kept through the MPh shots; once more in the AFPh
+      ctx.shots_fired = fired_total;
+      if (shot_ammo(s, ctx) == Ammo::kNone) return done(kEndOutOfAmmo);
+      continue;
+    }
     if (ctx.intensive) return done(kEndIntensiveFireDone);
     if (c > spec.rof) {
       if (!s.fire.intensive_fire) return done(kEndRofExhausted);

@@ -41,6 +41,7 @@ int effective_rof(const Situation& s, const ShotContext& ctx) {
   const Firer& f = s.firer;
   const Fire& fire = s.fire;
   if (ctx.intensive) return 0;                                          // C5.6: never retains ROF
+  if (ctx.follow_up) return 0;                                          // D3.32: "again once"
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
   if (fire.pinned) return 0;                                            // C5.4
   if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
@@ -93,10 +94,12 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
   if (bounding || fire.motion) {
     const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
-    add(d, drm, std::string(bounding ? "Case C: Bounding First Fire (Case B +2, " : "Case C: Motion Fire (Case B +2, ") +
+    add(d, drm, std::string(ctx.follow_up ? "Case C: AFPh follow-up shot, D3.32 (Case B +2, "
+                            : bounding    ? "Case C: Bounding First Fire (Case B +2, "
+                                          : "Case C: Motion Fire (Case B +2, ") +
                     (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")",
         2 + gun, "C5.3");
-    if (fire.los_mp) {
+    if (fire.los_mp && !ctx.follow_up) {  // C1/C2 count the MP of the MPh shot
       if (*fire.los_mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
       else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
     }
@@ -247,7 +250,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
 
   // --- Rate of Fire (C2.24) ---
   spec.rof = e.rof = ift_rof(s, effective_rof(s, ctx));
-  spec.keeps_rof = !ctx.intensive;
+  spec.keeps_rof = !ctx.intensive && !ctx.follow_up;
   return spec;
 }
 

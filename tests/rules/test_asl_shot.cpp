@@ -290,3 +290,31 @@ TEST_CASE("stop_on: destroyed, any effect, never", "[asl][rof]") {
     CHECK(run_script(s, {TH(2, 3), TK(1, 1), TH(2, 3), TK(6, 6)}).end == kEndShotCap);
   }
 }
+
+TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in the AFPh with Case C", "[asl][rof][bounding]") {
+  Situation s = base();
+  s.override_.modified_th = 10;
+  s.fire.phase = Phase::kBounding;
+  s.fire.los_mp = 2.0;  // Case C2 +2 on the MPh shot only
+  s.firer.rof = 2;
+  s.fire.max_shots = 1;
+  s.fire.follow_up = true;
+  ShotExplain mph, afph;
+  CHECK(build_shot(s, ShotContext{}, &mph).drm == 6);  // Case C +4 (T), C2 +2
+  const ShotSpec follow = build_shot(s, ShotContext{.shots_fired = 1, .follow_up = true}, &afph);
+  CHECK(follow.drm == 4);  // Case C only; no Acquisition without a gyrostabilizer (C6.55)
+  CHECK(follow.rof == 0);
+  REQUIRE(!afph.drm.empty());
+  CHECK(afph.drm[0].what == "Case C: AFPh follow-up shot, D3.32 (Case B +2, T/ST +2)");
+  // MPh: 2+1 = 3, Final 9 hits; colored 2 <= ROF 2 keeps the ROF. AFPh: 3+2 = 5, Final 9 hits
+  // (with C2 it would be 11, a miss). TK 12: Duds.
+  const PhaseTrace kept = run_script(s, {TH(2, 1), TK(6, 6), TH(3, 2), TK(6, 6)});
+  CHECK(kept.end == kEndFollowUpDone);
+  REQUIRE(kept.steps.size() == 2);
+  CHECK((kept.steps[1].flags & (1u << kFlagHit)) != 0);
+  // Colored 3 > ROF 2: the ROF is exhausted in the MPh, no AFPh shot.
+  CHECK(run_script(s, {TH(3, 1), TK(6, 6)}).end == kEndShotCap);
+  // Without follow_up the MPh shots end the phase.
+  s.fire.follow_up = false;
+  CHECK(run_script(s, {TH(2, 1), TK(6, 6)}).end == kEndShotCap);
+}

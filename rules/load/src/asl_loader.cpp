@@ -399,6 +399,7 @@ const std::vector<Field>& schema() {
     f.push_back(bool_field("fire.pivot", at(&Situation::fire, &asl::Fire::pivot)));
     f.push_back(int_field("fire.maintained_ca", 0, 12, at(&Situation::fire, &asl::Fire::maintained_ca)));
     f.push_back(bool_field("fire.motion", at(&Situation::fire, &asl::Fire::motion)));
+    f.push_back(bool_field("fire.follow_up", at(&Situation::fire, &asl::Fire::follow_up)));
     f.push_back(int_field("fire.turns", 1, asl::kMaxTurns, at(&Situation::fire, &asl::Fire::turns)));
     f.push_back(int_field("fire.rally_phases", 1, 2, at(&Situation::fire, &asl::Fire::rally_phases)));
     // [override]

@@ -49,7 +49,9 @@ enum Outcome : int {
 /// Why a fire phase ends.
 enum EndReason : int {
   kEndRofExhausted, kEndIntensiveFireDone, kEndMalfunction, kEndTargetDestroyed,
-  kEndTargetEffect, kEndShotCap, kEndOutOfAmmo, kNumEndReasons
+  kEndTargetEffect, kEndShotCap, kEndOutOfAmmo,
+  kEndFollowUpDone,  ///< the AFPh follow-up shot after Bounding First Fire was fired (D3.32); named only when asked for
+  kNumEndReasons
 };
 
 const char* flag_name(int flag);

@@ -27,6 +27,7 @@ struct ShotContext {
   bool special_out = false;     ///< the special ammo is gone: fire the fallback ammo (C8.9)
   bool low_ammo_marked = false; ///< Low Ammo counter on the vehicle (D3.71)
   bool intensive = false;       ///< this is the Intensive Fire shot (C5.6)
+  bool follow_up = false;       ///< the AFPh follow-up shot after Bounding First Fire (D3.32)
   // A duel over several turns (fire.turns > 1): a later turn pays no Case A or C2.5 (the CA
   // already points at the target) and starts from the Acquisition carried over (C6.5).
   bool later_turn = false;
