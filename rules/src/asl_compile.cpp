@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_arc.h"
@@ -162,9 +163,23 @@ class Compiler {
     return b_.leaf(leaf);
   }
 
-  // Leaf of a step: what happened, and where the phase goes next.
+  // Leaf of a step: what happened, and where the phase goes next. Within one state the leaf
+  // depends on the colored dr only through "ROF kept", so it is built once per distinct input.
   Link finish(const Key& k, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired,
               const Hit& hit, Outcome outcome) {
+    const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
+    const std::uint32_t memo = static_cast<std::uint32_t>(kept_rof) | static_cast<std::uint32_t>(bd) << 1 |
+                               static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(fired) << 5 |
+                               static_cast<std::uint32_t>(hit.hit) << 6 | static_cast<std::uint32_t>(hit.critical) << 7 |
+                               static_cast<std::uint32_t>(hit.multiple) << 8 | static_cast<std::uint32_t>(outcome) << 9;
+    if (auto it = finish_memo_.find(memo); it != finish_memo_.end()) return it->second;
+    const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome);
+    finish_memo_.emplace(memo, l);
+    return l;
+  }
+
+  Link finish_leaf(const Key& k, bool kept_rof, Breakdown bd, Depletion dep, bool fired,
+                   const Hit& hit, Outcome outcome) {
     const ShotContext ctx = context_of(k);
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
@@ -216,7 +231,6 @@ class Compiler {
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return phase_over(kEndMalfunction);  // A9.7
     const int fired_now = ctx.shots_fired + 1;
     if (ctx.follow_up) return phase_over(kEndFollowUpDone);  // D3.32: "again once"
-    const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
     if (s_.fire.max_shots && fired_now >= *s_.fire.max_shots) {
       if (!s_.fire.follow_up || !kept_rof) return phase_over(kEndShotCap);
       // D3.32: the MPh fire stopped with the Multiple ROF kept: one more shot in the AFPh.
@@ -358,11 +372,14 @@ class Compiler {
   }
 
   Link build_state(const Key& key, const ShotSpec& spec) {
-    // kill_dag depends only on its arguments: build each distinct one once (the builder would
-    // de-duplicate the nodes anyway, so the program is unchanged; this saves the work).
-    std::map<std::tuple<int, Breakdown, Depletion, bool, bool, bool, bool, Location, Facing>, Link> kill_dags;
+    finish_memo_.clear();
+    // kill_dag depends only on its arguments, and on the colored dr only through "ROF kept":
+    // build each distinct one once (the builder would de-duplicate the nodes anyway, so the
+    // program is unchanged; this saves the work).
+    std::map<std::tuple<bool, Breakdown, Depletion, bool, bool, bool, bool, Location, Facing>, Link> kill_dags;
     const auto kill_dag_memo = [&](int c, Breakdown bd, Depletion dep, const Hit& h) {
-      const auto mkey = std::make_tuple(c, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
+      const bool kept = spec.keeps_rof && c <= spec.rof;
+      const auto mkey = std::make_tuple(kept, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
       auto it = kill_dags.find(mkey);
       if (it == kill_dags.end()) it = kill_dags.emplace(mkey, kill_dag(key, spec, c, bd, dep, h)).first;
       return it->second;
@@ -410,6 +427,7 @@ class Compiler {
   ProgramBuilder b_;
   std::map<Key, std::int32_t> ids_;
   std::queue<Key> pending_;
+  std::unordered_map<std::uint32_t, Link> finish_memo_;  // finish() within the state being built
 };
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
