@@ -135,3 +135,18 @@ TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w
         "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: fire.range=900)");
   CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n").rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
 }
+
+TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w1943][load][errors][sweep]") {
+  const std::string text = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[sweep]\n"
+                           "\"fire.range\" = [100, 200, 300]\n\"fire.turns\" = [1, 2]\n";
+  load::LoadOptions small;
+  small.max_situations = 5;
+  try {
+    load::load_w1943_string(text, "s.toml", kDir, small);
+    FAIL("loaded");
+  } catch (const load::InputError& e) {
+    CHECK(std::string(e.what()) == "s.toml:3: sweep: expands to 6 situations, more than the limit of 5");
+  }
+  small.max_situations = 6;
+  CHECK(load::load_w1943_string(text, "s.toml", kDir, small).situations.size() == 6);
+}

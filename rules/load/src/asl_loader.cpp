@@ -39,15 +39,6 @@ struct Ctx {
 /// Where each setting was made: dotted path -> line.
 using Lines = std::map<std::string, int, std::less<>>;
 
-/// A key as a message shows it: as written, or TOML-quoted if it holds a control character
-/// (a quoted key may: "a\nb" = 1), so a message stays one line and sends no terminal escapes.
-std::string printable_key(std::string_view key) {
-  const bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
-    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
-  });
-  return plain ? std::string(key) : toml_quote(key);
-}
-
 [[noreturn]] void fail(const Ctx& c, int line, std::string_view key, std::string_view what) {
   throw InputError(fmt::format("{}:{}: {}: {}", c.file, line, printable_key(key), what));
 }
@@ -603,25 +594,15 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
   if (!have_name) base.name = std::filesystem::path(file).stem().string();
 
   // Size of the sweep, refused before anything is built.
-  std::size_t total = 1;
-  bool overflow = false;
-  double approx = 1;
-  for (const Axis& a : axes) {
-    overflow = overflow || __builtin_mul_overflow(total, a.values.size(), &total);
-    approx *= static_cast<double>(a.values.size());
-  }
-  if (!axes.empty() && (overflow || total > options.max_situations)) {
-    fail(c, sweep_line.value_or(1), "sweep",
-         fmt::format("expands to {} situations, more than the limit of {}",
-                     overflow ? fmt::format("{:.0f}", approx) : std::to_string(total),
-                     options.max_situations));
-  }
+  std::vector<std::size_t> sizes;
+  for (const Axis& a : axes) sizes.push_back(a.values.size());
+  const SweepSize size = sweep_size(sizes, options.max_situations);
+  if (!axes.empty() && size.too_big) fail(c, sweep_line.value_or(1), "sweep", size.message);
 
   // Expand the cartesian product (first axis slowest) and check each point against the rules.
   for (const Axis& a : axes) out.sweep_keys.push_back(a.path);
-  out.situations.reserve(total);
-  std::vector<std::size_t> index(axes.size(), 0);
-  for (std::size_t n = 0; n < total; ++n) {
+  out.situations.reserve(size.total);
+  for_each_sweep_point(sizes, size.total, [&](const std::vector<std::size_t>& index) {
     LoadedSituation point{base, {}};
     for (std::size_t i = 0; i < axes.size(); ++i) {
       const Axis& a = axes[i];
@@ -630,23 +611,14 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
     }
     if (const auto error = asl::check(point.situation)) {
       const std::string& key = error->key();
-      std::string message = key.empty()
-                                ? fmt::format("{}:1: {}", file, error->what())
-                                : fmt::format("{}:{}: {}: {}", file, conflict_line(key, swept, set, headers),
-                                              key, error->what());
-      if (!point.sweep_values.empty()) {
-        std::string where;
-        for (const auto& [k, v] : point.sweep_values) where += (where.empty() ? "" : ", ") + k + "=" + printable_key(v);
-        message += " (sweep point: " + where + ")";
-      }
-      throw InputError(message);
+      const std::string message = key.empty()
+                                      ? fmt::format("{}:1: {}", file, error->what())
+                                      : fmt::format("{}:{}: {}: {}", file, conflict_line(key, swept, set, headers),
+                                                    key, error->what());
+      throw InputError(message + sweep_point_suffix(point.sweep_values));
     }
     out.situations.push_back(std::move(point));
-    for (std::size_t i = axes.size(); i-- > 0;) {
-      if (++index[i] < axes[i].values.size()) break;
-      index[i] = 0;
-    }
-  }
+  });
   return out;
 }
 

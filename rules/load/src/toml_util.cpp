@@ -372,4 +372,33 @@ std::string ruleset_of_file(const std::string& path) {
   return "";
 }
 
+std::string printable_key(std::string_view key) {
+  const bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
+    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+  });
+  return plain ? std::string(key) : toml_quote(key);
+}
+
+SweepSize sweep_size(const std::vector<std::size_t>& axis_sizes, std::size_t limit) {
+  SweepSize out;
+  bool overflow = false;
+  double approx = 1;
+  for (std::size_t n : axis_sizes) {
+    overflow = overflow || __builtin_mul_overflow(out.total, n, &out.total);
+    approx *= static_cast<double>(n);
+  }
+  out.too_big = overflow || out.total > limit;
+  if (out.too_big)
+    out.message = fmt::format("expands to {} situations, more than the limit of {}",
+                              overflow ? fmt::format("{:.0f}", approx) : std::to_string(out.total), limit);
+  return out;
+}
+
+std::string sweep_point_suffix(const std::vector<std::pair<std::string, std::string>>& values) {
+  if (values.empty()) return "";
+  std::string where;
+  for (const auto& [k, v] : values) where += (where.empty() ? "" : ", ") + k + "=" + printable_key(v);
+  return " (sweep point: " + where + ")";
+}
+
 }  // namespace salvo::load

@@ -487,16 +487,12 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
     throw;
   }
 
-  std::size_t total = 1;
-  for (const Axis& a : axes) {
-    total *= a.values.size();
-    if (total > options.max_situations)
-      fail(c, sweep_line.value_or(1), "sweep",
-           fmt::format("expands to more than the limit of {} situations", options.max_situations));
-  }
+  std::vector<std::size_t> sizes;
+  for (const Axis& a : axes) sizes.push_back(a.values.size());
+  const SweepSize size = sweep_size(sizes, options.max_situations);
+  if (!axes.empty() && size.too_big) fail(c, sweep_line.value_or(1), "sweep", size.message);
   for (const Axis& a : axes) out.sweep_keys.push_back(a.path);
-  std::vector<std::size_t> index(axes.size(), 0);
-  for (std::size_t n = 0; n < total; ++n) {
+  for_each_sweep_point(sizes, size.total, [&](const std::vector<std::size_t>& index) {
     W1943Point point{base, {}};
     for (std::size_t i = 0; i < axes.size(); ++i) {
       axes[i].field->apply(c, axes[i].path, *axes[i].values[index[i]], point.situation);
@@ -504,22 +500,13 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
     }
     if (const auto error = w::check(*out.chart, point.situation)) {
       const std::string& key = error->key();
-      std::string message = key == "chart" ? fmt::format("{}: {}", out.chart_path, error->what())
-                                           : fmt::format("{}:{}: {}: {}", file, conflict_line(key, swept, set, headers),
-                                                         key, error->what());
-      if (!point.sweep_values.empty()) {
-        std::string where;
-        for (const auto& [k, v] : point.sweep_values) where += (where.empty() ? "" : ", ") + k + "=" + v;
-        message += " (sweep point: " + where + ")";
-      }
-      throw InputError(message);
+      const std::string message = key == "chart" ? fmt::format("{}: {}", out.chart_path, error->what())
+                                                 : fmt::format("{}:{}: {}: {}", file, conflict_line(key, swept, set, headers),
+                                                               key, error->what());
+      throw InputError(message + sweep_point_suffix(point.sweep_values));
     }
     out.situations.push_back(std::move(point));
-    for (std::size_t i = axes.size(); i-- > 0;) {
-      if (++index[i] < axes[i].values.size()) break;
-      index[i] = 0;
-    }
-  }
+  });
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace salvo::load {
@@ -27,6 +28,36 @@ std::string toml_quote(std::string_view s);
 
 /// `key` as TOML writes one key: bare (A-Z a-z 0-9 _ -) or quoted ("fire.range").
 std::string toml_key(std::string_view key);
+
+/// A key as a message shows it: as written, or TOML-quoted if it holds a control character
+/// (a quoted key may: "a\nb" = 1), so a message stays one line and sends no terminal escapes.
+std::string printable_key(std::string_view key);
+
+/// The number of points of a sweep with axes of these sizes, and whether it exceeds `limit`
+/// (overflow included); `message` is then "expands to N situations, more than the limit of L".
+struct SweepSize {
+  std::size_t total = 1;
+  bool too_big = false;
+  std::string message;
+};
+SweepSize sweep_size(const std::vector<std::size_t>& axis_sizes, std::size_t limit);
+
+/// Calls f(index) for each point of the cartesian product of axes of these sizes, first axis
+/// slowest; index[i] is the value index of axis i.
+template <class F>
+void for_each_sweep_point(const std::vector<std::size_t>& sizes, std::size_t total, F&& f) {
+  std::vector<std::size_t> index(sizes.size(), 0);
+  for (std::size_t n = 0; n < total; ++n) {
+    f(index);
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+      if (++index[i] < sizes[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+/// " (sweep point: fire.range=3, target.tem=2)" for a rules error at a sweep point; "" if none.
+std::string sweep_point_suffix(const std::vector<std::pair<std::string, std::string>>& values);
 
 /// The whole file as bytes. Throws InputError "PATH: cannot read: <strerror>".
 std::string read_text_file(const std::string& path);
