@@ -4,6 +4,8 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -13,206 +15,368 @@
 namespace salvo::sim {
 namespace {
 
-/// A leaf reached from a state in one step, with its total probability.
-struct Step {
-  std::int32_t leaf;
-  double p;
-};
-
-/// The one-step distribution over leaves of every reachable state.
-struct Chain {
-  std::vector<std::int32_t> states;     // reachable states; row i of the matrices is states[i]
-  std::vector<std::int32_t> row_of;     // state -> row, -1 if unreachable
-  std::vector<std::uint32_t> begin;     // steps of row i: steps[begin[i] .. begin[i+1])
-  std::vector<Step> steps;
-};
-
-/// Probability of reaching each leaf of a state's DAG: push node probabilities from the root
-/// down in decreasing node index (a node links only to nodes of lower index).
-void enumerate_state(const RollProgram& prog, std::uint32_t root, std::vector<double>& node_p,
-                     std::vector<std::uint32_t>& dag_nodes, std::vector<double>& leaf_p,
-                     std::vector<std::int32_t>& touched, std::vector<Step>& out) {
-  // Collect the nodes of the DAG
-  dag_nodes.clear();
-  dag_nodes.push_back(root);
-  node_p[root] = 1.0;
-  for (std::size_t i = 0; i < dag_nodes.size(); ++i) {
-    const RollNode& node = prog.nodes[dag_nodes[i]];
-    for (int f = 0; f < faces(node.die); ++f) {
-      const Link l = prog.link(dag_nodes[i], f);
-      if (l.is_leaf()) continue;
-      const auto child = static_cast<std::uint32_t>(l.index());
-      if (node_p[child] < 0.0) {  // unvisited (marked -1)
-        node_p[child] = 0.0;
-        dag_nodes.push_back(child);
-      }
-    }
-  }
-  std::sort(dag_nodes.begin(), dag_nodes.end(), std::greater<>());
-  // Push probabilities from parents to children and leaves
-  for (std::uint32_t n : dag_nodes) {
-    const RollNode& node = prog.nodes[n];
-    const double w = node_p[n] / faces(node.die);
-    for (int f = 0; f < faces(node.die); ++f) {
-      const Link l = prog.link(n, f);
-      if (l.is_leaf()) {
-        const auto leaf = static_cast<std::size_t>(l.index());
-        if (leaf_p[leaf] == 0.0) touched.push_back(static_cast<std::int32_t>(leaf));
-        leaf_p[leaf] += w;
-      } else {
-        node_p[static_cast<std::size_t>(l.index())] += w;
-      }
-    }
-    node_p[n] = -1.0;  // reset for the next state
-  }
-  // Emit the leaves in index order (deterministic summation order downstream)
-  std::sort(touched.begin(), touched.end());
-  for (std::int32_t leaf : touched) {
-    out.push_back(Step{leaf, leaf_p[static_cast<std::size_t>(leaf)]});
-    leaf_p[static_cast<std::size_t>(leaf)] = 0.0;
-  }
-  touched.clear();
-}
-
-Chain build_chain(const RollProgram& prog) {
-  Chain c;
-  c.row_of.assign(prog.num_states(), -1);
-  std::vector<double> node_p(prog.nodes.size(), -1.0);
-  std::vector<std::uint32_t> dag_nodes;
-  std::vector<double> leaf_p(prog.leaves.size(), 0.0);
-  std::vector<std::int32_t> touched;
-  // Breadth-first over the states reachable from the initial state
-  c.states.push_back(prog.initial_state);
-  c.row_of[static_cast<std::size_t>(prog.initial_state)] = 0;
-  for (std::size_t i = 0; i < c.states.size(); ++i) {
-    c.begin.push_back(static_cast<std::uint32_t>(c.steps.size()));
-    const auto s = static_cast<std::size_t>(c.states[i]);
-    enumerate_state(prog, prog.state_root[s], node_p, dag_nodes, leaf_p, touched, c.steps);
-    for (std::size_t k = c.begin[i]; k < c.steps.size(); ++k) {
-      const std::int32_t next = prog.leaves[static_cast<std::size_t>(c.steps[k].leaf)].next_state;
-      if (next >= 0 && c.row_of[static_cast<std::size_t>(next)] < 0) {
-        c.row_of[static_cast<std::size_t>(next)] = static_cast<std::int32_t>(c.states.size());
-        c.states.push_back(next);
-      }
-    }
-  }
-  c.begin.push_back(static_cast<std::uint32_t>(c.steps.size()));
-  return c;
-}
-
-/// Throw unless every reachable state can reach the end of the run: then (and only then, for
-/// a finite chain) the run ends with probability 1 from every state.
-void check_absorbing(const RollProgram& prog, const Chain& c) {
-  const std::size_t n = c.states.size();
-  // Reverse edges: which rows step to row j
-  std::vector<std::vector<std::uint32_t>> preds(n);
-  std::vector<char> ends(n, 0);
-  std::vector<std::uint32_t> queue;
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = c.begin[i]; k < c.begin[i + 1]; ++k) {
-      const Leaf& leaf = prog.leaves[static_cast<std::size_t>(c.steps[k].leaf)];
-      if (c.steps[k].p <= 0.0) continue;
-      if (leaf.next_state < 0) {
-        if (!ends[i]) queue.push_back(static_cast<std::uint32_t>(i));
-        ends[i] = 1;
-      } else {
-        preds[static_cast<std::size_t>(c.row_of[static_cast<std::size_t>(leaf.next_state)])].push_back(
-            static_cast<std::uint32_t>(i));
-      }
-    }
-  }
-  // Backward search from the rows that can end the run
-  for (std::size_t q = 0; q < queue.size(); ++q)
-    for (std::uint32_t pred : preds[queue[q]])
-      if (!ends[pred]) {
-        ends[pred] = 1;
-        queue.push_back(pred);
-      }
-  for (std::size_t i = 0; i < n; ++i)
-    if (!ends[i])
-      throw std::runtime_error("exact: the run can go on for ever from state " +
-                               prog.state_labels[static_cast<std::size_t>(c.states[i])]);
-}
-
 /// Index conversion for the int32 / Eigen::Index values used as vector indices.
 template <class T>
 constexpr std::size_t idx(T i) {
   return static_cast<std::size_t>(i);
 }
 
-/// Solve one window. `closes(leaf)` says whether a leaf ends the window.
+/// A leaf reached from a state in one step, with its total probability, and what the solver
+/// needs of the leaf.
+struct Move {
+  double p = 0.0;
+  FlagMask flag_cols = 0;     // the leaf's flags as flag columns (bit c: flag flag_of[c])
+  std::int32_t next_row = -1;  // row of the next state; -1: the run is over
+  std::array<std::uint8_t, kMaxCounters> counts{};
+  std::uint8_t outcome = 0;
+  std::uint8_t end_reason = 0;
+  bool closes_window = false;
+};
+
+/// Scratch reused by every solve on a thread: a solve allocates nothing once it has met a
+/// program as large.
+struct Workspace {
+  // Enumeration of one state's DAG
+  std::vector<double> node_p;           // probability of reaching each node; -1 unvisited
+  std::vector<std::uint32_t> heap;      // nodes reached, highest index first
+  std::vector<double> leaf_p;           // probability of reaching each leaf; 0 untouched
+  std::vector<std::int32_t> touched;    // leaves reached
+  // The chain: the one-step distribution over leaves of every reachable state
+  std::vector<std::int32_t> states;     // reachable states; row i is states[i]
+  std::vector<std::int32_t> row_of;     // state -> row, -1 if unreachable
+  std::vector<std::uint32_t> begin;     // moves of row i: moves[begin[i] .. begin[i+1])
+  std::vector<Move> moves;
+  std::vector<std::int32_t> move_leaf;  // leaf of each move
+  // Strongly connected components, each after every component it can step to
+  std::vector<std::uint32_t> order;     // rows, component by component
+  std::vector<std::uint32_t> comp_begin;  // component k: order[comp_begin[k] .. comp_begin[k+1])
+  std::vector<std::int32_t> index, low, comp_of;
+  std::vector<char> on_stack, can_end;
+  std::vector<std::uint32_t> stack;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
+  // Solve
+  std::vector<double> x;                // unknowns, row-major: rows x columns
+  std::vector<double> row_b;            // rows x (counters, flag columns): b of both windows
+  std::vector<double> rhs;              // the row being solved
+  std::vector<std::int32_t> slot_of;    // row -> slot of the row being solved, -1 none
+  std::vector<std::uint32_t> targets;   // slot -> row
+  std::vector<double> q;                // slot -> probability of stepping there (shared columns)
+  std::vector<double> qf;               // slot x flag column -> the same without the flag's leaves
+};
+
+Workspace& workspace() {
+  thread_local Workspace w;
+  return w;
+}
+
+/// Probability of reaching each leaf of a state's DAG: push node probabilities from the root
+/// down in decreasing node index (a node links only to nodes of lower index, so a node is
+/// popped only after every parent). Appends the leaves reached, in index order.
+void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws) {
+  auto& node_p = ws.node_p;
+  auto& heap = ws.heap;
+  heap.assign(1, root);
+  node_p[root] = 1.0;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    const std::uint32_t n = heap.back();
+    heap.pop_back();
+    const RollNode& node = prog.nodes[n];
+    const int nf = faces(node.die);
+    const double w = node_p[n] / nf;
+    const Link* links = prog.links.data() + node.first;
+    for (int f = 0; f < nf; ++f) {
+      const Link l = links[f];
+      if (l.is_leaf()) {
+        // Faces in a row that reach the same leaf: the same additions, in a register
+        const auto leaf = idx(l.index());
+        double p = ws.leaf_p[leaf];
+        if (p == 0.0) ws.touched.push_back(static_cast<std::int32_t>(leaf));
+        p += w;
+        while (f + 1 < nf && links[f + 1] == l) {
+          p += w;
+          ++f;
+        }
+        ws.leaf_p[leaf] = p;
+      } else {
+        const auto child = idx(l.index());
+        if (node_p[child] < 0.0) {  // unvisited (marked -1)
+          node_p[child] = 0.0;
+          heap.push_back(static_cast<std::uint32_t>(child));
+          std::push_heap(heap.begin(), heap.end());
+        }
+        node_p[child] += w;
+      }
+    }
+    node_p[n] = -1.0;  // reset for the next state
+  }
+  // Emit the leaves in index order (deterministic summation order downstream)
+  std::sort(ws.touched.begin(), ws.touched.end());
+  const std::size_t first = ws.moves.size();
+  ws.moves.resize(first + ws.touched.size());
+  Move* out = ws.moves.data() + first;
+  for (std::int32_t leaf : ws.touched) {
+    const Leaf& l = prog.leaves[idx(leaf)];
+    out->p = ws.leaf_p[idx(leaf)];
+    out->counts = l.counts;
+    out->outcome = l.outcome;
+    out->end_reason = l.end_reason;
+    out->closes_window = l.closes_window;
+    out->next_row = l.next_state;  // the state, for now
+    ++out;
+    ws.move_leaf.push_back(leaf);
+    ws.leaf_p[idx(leaf)] = 0.0;
+  }
+  ws.touched.clear();
+}
+
+/// The reachable states, breadth-first from the initial state, and their moves.
+void build_chain(const RollProgram& prog, Workspace& ws) {
+  ws.node_p.assign(prog.nodes.size(), -1.0);
+  ws.leaf_p.assign(prog.leaves.size(), 0.0);
+  ws.touched.clear();
+  ws.states.clear();
+  ws.row_of.assign(prog.num_states(), -1);
+  ws.begin.clear();
+  ws.moves.clear();
+  ws.move_leaf.clear();
+  ws.states.push_back(prog.initial_state);
+  ws.row_of[idx(prog.initial_state)] = 0;
+  for (std::size_t i = 0; i < ws.states.size(); ++i) {
+    ws.begin.push_back(static_cast<std::uint32_t>(ws.moves.size()));
+    enumerate_state(prog, prog.state_root[idx(ws.states[i])], ws);
+    for (std::size_t k = ws.begin[i]; k < ws.moves.size(); ++k) {
+      Move& m = ws.moves[k];
+      const std::int32_t next = m.next_row;
+      if (next < 0) continue;
+      std::int32_t& row = ws.row_of[idx(next)];
+      if (row < 0) {
+        row = static_cast<std::int32_t>(ws.states.size());
+        ws.states.push_back(next);
+      }
+      m.next_row = row;
+    }
+  }
+  ws.begin.push_back(static_cast<std::uint32_t>(ws.moves.size()));
+}
+
+/// The strongly connected components of the rows (Tarjan), each listed after every component
+/// it can step to: solving them in this order, a row's successors outside its own component
+/// are solved before it. Most programs loop only on single states (the shots that saturate),
+/// so almost every component is one row.
+///
+/// Then throw unless every row can reach the end of the run: then (and only then, for a finite
+/// chain) the run ends with probability 1 from every state.
+void components(const RollProgram& prog, Workspace& ws) {
+  const std::size_t n = ws.states.size();
+  ws.order.clear();
+  ws.comp_begin.assign(1, 0);
+  ws.index.assign(n, -1);
+  ws.low.assign(n, 0);
+  ws.comp_of.assign(n, -1);
+  ws.on_stack.assign(n, 0);
+  ws.stack.clear();
+  ws.calls.clear();
+  std::int32_t counter = 0;
+  const auto visit = [&](std::uint32_t v) {
+    ws.index[v] = ws.low[v] = counter++;
+    ws.stack.push_back(v);
+    ws.on_stack[v] = 1;
+    ws.calls.emplace_back(v, ws.begin[v]);
+  };
+  visit(0);  // every row is reachable from row 0, the initial state
+  while (!ws.calls.empty()) {
+    auto& [v, k] = ws.calls.back();
+    if (k < ws.begin[v + 1]) {
+      const std::int32_t next = ws.moves[k++].next_row;
+      if (next < 0) continue;
+      const auto w = static_cast<std::uint32_t>(next);
+      if (ws.index[w] < 0) visit(w);
+      else if (ws.on_stack[w]) ws.low[v] = std::min(ws.low[v], ws.index[w]);
+      continue;
+    }
+    const std::uint32_t done = v;
+    ws.calls.pop_back();
+    if (!ws.calls.empty()) {
+      const std::uint32_t parent = ws.calls.back().first;
+      ws.low[parent] = std::min(ws.low[parent], ws.low[done]);
+    }
+    if (ws.low[done] != ws.index[done]) continue;
+    const auto comp = static_cast<std::int32_t>(ws.comp_begin.size() - 1);
+    std::uint32_t w = 0;
+    do {
+      w = ws.stack.back();
+      ws.stack.pop_back();
+      ws.on_stack[w] = 0;
+      ws.comp_of[w] = comp;
+      ws.order.push_back(w);
+    } while (w != done);
+    ws.comp_begin.push_back(static_cast<std::uint32_t>(ws.order.size()));
+  }
+
+  // A component can end the run if one of its moves ends it or leads to an earlier component
+  // that can (its own rows reach each other).
+  const std::size_t num_comps = ws.comp_begin.size() - 1;
+  ws.can_end.assign(num_comps, 0);
+  for (std::size_t comp = 0; comp < num_comps; ++comp)
+    for (std::size_t r = ws.comp_begin[comp]; r < ws.comp_begin[comp + 1] && !ws.can_end[comp]; ++r) {
+      const std::uint32_t i = ws.order[r];
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+        const Move& m = ws.moves[k];
+        if (m.p <= 0.0) continue;
+        if (m.next_row < 0 || (ws.comp_of[idx(m.next_row)] != static_cast<std::int32_t>(comp) &&
+                               ws.can_end[idx(ws.comp_of[idx(m.next_row)])])) {
+          ws.can_end[comp] = 1;
+          break;
+        }
+      }
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!ws.can_end[idx(ws.comp_of[i])])
+      throw std::runtime_error("exact: the run can go on for ever from state " +
+                               prog.state_labels[idx(ws.states[i])]);
+}
+
+/// Solve one window. `closes(move)` says whether a move ends the window.
+///
+/// Unknowns, per row and column: E[counter], P(outcome of the window's last step), P(end
+/// reason) and P(the window ends) — x = b + Q x, Q the moves that go on in the window — and
+/// P(flag seen) for each flag some move sets — h = b_f + Q_f h, where Q_f drops the moves that
+/// set the flag. Component by component, successors first: a single row is one division per
+/// column, x_i = (b_i + sum_j Q_ij x_j) / (1 - Q_ii); a larger component a small dense solve.
 template <class Closes>
-WindowStats solve_window(const RollProgram& prog, const Chain& c, Closes closes, bool with_end_reasons) {
-  const auto n = static_cast<Eigen::Index>(c.states.size());
+WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::array<std::uint8_t, kMaxFlags>& flag_of,
+                         std::size_t num_flag_cols, Closes closes, bool with_end_reasons) {
+  const std::size_t n = ws.states.size();
   const std::size_t num_flags = prog.flag_names.size();
   const std::size_t num_counters = prog.counter_names.size();
   const std::size_t num_outcomes = prog.outcome_names.size();
   const std::size_t num_reasons = with_end_reasons ? prog.end_reason_names.size() : 0;
+  // Columns: counters, outcomes, end reasons, absorption (all with Q), then the flag columns
+  const std::size_t col_outcome = num_counters;
+  const std::size_t col_reason = col_outcome + num_outcomes;
+  const std::size_t col_absorb = col_reason + num_reasons;
+  const std::size_t col_flag = col_absorb + 1;
+  const std::size_t cols = col_flag + num_flag_cols;
+  const FlagMask all_cols = num_flag_cols >= 64 ? ~FlagMask{0} : (FlagMask{1} << num_flag_cols) - 1u;
 
-  // Right-hand sides: counters, outcomes, end reasons, absorption; and I - Q
-  const auto col_outcome = static_cast<Eigen::Index>(num_counters);
-  const auto col_reason = col_outcome + static_cast<Eigen::Index>(num_outcomes);
-  const auto col_absorb = col_reason + static_cast<Eigen::Index>(num_reasons);
-  Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
-  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n, col_absorb + 1);
-  FlagMask flags_on_continuing = 0;  // flags set by some leaf that does not end the window
-  FlagMask flags_seen = 0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (std::size_t k = c.begin[idx(i)]; k < c.begin[idx(i) + 1]; ++k) {
-      const Leaf& leaf = prog.leaves[idx(c.steps[k].leaf)];
-      const double p = c.steps[k].p;
-      flags_seen |= leaf.flags;
-      for (std::size_t ci = 0; ci < num_counters; ++ci)
-        rhs(i, static_cast<Eigen::Index>(ci)) += p * leaf.counts[ci];
-      if (closes(leaf)) {
-        rhs(i, col_outcome + leaf.outcome) += p;
-        if (num_reasons > 0) rhs(i, col_reason + leaf.end_reason) += p;
-        rhs(i, col_absorb) += p;
-      } else {
-        flags_on_continuing |= leaf.flags;
-        a(i, c.row_of[idx(leaf.next_state)]) -= p;
+  ws.x.assign(n * cols, 0.0);
+  ws.rhs.resize(cols);
+  ws.slot_of.assign(n, -1);
+  ws.targets.clear();
+  // Row i: b into rhs; the moves that go on, summed by the row they go to, into the slots.
+  const auto gather = [&](std::uint32_t i) {
+    std::fill(ws.rhs.begin(), ws.rhs.end(), 0.0);
+    const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
+    std::copy_n(row_b, num_counters, ws.rhs.begin());
+    std::copy_n(row_b + num_counters, num_flag_cols, ws.rhs.begin() + static_cast<std::ptrdiff_t>(col_flag));
+    for (std::uint32_t t : ws.targets) ws.slot_of[t] = -1;
+    ws.targets.clear();
+    for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+      const Move& m = ws.moves[k];
+      const double p = m.p;
+      if (closes(m)) {
+        ws.rhs[col_outcome + m.outcome] += p;
+        if (num_reasons > 0) ws.rhs[col_reason + m.end_reason] += p;
+        ws.rhs[col_absorb] += p;
+        continue;
       }
+      std::int32_t& slot = ws.slot_of[idx(m.next_row)];
+      if (slot < 0) {
+        slot = static_cast<std::int32_t>(ws.targets.size());
+        ws.targets.push_back(static_cast<std::uint32_t>(m.next_row));
+        if (ws.q.size() < ws.targets.size()) {
+          ws.q.resize(ws.targets.size());
+          ws.qf.resize(ws.targets.size() * kMaxFlags);
+        }
+        ws.q[idx(slot)] = 0.0;
+        std::fill_n(ws.qf.begin() + slot * kMaxFlags, num_flag_cols, 0.0);
+      }
+      ws.q[idx(slot)] += p;
+      double* qf = ws.qf.data() + slot * kMaxFlags;
+      for (FlagMask f = ~m.flag_cols & all_cols; f; f &= f - 1) qf[std::countr_zero(f)] += p;
+    }
+  };
+  // rhs += Q_ij x_j over the slots not in the row's own component
+  const auto add_solved = [&](auto&& in_component) {
+    for (std::size_t s = 0; s < ws.targets.size(); ++s) {
+      const std::uint32_t j = ws.targets[s];
+      if (in_component(j)) continue;
+      const double* xj = ws.x.data() + j * cols;
+      const double qj = ws.q[s];
+      for (std::size_t col = 0; col < col_flag; ++col) ws.rhs[col] += qj * xj[col];
+      const double* qf = ws.qf.data() + s * kMaxFlags;
+      for (std::size_t f = 0; f < num_flag_cols; ++f) ws.rhs[col_flag + f] += qf[f] * xj[col_flag + f];
+    }
+  };
+
+  for (std::size_t comp = 0; comp + 1 < ws.comp_begin.size(); ++comp) {
+    const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
+    const std::size_t m = ws.comp_begin[comp + 1] - ws.comp_begin[comp];
+    if (m == 1) {
+      const std::uint32_t i = rows[0];
+      gather(i);
+      add_solved([i](std::uint32_t j) { return j == i; });
+      double* xi = ws.x.data() + i * cols;
+      const std::int32_t self = ws.slot_of[i];
+      const double stay = self < 0 ? 0.0 : ws.q[idx(self)];
+      for (std::size_t col = 0; col < col_flag; ++col) xi[col] = ws.rhs[col] / (1.0 - stay);
+      const double* qf = self < 0 ? nullptr : ws.qf.data() + self * kMaxFlags;
+      for (std::size_t f = 0; f < num_flag_cols; ++f)
+        xi[col_flag + f] = ws.rhs[col_flag + f] / (1.0 - (qf ? qf[f] : 0.0));
+      continue;
+    }
+    // A cycle through several rows: (I - Q_cc) x_c = b + Q_co x_o, with its own Q_cc per flag
+    const auto em = static_cast<Eigen::Index>(m);
+    std::vector<std::int32_t> pos(n, -1);
+    for (std::size_t r = 0; r < m; ++r) pos[rows[r]] = static_cast<std::int32_t>(r);
+    Eigen::MatrixXd b(em, static_cast<Eigen::Index>(cols));
+    std::vector<Eigen::MatrixXd> a(1 + num_flag_cols, Eigen::MatrixXd::Identity(em, em));
+    for (std::size_t r = 0; r < m; ++r) {
+      gather(rows[r]);
+      add_solved([&pos](std::uint32_t j) { return pos[j] >= 0; });
+      const auto er = static_cast<Eigen::Index>(r);
+      for (std::size_t s = 0; s < ws.targets.size(); ++s) {
+        const std::int32_t c = pos[ws.targets[s]];
+        if (c < 0) continue;
+        a[0](er, c) -= ws.q[s];
+        for (std::size_t f = 0; f < num_flag_cols; ++f) a[1 + f](er, c) -= ws.qf[s * kMaxFlags + f];
+      }
+      for (std::size_t col = 0; col < cols; ++col) b(er, static_cast<Eigen::Index>(col)) = ws.rhs[col];
+    }
+    const Eigen::MatrixXd shared =
+        Eigen::PartialPivLU<Eigen::MatrixXd>(a[0]).solve(b.leftCols(static_cast<Eigen::Index>(col_flag)));
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t col = 0; col < col_flag; ++col)
+        ws.x[rows[r] * cols + col] = shared(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col));
+    for (std::size_t f = 0; f < num_flag_cols; ++f) {
+      const Eigen::VectorXd h =
+          Eigen::PartialPivLU<Eigen::MatrixXd>(a[1 + f]).solve(b.col(static_cast<Eigen::Index>(col_flag + f)));
+      for (std::size_t r = 0; r < m; ++r) ws.x[rows[r] * cols + col_flag + f] = h(static_cast<Eigen::Index>(r));
     }
   }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
-  const Eigen::MatrixXd x = lu.solve(rhs);
 
   // Check that the window ends with probability 1 from every state
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (!(std::abs(x(i, col_absorb) - 1.0) < 1e-9))
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
-                               prog.state_labels[idx(c.states[idx(i)])]);
+                               prog.state_labels[idx(ws.states[i])]);
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };
   // A probability summed from many 1/36 terms can round past 1 (36 x 1/36 = 1 + 2e-16).
   const auto probability = [&](double v) { return exact(std::clamp(v, 0.0, 1.0)); };
-  for (std::size_t ci = 0; ci < num_counters; ++ci) w.counters.push_back(exact(x(0, static_cast<Eigen::Index>(ci))));
-  for (std::size_t k = 0; k < num_outcomes; ++k)
-    w.outcomes.push_back(probability(x(0, col_outcome + static_cast<Eigen::Index>(k))));
-  for (std::size_t r = 0; r < num_reasons; ++r)
-    w.end_reasons.push_back(probability(x(0, col_reason + static_cast<Eigen::Index>(r))));
-
-  // Flags: h = b_f + Q_f h, where Q_f drops the continuing leaves that set flag f
-  for (std::size_t f = 0; f < num_flags; ++f) {
-    const FlagMask bit = FlagMask{1} << f;
-    if (!(flags_seen & bit)) {
-      w.flags.push_back(exact(0.0));
-      continue;
-    }
-    Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
-    Eigen::MatrixXd af = a;
-    for (Eigen::Index i = 0; i < n; ++i)
-      for (std::size_t k = c.begin[idx(i)]; k < c.begin[idx(i) + 1]; ++k) {
-        const Leaf& leaf = prog.leaves[idx(c.steps[k].leaf)];
-        if (!(leaf.flags & bit)) continue;
-        b(i) += c.steps[k].p;
-        if (!closes(leaf)) af(i, c.row_of[idx(leaf.next_state)]) += c.steps[k].p;
-      }
-    // Reuse the window's factorisation when no continuing leaf sets the flag (Q_f == Q)
-    const double h = (flags_on_continuing & bit) ? Eigen::PartialPivLU<Eigen::MatrixXd>(af).solve(b)(0)
-                                                 : lu.solve(b)(0);
-    w.flags.push_back(exact(std::clamp(h, 0.0, 1.0)));
+  const double* x0 = ws.x.data();  // row 0: the initial state
+  w.counters.reserve(num_counters);
+  w.outcomes.reserve(num_outcomes);
+  w.end_reasons.reserve(num_reasons);
+  w.flags.reserve(num_flags);
+  for (std::size_t ci = 0; ci < num_counters; ++ci) w.counters.push_back(exact(x0[ci]));
+  for (std::size_t k = 0; k < num_outcomes; ++k) w.outcomes.push_back(probability(x0[col_outcome + k]));
+  for (std::size_t r = 0; r < num_reasons; ++r) w.end_reasons.push_back(probability(x0[col_reason + r]));
+  for (std::size_t f = 0, fc = 0; f < num_flags; ++f) {
+    if (fc < num_flag_cols && flag_of[fc] == f) w.flags.push_back(probability(x0[col_flag + fc++]));
+    else w.flags.push_back(exact(0.0));
   }
   return w;
 }
@@ -242,17 +406,48 @@ void check_exact_result(const RunResult& r) {
 }
 
 RunResult solve_exact(const RollProgram& program) {
-  // Enumerate the reachable states' one-step leaf distributions
-  const Chain chain = build_chain(program);
-  check_absorbing(program, chain);
+  // Enumerate the reachable states' one-step leaf distributions; order the states for solving
+  Workspace& ws = workspace();
+  build_chain(program, ws);
+  components(program, ws);
+
+  // Flag columns: the flags some reachable leaf sets
+  FlagMask flags_seen = 0;
+  for (std::int32_t leaf : ws.move_leaf) flags_seen |= program.leaves[idx(leaf)].flags;
+  std::array<std::uint8_t, kMaxFlags> flag_of{};  // flag of each flag column
+  std::array<std::uint8_t, kMaxFlags> col_of{};   // flag column of each flag seen
+  std::size_t num_flag_cols = 0;
+  for (std::size_t f = 0; f < program.flag_names.size(); ++f)
+    if (flags_seen >> f & 1u) {
+      col_of[f] = static_cast<std::uint8_t>(num_flag_cols);
+      flag_of[num_flag_cols++] = static_cast<std::uint8_t>(f);
+    }
+  for (std::size_t k = 0; k < ws.moves.size(); ++k) {
+    FlagMask cols = 0;
+    for (FlagMask f = program.leaves[idx(ws.move_leaf[k])].flags; f; f &= f - 1)
+      cols |= FlagMask{1} << col_of[idx(std::countr_zero(f))];
+    ws.moves[k].flag_cols = cols;
+  }
+  // What each row's moves add to the counter and flag columns: the same in both windows
+  const std::size_t num_counters = program.counter_names.size();
+  const std::size_t shared = num_counters + num_flag_cols;
+  ws.row_b.assign(ws.states.size() * shared, 0.0);
+  for (std::size_t i = 0; i < ws.states.size(); ++i) {
+    double* b = ws.row_b.data() + i * shared;
+    for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+      const Move& m = ws.moves[k];
+      for (std::size_t ci = 0; ci < num_counters; ++ci) b[ci] += m.p * m.counts[ci];
+      for (FlagMask f = m.flag_cols; f; f &= f - 1) b[num_counters + idx(std::countr_zero(f))] += m.p;
+    }
+  }
 
   // Solve the first window and the whole run
   RunResult r;
   r.method = Method::kExact;
   r.trials = 0;
-  r.first = solve_window(
-      program, chain, [](const Leaf& l) { return l.closes_window || l.next_state < 0; }, false);
-  r.run = solve_window(program, chain, [](const Leaf& l) { return l.next_state < 0; }, true);
+  r.first = solve_window(program, ws, flag_of, num_flag_cols,
+                         [](const Move& m) { return m.closes_window || m.next_row < 0; }, false);
+  r.run = solve_window(program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.next_row < 0; }, true);
   check_exact_result(r);
   return r;
 }

@@ -1,6 +1,9 @@
 #pragma once
 /// salvo/sim/exact.h — the exact engine: enumerate a roll program's tables with their weights
 /// (1/36 per ordered pair, 1/6 per dr) and solve the absorbing Markov chain. No truncation.
+/// The chain is solved one strongly connected component at a time, successors first: a state
+/// that loops only on itself (the usual case) costs one division per unknown; a cycle through
+/// several states, a small dense LU (Eigen).
 
 #include "salvo/rules/program.h"
 #include "salvo/sim/result.h"
