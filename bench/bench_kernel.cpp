@@ -145,4 +145,57 @@ void BM_B1_CompileAndSolve(benchmark::State& state) {
 }
 BENCHMARK(BM_B1_CompileAndSolve);
 
+/// The same without the explanation (`salvo odds` prints none).
+void BM_B1_CompileAndSolveNoExplain(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(solve_exact(asl::compile(b1_situation(), {.explain = false}).program));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_B1_CompileAndSolveNoExplain);
+
+void BM_B1_Compile(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(asl::compile(b1_situation()).program.leaves.size());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_B1_Compile);
+
+void BM_B1_CompileNoExplain(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(asl::compile(b1_situation(), {.explain = false}).program.leaves.size());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_B1_CompileNoExplain);
+
+void BM_B1_ProgramHash(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(b1().hash());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_B1_ProgramHash);
+
+/// The per-situation work of `salvo odds` on the 10,000-situation sweep
+/// (examples/bench/sweep10k.toml), without loading and writing: compile (range(1): with the
+/// explanation), the program hash (provenance, range(2)) and the exact solve, over every
+/// range(0)-th situation of the sweep.
+void BM_Sweep10k_PerSituation(benchmark::State& state) {
+  static const load::LoadedFile file =
+      load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/bench/sweep10k.toml");
+  const auto stride = static_cast<std::size_t>(state.range(0));
+  const asl::CompileOptions options{.explain = state.range(1) != 0};
+  const bool hash = state.range(2) != 0;
+  std::int64_t situations = 0;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < file.situations.size(); i += stride) {
+      const RollProgram p = asl::compile(file.situations[i].situation, options).program;
+      if (hash) benchmark::DoNotOptimize(p.hash());
+      benchmark::DoNotOptimize(solve_exact(p));
+      ++situations;
+    }
+  }
+  state.SetItemsProcessed(situations);  // situations per second
+}
+BENCHMARK(BM_Sweep10k_PerSituation)
+    ->ArgNames({"stride", "explain", "hash"})
+    ->Args({10, 1, 1})
+    ->Args({10, 0, 1})
+    ->Args({10, 0, 0})
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -1,8 +1,7 @@
 // Compile an ASL firing situation into a roll program: one state per distinct shot context,
 // each with a DAG over the To Hit DR, the subsequent dr and the To Kill DR(s).
 #include <algorithm>
-#include <map>
-#include <queue>
+#include <array>
 #include <set>
 #include <string>
 #include <tuple>
@@ -38,7 +37,17 @@ struct Key {
   Shock shock = Shock::kNone;
   bool immobilized = false;
   auto tie() const { return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized); }
-  bool operator<(const Key& o) const { return tie() < o.tie(); }
+  bool operator==(const Key& o) const { return tie() == o.tie(); }
+};
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const noexcept {
+    std::uint64_t h = static_cast<std::uint32_t>(k.shots);
+    for (const int v : {int{k.special_out}, int{k.low_ammo}, int{k.intensive}, int{k.follow_up}, k.turn, k.rph, k.acq,
+                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}})
+      h = (h ^ static_cast<std::uint32_t>(v)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
 };
 
 ShotContext context_of(const Key& k) {
@@ -93,13 +102,59 @@ std::string state_label(const Situation& s, const Key& k, int saturate) {
   return d;
 }
 
+// A small map from packed keys to links (the compiler's memos): open addressing in a
+// power-of-two table, cleared without freeing.
+class LinkMemo {
+ public:
+  const Link* find(std::uint32_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t at = slot(key);; at = (at + 1) & (slots_.size() - 1)) {
+      if (slots_[at].first == 0) return nullptr;
+      if (slots_[at].first == key + 1) return &slots_[at].second;
+    }
+  }
+  void insert(std::uint32_t key, Link l) {  // key not present
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    std::size_t at = slot(key);
+    while (slots_[at].first != 0) at = (at + 1) & (slots_.size() - 1);
+    slots_[at] = {key + 1, l};
+    ++size_;
+  }
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), std::pair<std::uint32_t, Link>{});
+    size_ = 0;
+  }
+
+ private:
+  std::size_t slot(std::uint32_t key) const { return (key * 0x9E3779B1u >> 8) & (slots_.size() - 1); }
+  void grow() {
+    std::vector<std::pair<std::uint32_t, Link>> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    size_ = 0;
+    for (const auto& [k, l] : old)
+      if (k != 0) insert(k - 1, l);
+  }
+  std::vector<std::pair<std::uint32_t, Link>> slots_;  // (key + 1, link); 0: empty
+  std::size_t size_ = 0;
+};
+
 class Compiler {
  public:
-  explicit Compiler(const Situation& s) : s_(s), turns_(s.fire.turns) {}
+  // `first_shot`: the spec of the first state's shot, already built (unexplained).
+  Compiler(const Situation& s, bool explain, const ShotSpec* first_shot)
+      : s_(s), turns_(s.fire.turns), explain_(explain), first_shot_(first_shot) {}
 
   Compiled run() {
     Compiled out;
     auto& p = b_.program();
+    // Room for a one-turn phase of a few kinds of shot (growth costs more than the rest).
+    p.nodes.reserve(32);
+    p.links.reserve(32 * 36);
+    p.leaves.reserve(64);
+    p.flag_names.reserve(kMaxFlags);
+    p.outcome_names.reserve(kNumOutcomes);
+    p.end_reason_names.reserve(kNumEndReasons);
+    p.counter_names.reserve(kNumCounters);
     if (duel()) {
       p.flag_names = duel::flag_names(turns_);
       for (int i = 0; i < duel::kNumStatus; ++i) p.outcome_names.emplace_back(duel::status_name(i));
@@ -116,19 +171,21 @@ class Compiler {
     start.low_ammo = s_.firer.low_ammo_marked;
     p.initial_state = state_of(start);
     std::set<std::tuple<int, bool, bool, bool, bool, bool, int>> explained;  // one explanation per kind of shot
-    while (!pending_.empty()) {
-      const Key k = pending_.front();
-      pending_.pop();
+    for (std::size_t next = 0; next < pending_.size(); ++next) {
+      const Key k = pending_[next];
       const std::int32_t id = ids_.at(k);
       if (k.rph > 0) {
         b_.set_state_root(id, rally_dag(k));
         continue;
       }
       const ShotContext ctx = context_of(k);
+      const bool explain =
+          explain_ && explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq}).second;
       ShotExplain ex;
-      const ShotSpec spec = build_shot(s_, ctx, &ex);
+      // The first state is the first shot: ShotContext{.low_ammo_marked = marked}, as check()
+      const ShotSpec spec = next == 0 && first_shot_ && !explain ? *first_shot_ : build_shot(s_, ctx, explain ? &ex : nullptr);
       b_.set_state_root(id, build_state(k, spec));
-      if (!explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq}).second) continue;
+      if (!explain) continue;
       ex.label = shot_label(s_, ctx, saturate(k));
       if (duel() && k.turn == 1) ex.label = "turn 1: " + ex.label;
       if (duel() && k.turn > 1)
@@ -152,7 +209,7 @@ class Compiler {
     if (it != ids_.end()) return it->second;
     const std::int32_t id = b_.reserve_state(state_label(s_, k, saturate(k)));
     ids_.emplace(k, id);
-    pending_.push(k);
+    pending_.push_back(k);
     return id;
   }
 
@@ -172,9 +229,9 @@ class Compiler {
                                static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(fired) << 5 |
                                static_cast<std::uint32_t>(hit.hit) << 6 | static_cast<std::uint32_t>(hit.critical) << 7 |
                                static_cast<std::uint32_t>(hit.multiple) << 8 | static_cast<std::uint32_t>(outcome) << 9;
-    if (auto it = finish_memo_.find(memo); it != finish_memo_.end()) return it->second;
+    if (const Link* l = finish_memo_.find(memo)) return *l;
     const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome);
-    finish_memo_.emplace(memo, l);
+    finish_memo_.insert(memo, l);
     return l;
   }
 
@@ -324,7 +381,7 @@ class Compiler {
         return enter(leaf, n);
       };
       if (k.shock == Shock::kNone) return leaf_for(Shock::kNone, false);
-      std::vector<Link> dr(6);
+      std::array<Link, 6> dr;
       for (int r = 1; r <= 6; ++r) {
         const bool removed = k.shock == Shock::kShocked ? r <= 2 : r <= 3;
         dr[static_cast<std::size_t>(r - 1)] =
@@ -334,7 +391,7 @@ class Compiler {
       return b_.node(DieKind::kD6, dr);
     };
     if (k.gun != Gun_::kMalfunctioned) return after_repair(k.gun);
-    std::vector<Link> dr(6);
+    std::array<Link, 6> dr;
     for (int r = 1; r <= 6; ++r)
       dr[static_cast<std::size_t>(r - 1)] =
           after_repair(r == 6 ? Gun_::kDisabled : r <= repair ? Gun_::kOk : Gun_::kMalfunctioned);
@@ -342,30 +399,60 @@ class Compiler {
     return root;
   }
 
+  // The effect of each TK DR on one aspect, for the state being built: kept from state to state
+  // while the To Kill inputs stay the same (shots of the same ammunition).
+  void reuse_tk_outcomes(const ShotSpec& spec) {
+    const bool same = spec.ift.effects == Effects::kToKill && tk_for_.ift.effects == Effects::kToKill &&
+                      spec.he == tk_for_.he && spec.red_cs == tk_for_.red_cs && spec.kill == tk_for_.kill;
+    if (same) return;
+    tk_known_ = {};
+    tk_for_ = spec;
+  }
+
+  const std::array<Outcome, 36>& tk_outcomes(const ShotSpec& spec, Location loc, Facing facing, bool critical) {
+    const auto i = static_cast<std::size_t>(kill_index(loc, facing, critical));
+    if (!tk_known_[i]) {
+      const KillSpec& k = spec.kill[i];
+      for (int f = 0; f < 36; ++f) tk_[i][static_cast<std::size_t>(f)] = to_kill(spec, k, loc, pair_colored(f), pair_white(f));
+      tk_known_[i] = true;
+    }
+    return tk_[i];
+  }
+
   // After a hit: the To Kill DR(s) (C7; C3.8 Multiple Hits).
   Link kill_dag(const Key& key, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, const Hit& hit) {
     const KillSpec& k1 = spec.kill[static_cast<std::size_t>(kill_index(hit.location, hit.facing, hit.critical))];
     if (!hit.multiple && !k1.possible) return finish(key, spec, colored, bd, dep, true, hit, kOutcomeNoEffect);
-    std::vector<Link> links(36);
+    // Only the outcome differs between the leaves of one kill DAG: finish() once per outcome.
+    std::array<Link, kNumOutcomes> by_outcome;
+    std::array<bool, kNumOutcomes> known{};
+    const auto leaf_for = [&](Outcome o) {
+      const auto i = static_cast<std::size_t>(o);
+      if (!known[i]) {
+        by_outcome[i] = finish(key, spec, colored, bd, dep, true, hit, o);
+        known[i] = true;
+      }
+      return by_outcome[i];
+    };
+    const std::array<Outcome, 36>& first = tk_outcomes(spec, hit.location, hit.facing, hit.critical);
+    std::array<Link, 36> links;
     for (int f = 0; f < 36; ++f) {
       const int c1 = pair_colored(f), w1 = pair_white(f);
-      const Outcome o1 = to_kill(spec, k1, hit.location, c1, w1);
+      const Outcome o1 = first[static_cast<std::size_t>(f)];
       if (!hit.multiple) {
-        links[static_cast<std::size_t>(f)] = finish(key, spec, colored, bd, dep, true, hit, o1);
+        links[static_cast<std::size_t>(f)] = leaf_for(o1);
         continue;
       }
       // C3.8: the first TK DR decides the location of the second hit; the firer keeps the better.
       const Location loc2 = second_hit_location(c1, w1);
       const KillSpec& k2 = spec.kill[static_cast<std::size_t>(kill_index(loc2, hit.facing, false))];
       if (!k2.possible) {
-        links[static_cast<std::size_t>(f)] = finish(key, spec, colored, bd, dep, true, hit, std::max(o1, kOutcomeNoEffect));
+        links[static_cast<std::size_t>(f)] = leaf_for(std::max(o1, kOutcomeNoEffect));
         continue;
       }
-      std::vector<Link> second(36);
-      for (int g = 0; g < 36; ++g) {
-        const Outcome o2 = to_kill(spec, k2, loc2, pair_colored(g), pair_white(g));
-        second[static_cast<std::size_t>(g)] = finish(key, spec, colored, bd, dep, true, hit, std::max(o1, o2));
-      }
+      const std::array<Outcome, 36>& o2 = tk_outcomes(spec, loc2, hit.facing, false);
+      std::array<Link, 36> second;
+      for (std::size_t g = 0; g < 36; ++g) second[g] = leaf_for(std::max(o1, o2[g]));
       links[static_cast<std::size_t>(f)] = b_.node(DieKind::kPair, second);
     }
     return b_.node(DieKind::kPair, links);
@@ -376,15 +463,21 @@ class Compiler {
     // kill_dag depends only on its arguments, and on the colored dr only through "ROF kept":
     // build each distinct one once (the builder would de-duplicate the nodes anyway, so the
     // program is unchanged; this saves the work).
-    std::map<std::tuple<bool, Breakdown, Depletion, bool, bool, bool, bool, Location, Facing>, Link> kill_dags;
+    kill_dags_.clear();
+    reuse_tk_outcomes(spec);
     const auto kill_dag_memo = [&](int c, Breakdown bd, Depletion dep, const Hit& h) {
       const bool kept = spec.keeps_rof && c <= spec.rof;
-      const auto mkey = std::make_tuple(kept, bd, dep, h.hit, h.critical, h.multiple, h.improbable, h.location, h.facing);
-      auto it = kill_dags.find(mkey);
-      if (it == kill_dags.end()) it = kill_dags.emplace(mkey, kill_dag(key, spec, c, bd, dep, h)).first;
-      return it->second;
+      const std::uint32_t mkey = static_cast<std::uint32_t>(kept) | static_cast<std::uint32_t>(bd) << 1 |
+                                 static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(h.hit) << 5 |
+                                 static_cast<std::uint32_t>(h.critical) << 6 | static_cast<std::uint32_t>(h.multiple) << 7 |
+                                 static_cast<std::uint32_t>(h.improbable) << 8 |
+                                 static_cast<std::uint32_t>(h.location) << 9 | static_cast<std::uint32_t>(h.facing) << 10;
+      if (const Link* l = kill_dags_.find(mkey)) return *l;
+      const Link l = kill_dag(key, spec, c, bd, dep, h);
+      kill_dags_.insert(mkey, l);
+      return l;
     };
-    std::vector<Link> th(36);
+    std::array<Link, 36> th;
     for (int f = 0; f < 36; ++f) {
       const int c = pair_colored(f), w = pair_white(f), o = c + w;
       const Breakdown bd = breakdown(spec, o);
@@ -400,14 +493,14 @@ class Compiler {
           out = finish(key, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, 0));
           continue;
         }
-        std::vector<Link> sub(6);
+        std::array<Link, 6> sub;
         for (int r = 1; r <= 6; ++r)
           sub[static_cast<std::size_t>(r - 1)] = finish(key, spec, c, bd, dep, true, Hit{}, direct_ift(spec, c, w, r));
         out = b_.node(DieKind::kD6, sub);
         continue;
       }
       if (needs_subsequent_dr(spec, c, w)) {
-        std::vector<Link> sub(6);
+        std::array<Link, 6> sub;
         for (int r = 1; r <= 6; ++r) {
           const Hit h = to_hit(spec, c, w, r);
           sub[static_cast<std::size_t>(r - 1)] =
@@ -424,10 +517,16 @@ class Compiler {
 
   const Situation& s_;
   int turns_ = 1;
+  bool explain_ = true;
+  const ShotSpec* first_shot_ = nullptr;
   ProgramBuilder b_;
-  std::map<Key, std::int32_t> ids_;
-  std::queue<Key> pending_;
-  std::unordered_map<std::uint32_t, Link> finish_memo_;  // finish() within the state being built
+  std::unordered_map<Key, std::int32_t, KeyHash> ids_;
+  std::vector<Key> pending_;  // every state, in the order reserved: built first to last
+  LinkMemo finish_memo_;  // finish() within the state being built
+  LinkMemo kill_dags_;    // kill_dag() within the state being built
+  std::array<std::array<Outcome, 36>, 12> tk_{};  // tk_outcomes() by kill_index
+  std::array<bool, 12> tk_known_{};
+  ShotSpec tk_for_;  // the shot tk_ was computed for
 };
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
@@ -457,7 +556,10 @@ std::optional<RulesError> check_duel(const Situation& s) {
   return std::nullopt;
 }
 
-std::optional<RulesError> check(const Situation& s) {
+namespace {
+
+// check(); on success also the spec of the first shot (unexplained), if `first_shot` is given.
+std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_shot) {
   if (auto e = check_duel(s)) return e;
   if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
   if (auto e = check_ift(s)) return e;
@@ -513,20 +615,31 @@ std::optional<RulesError> check(const Situation& s) {
   }
   // The tables must cover the gun and ammo of every shot kind (first shot, fallback ammo).
   try {
-    build_shot(s, ShotContext{.low_ammo_marked = f.low_ammo_marked}, nullptr);
+    const ShotSpec first = build_shot(s, ShotContext{.low_ammo_marked = f.low_ammo_marked}, nullptr);
     if (is_special(f.ammo) && f.fallback_ammo != Ammo::kNone)
       build_shot(s, ShotContext{.special_out = true, .low_ammo_marked = f.low_ammo_marked}, nullptr);
+    if (first_shot) *first_shot = first;
   } catch (const RulesError& e) {
     return e;
   }
   return std::nullopt;
 }
 
-Compiled compile(const Situation& s) {
-  if (s.movement) return compile_movement(*s.movement);
-  if (auto e = check(s)) throw *e;
-  Compiled c = Compiler(s).run();
+}  // namespace
+
+std::optional<RulesError> check(const Situation& s) { return check_situation(s, nullptr); }
+
+Compiled compile(const Situation& s, const CompileOptions& options) {
+  if (s.movement) {
+    Compiled c = compile_movement(*s.movement);
+    if (!options.explain) c.explain = {};
+    return c;
+  }
+  ShotSpec first;  // check() builds the first shot: the compiler need not build it again
+  if (auto e = check_situation(s, &first)) throw *e;
+  Compiled c = Compiler(s, options.explain, &first).run();
   name_program(c.program, s);  // the names this kind of target and weapon can produce
+  if (!options.explain) return c;
   // Notes: readings and limits that matter for this situation.
   auto& notes = c.explain.notes;
   ift_notes(s, notes);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_tables.h"
@@ -30,10 +31,18 @@ const char* facing_text(Facing f) {
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 
-void add(std::vector<Modifier>& drm, int& total, std::string what, int value, std::string rule) {
+// Add a modifier to `total`, and to the explanation `drm` unless it is null.
+void add(std::vector<Modifier>* drm, int& total, std::string_view what, int value, std::string_view rule) {
   if (value == 0) return;
   total += value;
-  drm.push_back(Modifier{std::move(what), value, std::move(rule)});
+  if (drm) drm->push_back(Modifier{std::string(what), value, std::string(rule)});
+}
+
+std::string case_c_text(const Firer& f, const ShotContext& ctx, bool bounding) {
+  return std::string(ctx.follow_up ? "Case C: AFPh follow-up shot, D3.32 (Case B +2, "
+                     : bounding    ? "Case C: Bounding First Fire (Case B +2, "
+                                   : "Case C: Motion Fire (Case B +2, ") +
+         (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")";
 }
 
 // Multiple-ROF in effect for the shot (C2.24; lost or lowered per C2.5, C5.2, C5.4).
@@ -67,8 +76,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   const bool bounding = fire.phase == Phase::kBounding;
 
   // --- To Hit number (C3.3, C4) ---
-  std::string color_reason;
-  bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, &color_reason);
+  bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, nullptr);
   if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
   if (f.captured) red = true;  // C5.8
   if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
@@ -84,21 +92,17 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
 
   // --- To Hit DRM: firer-based (C5), target-based (C6) ---
   int drm = 0;
-  auto& d = e.drm;
+  std::vector<Modifier>* const d = ex ? &e.drm : nullptr;  // the explanation, when asked for
   // C5.12: the CA-changing shot only (a later turn's CA already points at the target);
   // C5.13: never Bounding First Fire.
   if (ctx.shots_fired == 0 && !ctx.later_turn && !bounding)
-    for (Modifier& m : case_a_modifiers(s)) add(d, drm, std::move(m.what), m.value, std::move(m.rule));
+    for (const Modifier& m : case_a_modifiers(s)) add(d, drm, m.what, m.value, m.rule);
   if (fire.phase == Phase::kAdvancing && !fire.opportunity)
     add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
   if (bounding || fire.motion) {
     const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
-    add(d, drm, std::string(ctx.follow_up ? "Case C: AFPh follow-up shot, D3.32 (Case B +2, "
-                            : bounding    ? "Case C: Bounding First Fire (Case B +2, "
-                                          : "Case C: Motion Fire (Case B +2, ") +
-                    (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")",
-        2 + gun, "C5.3");
+    add(d, drm, d ? case_c_text(f, ctx, bounding) : std::string(), 2 + gun, "C5.3");
     if (fire.los_mp && !ctx.follow_up) {  // C1/C2 count the MP of the MPh shot
       if (*fire.los_mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
       else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
@@ -110,7 +114,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     if (f.stabilized) add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");
     else {
       spec.double_lower_die = e.double_lower_die = true;
-      d.push_back({"Case C4: Motion Fire: the lower die of the To Hit DR counts double", 0, "C5.35"});
+      if (d) d->push_back({"Case C4: Motion Fire: the lower die of the To Hit DR counts double", 0, "C5.35"});
     }
   }
   if (fire.pinned) add(d, drm, "Case D: pinned firer", 2, "C5.4");
@@ -179,8 +183,14 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
             af = armor_factor_step(*af, t.turret_armor == TurretArmor::kSuperior ? 1 : -1);  // D1.62-.63
         }
         KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(location, facing, critical))];
+        // Explain the aspects this situation can strike: its Target Facing (all three for
+        // same-hex fire, D3.2).
+        const bool explained = ex && (fire.same_hex || facing == t.facing);
         AspectKill ak;
-        ak.aspect = std::string(location == Location::kHull ? "hull " : "turret ") + facing_text(facing);
+        const auto mod_note = [&](const char* what, int value, const char* rule) {
+          if (explained) ak.mods.push_back({what, value, rule});
+        };
+        if (explained) ak.aspect = std::string(location == Location::kHull ? "hull " : "turret ") + facing_text(facing);
         ak.critical = critical;
         if (!af) {
           // Unarmored target or aspect (C7.311, C7.321, C7.331, C7.34): a Final TK#, doubled on a CH.
@@ -189,7 +199,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           k.unarmored = true;
           k.final_tk = critical ? 2 * *u : *u;
           ak.basic_tk = k.final_tk;
-          if (critical) ak.mods.push_back({"Critical Hit doubles the Final TK# vs unarmored", *u, "C3.71"});
+          if (critical) mod_note("Critical Hit doubles the Final TK# vs unarmored", *u, "C3.71");
           ak.final_tk = k.final_tk;
         } else {
           if (!base_tk)
@@ -198,25 +208,23 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           const int basic = critical ? 2 * *base_tk : *base_tk;  // C7.23 Case C: CH doubles first
           ak.basic_tk = basic;
           int mod = basic;
-          if (critical) ak.mods.push_back({"Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72"});
+          if (critical) mod_note("Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72");
           if (facing == Facing::kRear) {
-            ak.mods.push_back({"Case A: rear Target Facing", 1, "C7.21"});
+            mod_note("Case A: rear Target Facing", 1, "C7.21");
             mod += 1;
           }
           if (!range_change) {
             k.possible = false;
-            ak.mods.push_back({"Case D: range beyond the table (NA): no kill possible", 0, "C7.24"});
+            mod_note("Case D: range beyond the table (NA): no kill possible", 0, "C7.24");
           } else if (*range_change != 0) {
-            ak.mods.push_back({"Case D: range", *range_change, "C7.24"});
+            mod_note("Case D: range", *range_change, "C7.24");
             mod += *range_change;
           }
           k.final_tk = mod - *af;
           ak.af = af;
           ak.final_tk = k.final_tk;
         }
-        // Explain the aspects this situation can strike: its Target Facing (all three for
-        // same-hex fire, D3.2).
-        if (fire.same_hex || facing == t.facing) e.kills.push_back(std::move(ak));
+        if (explained) e.kills.push_back(std::move(ak));
       }
 
   // --- Malfunction (A9.7, A.11, C2.28, C5.62, C5.8, D3.7, D3.71) ---

@@ -1,5 +1,6 @@
 #include "salvo/rules/program.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -98,34 +99,76 @@ std::uint64_t RollProgram::hash() const {
   return f.h;
 }
 
+namespace {
+
+// The builder's index: any good mix of the contents will do (it is not part of the program).
+constexpr std::uint64_t kMix = 0x9E3779B97F4A7C15ull;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h = (h ^ v) * kMix;
+  return h ^ (h >> 29);
+}
+
+std::uint64_t builder_hash(const Leaf& l) {
+  std::uint64_t counts = 0;
+  for (std::size_t c = 0; c < l.counts.size(); ++c) counts |= std::uint64_t{l.counts[c]} << (8 * c);
+  std::uint64_t h = mix(kFnvOffset, l.flags);
+  h = mix(h, counts | std::uint64_t{l.outcome} << 32 | std::uint64_t{l.end_reason} << 40 |
+                 std::uint64_t{l.closes_window} << 48);
+  return mix(h, static_cast<std::uint32_t>(l.next_state));
+}
+
+std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
+  std::uint64_t h = mix(kFnvOffset, static_cast<std::uint64_t>(die));
+  std::size_t k = 0;
+  for (; k + 1 < links.size(); k += 2)
+    h = mix(h, static_cast<std::uint32_t>(links[k].v) | std::uint64_t{static_cast<std::uint32_t>(links[k + 1].v)} << 32);
+  if (k < links.size()) h = mix(h, static_cast<std::uint32_t>(links[k].v));
+  return h;
+}
+
+}  // namespace
+
+// Keeps the table at most half full.
+template <class Same>
+std::int32_t ProgramBuilder::find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h,
+                                            std::int32_t fresh, Same same) {
+  if (2 * (count + 1) > table.size()) {
+    std::vector<Slot> bigger(std::max<std::size_t>(64, 2 * table.size()));
+    for (const auto& e : table) {
+      if (e.index < 0) continue;
+      std::size_t at = e.hash & (bigger.size() - 1);
+      while (bigger[at].index >= 0) at = (at + 1) & (bigger.size() - 1);
+      bigger[at] = e;
+    }
+    table.swap(bigger);
+  }
+  std::size_t at = h & (table.size() - 1);
+  for (; table[at].index >= 0; at = (at + 1) & (table.size() - 1))
+    if (table[at].hash == h && same(table[at].index)) return table[at].index;
+  table[at] = Slot{h, fresh};
+  return fresh;
+}
+
 Link ProgramBuilder::leaf(const Leaf& l) {
-  const std::uint64_t h = leaf_hash(l);
-  auto [lo, hi] = leaf_index_.equal_range(h);
-  for (auto it = lo; it != hi; ++it)
-    if (p_.leaves[static_cast<std::size_t>(it->second)] == l) return Link::leaf(it->second);
-  const auto i = static_cast<std::int32_t>(p_.leaves.size());
-  p_.leaves.push_back(l);
-  leaf_index_.emplace(h, i);
+  const auto fresh = static_cast<std::int32_t>(p_.leaves.size());
+  const std::int32_t i = find_or_insert(leaf_index_, p_.leaves.size(), builder_hash(l), fresh,
+                                        [&](std::int32_t k) { return p_.leaves[static_cast<std::size_t>(k)] == l; });
+  if (i == fresh) p_.leaves.push_back(l);
   return Link::leaf(i);
 }
 
-Link ProgramBuilder::node(DieKind die, const std::vector<Link>& links) {
+Link ProgramBuilder::node(DieKind die, std::span<const Link> links) {
   if (links.size() != static_cast<std::size_t>(faces(die))) fail("node built with the wrong number of links");
-  Fnv f;
-  f.value(die);
-  for (Link l : links) f.value(l.v);
-  auto [lo, hi] = node_index_.equal_range(f.h);
-  for (auto it = lo; it != hi; ++it) {
-    const RollNode& n = p_.nodes[static_cast<std::size_t>(it->second)];
-    if (n.die != die) continue;
-    bool same = true;
-    for (std::size_t k = 0; k < links.size() && same; ++k) same = p_.links[n.first + k] == links[k];
-    if (same) return Link::node(it->second);
+  const auto fresh = static_cast<std::int32_t>(p_.nodes.size());
+  const std::int32_t i = find_or_insert(node_index_, p_.nodes.size(), builder_hash(die, links), fresh, [&](std::int32_t k) {
+    const RollNode& n = p_.nodes[static_cast<std::size_t>(k)];
+    return n.die == die && std::equal(links.begin(), links.end(), p_.links.begin() + n.first);
+  });
+  if (i == fresh) {
+    p_.nodes.push_back(RollNode{die, static_cast<std::uint32_t>(p_.links.size())});
+    p_.links.insert(p_.links.end(), links.begin(), links.end());
   }
-  const auto i = static_cast<std::int32_t>(p_.nodes.size());
-  p_.nodes.push_back(RollNode{die, static_cast<std::uint32_t>(p_.links.size())});
-  p_.links.insert(p_.links.end(), links.begin(), links.end());
-  node_index_.emplace(f.h, i);
   return Link::node(i);
 }
 

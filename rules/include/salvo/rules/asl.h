@@ -138,8 +138,14 @@ struct Compiled {
 /// compile() calls it and throws it.
 std::optional<RulesError> check(const Situation& s);
 
+struct CompileOptions {
+  /// Fill Compiled::explain (the `explain` listing, sensitivity variants). The program is the
+  /// same either way; without it, compile() skips building the explanation's text.
+  bool explain = true;
+};
+
 /// Compile a situation into a roll program. Throws RulesError.
-Compiled compile(const Situation& s);
+Compiled compile(const Situation& s, const CompileOptions& options = {});
 
 /// Version of the ASL rules data (bumped when any table changes).
 inline constexpr const char* kRulesDataVersion = "asl-2026.11-1";

@@ -19,6 +19,8 @@ struct KillSpec {
   bool unarmored = false;  ///< unarmored target or aspect: unarmored destruction table
   int final_tk = 0;        ///< Final TK# (C7.11)
   bool critical = false;   ///< IFT effects: this entry resolves a Critical Hit (C3.71)
+
+  friend bool operator==(const KillSpec&, const KillSpec&) = default;
 };
 
 /// Where this shot stands in the phase (what makes one shot differ from another).

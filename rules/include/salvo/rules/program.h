@@ -13,8 +13,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace salvo {
@@ -104,7 +104,8 @@ class ProgramBuilder {
   /// Add (or find) a leaf; returns its link.
   Link leaf(const Leaf& l);
   /// Add (or find) a node whose faces lead to `links` (size must be faces(die)).
-  Link node(DieKind die, const std::vector<Link>& links);
+  Link node(DieKind die, std::span<const Link> links);
+  Link node(DieKind die, const std::vector<Link>& links) { return node(die, std::span<const Link>(links)); }
   /// Append a state rooted at node `root` (must be a node link); returns the state index.
   std::int32_t add_state(Link root, std::string label);
   /// Set the root of an existing state (for states created before their DAG is built).
@@ -116,9 +117,21 @@ class ProgramBuilder {
   RollProgram take();
 
  private:
+  /// An open-addressing index (a power-of-two table, linear probing) of the leaves or nodes
+  /// added, by a hash of their contents.
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::int32_t index = -1;  ///< -1: empty
+  };
+  /// The index of the entry with hash `h` for which `same(index)` holds; if there is none,
+  /// insert `fresh` (the index of the entry about to be added, count = entries so far).
+  template <class Same>
+  static std::int32_t find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h,
+                                     std::int32_t fresh, Same same);
+
   RollProgram p_;
-  std::unordered_multimap<std::uint64_t, std::int32_t> leaf_index_;
-  std::unordered_multimap<std::uint64_t, std::int32_t> node_index_;
+  std::vector<Slot> leaf_index_;
+  std::vector<Slot> node_index_;
 };
 
 }  // namespace salvo

@@ -1,0 +1,78 @@
+// compile() without the explanation (CompileOptions::explain = false, for `salvo odds`) builds
+// the same program as with it, and no explanation.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "asl_test_util.h"
+#include "salvo/load/asl_loader.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+void check_same_program(const RollProgram& a, const RollProgram& b) {
+  CHECK(a.initial_state == b.initial_state);
+  CHECK(a.state_root == b.state_root);
+  CHECK(a.state_labels == b.state_labels);
+  REQUIRE(a.nodes.size() == b.nodes.size());
+  for (std::size_t n = 0; n < a.nodes.size(); ++n) {
+    CHECK(a.nodes[n].die == b.nodes[n].die);
+    CHECK(a.nodes[n].first == b.nodes[n].first);
+  }
+  CHECK(a.links == b.links);
+  CHECK(a.leaves == b.leaves);
+  CHECK(a.flag_names == b.flag_names);
+  CHECK(a.counter_names == b.counter_names);
+  CHECK(a.outcome_names == b.outcome_names);
+  CHECK(a.end_reason_names == b.end_reason_names);
+  CHECK(a.hash() == b.hash());
+}
+
+std::vector<Situation> situations() {
+  std::vector<Situation> v;
+  auto add = [&](auto&& edit) {
+    Situation s = base();
+    edit(s);
+    v.push_back(s);
+  };
+  add([](Situation&) {});
+  add([](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; });
+  add([](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+  add([](Situation& s) { s.fire.same_hex = true; s.fire.range = 0; s.firer.rof = 1; });
+  add([](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.motion = false; s.fire.los_mp = 2.0; s.firer.rof = 1; });
+  add([](Situation& s) { s.fire.motion = true; s.firer.rof = 1; });
+  add([](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; });
+  add([](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+  add([](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
+  add([](Situation& s) { s.target.unarmored = true; s.firer.ammo = Ammo::kHE; s.firer.rof = 1; });
+  add([](Situation& s) { s.target.type = TargetType::kInfantry; s.firer.ammo = Ammo::kHE; s.target.tem = 1; });
+  add([](Situation& s) { s.fire.turns = 4; s.firer.rof = 2; s.firer.breakdown = 10; });
+  add([](Situation& s) {
+    s.fire.turns = 3; s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L");
+    s.firer.rof = 2; s.firer.repair = 3; s.firer.breakdown = 10; s.fire.ca_change = 1; s.fire.rally_phases = 2; });
+  // Every ASL example file
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SALVO_SOURCE_DIR) + "/examples")) {
+    if (e.path().extension() != ".toml") continue;
+    for (const auto& ls : load::load_file(e.path().string()).situations) v.push_back(ls.situation);
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("compile without the explanation: the same program, no explanation", "[asl][compile]") {
+  for (const Situation& s : situations()) {
+    INFO("situation: " << s.name << " (range " << s.fire.range << ", " << s.fire.turns << " turns)");
+    const Compiled with = compile(s);
+    const Compiled without = compile(s, {.explain = false});
+    check_same_program(with.program, without.program);
+    CHECK((s.movement || !with.explain.shots.empty()));
+    CHECK(without.explain.shots.empty());
+    CHECK(without.explain.notes.empty());
+    CHECK(without.explain.th_color.empty());
+  }
+}
