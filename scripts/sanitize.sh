@@ -14,8 +14,11 @@ case $kind in
   *) echo "usage: scripts/sanitize.sh address|thread [ctest options...]" >&2; exit 1 ;;
 esac
 "$root/scripts/setup.sh"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSALVO_SANITIZE="$kind" \
-  -DSALVO_TOML_HEADER_ONLY=ON -DSALVO_BUILD_BENCH=OFF >/dev/null
+# Only what the tests need (no benchmarks, no fuzz targets), at -O1 with line tables (-g1):
+# every report still names file:line, and each file compiles in about half the time of -O2 -g.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DSALVO_SANITIZE="$kind" \
+  -DSALVO_TOML_HEADER_ONLY=ON -DSALVO_BUILD_BENCH=OFF -DSALVO_FUZZ=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 # Any report fails the test that triggered it (the tests run the instrumented salvo binary too).

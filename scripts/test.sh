@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Build salvo (Release) and run the whole test suite: the command CI runs.
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer: scripts/sanitize.sh address.
+# The command CI runs: build salvo (Release) and run the whole test suite, then build and run
+# the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh
+# address, in build-asan/).
+# SALVO_SKIP_SANITIZE=1 stops after the Release suite: a quicker local run (CI never sets it).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
 build=${SALVO_BUILD_DIR:-$root/build}
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+if [[ ${SALVO_SKIP_SANITIZE:-} == 1 ]]; then
+  echo "test.sh: SALVO_SKIP_SANITIZE=1: the AddressSanitizer + UBSan suite was not run" >&2
+  exit 0
+fi
+"$root/scripts/sanitize.sh" address

@@ -1,7 +1,6 @@
 #include "salvo/sim/compare.h"
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
 #include "trial.h"
@@ -120,7 +120,7 @@ struct CrnTallies {
 
 std::uint32_t value_of(const detail::TrialRecord& r, const Quantity& q) {
   const detail::TrialWindow& w = q.window == Window::kFirst ? r.first : r.run;
-  return q.flag ? (w.mask >> q.index) & 1u : w.counts[idx(q.index)];
+  return q.flag ? static_cast<std::uint32_t>((w.mask >> q.index) & 1u) : w.counts[idx(q.index)];
 }
 
 }  // namespace
@@ -206,7 +206,7 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
     std::vector<CrnTallies> slots(end - begin);
     std::vector<char> done(end - begin, 0);
     arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1), [&](const auto& r) {
+      sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1), [&](const auto& r) {
         for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
           if (stopped()) return;
           run_block(b, slots[b - begin]);

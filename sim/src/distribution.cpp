@@ -1,7 +1,6 @@
 #include "salvo/sim/distribution.h"
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <Eigen/Dense>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
 #include "trial.h"
@@ -173,7 +173,7 @@ McDistributions mc_distributions(const RollProgram& program, const McDistributio
   // Each block on its own (seed, situation key, block) stream, as the Monte Carlo engine
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, num_blocks, 1),
+    sim::parallel_for(tbb::blocked_range<std::uint64_t>(0, num_blocks, 1),
                       [&](const tbb::blocked_range<std::uint64_t>& r) {
                         for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
                           Hist& h = slots[b];

@@ -1,7 +1,6 @@
 #include "salvo/sim/montecarlo.h"
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "fast_kernel.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
 
@@ -226,7 +226,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
       std::vector<Tallies> slots(end - begin);
       std::vector<char> completed(end - begin, 0);
       arena.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1),
+        sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1),
                           [&](const tbb::blocked_range<std::uint64_t>& r) {
                             for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
                               if (stopped()) return;

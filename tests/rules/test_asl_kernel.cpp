@@ -6,6 +6,7 @@
 #include "asl_test_util.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/rng.h"
+#include "sanitized.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -109,7 +110,7 @@ TEST_CASE("fast kernel == scalar reference interpreter, tally for tally, on 20 s
   for (const Situation& s : v) {
     INFO("situation: " << s.name);
     const RollProgram p = compile(s).program;
-    const std::uint64_t trials = 20000 + 17;  // uneven lanes
+    const std::uint64_t trials = (salvo::testing::kSanitized ? 4000 : 20000) + 17;  // uneven lanes
     const sim::Tallies fast = sim::run_blocks(p, 2026, key, 0, 1, trials);
     const sim::Tallies interp = interpreter_tallies(s, p, 2026, key, trials);
     const sim::Tallies walker = sim::run_blocks_reference(p, 2026, key, 0, 1, trials);

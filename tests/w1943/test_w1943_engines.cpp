@@ -7,6 +7,7 @@
 
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "sanitized.h"
 #include "w1943_test_util.h"
 
 using namespace salvo;
@@ -87,6 +88,10 @@ TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1
   int n = 0;
   for (const Case& c : cases()) {
     if (!c.enumerable) continue;
+    // The three costliest enumerations (long Rapid Fire chains) are left to the Release suite.
+    if (salvo::testing::release_only(
+            c.name, {"APCP with AP fallback", "HE vs large tank, long range", "medium MG anti-tank"}))
+      continue;
     INFO("situation: " << c.name);
     const Compiled compiled = compile(chart, c.s);
     compiled.program.validate();
