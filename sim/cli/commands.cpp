@@ -1,11 +1,10 @@
-// The `salvo` commands: validate flags, load and compile every situation, run the engines,
-// format and write.
+// The `salvo` commands: validate flags, load every situation, compile and run them a batch at a
+// time, format and write.
 
 #include "commands.h"
 
 #include <fmt/format.h>
 #include <tbb/info.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
@@ -25,7 +24,9 @@
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/stats.h"
+#include "spill.h"
 
 namespace salvo::cli {
 namespace {
@@ -108,7 +109,6 @@ class Progress {
     }
     draw(false);
   }
-  void set_done(std::size_t n) { done_.store(n); }
   void clear() {
     std::lock_guard lock(mutex_);
     if (drawn_) std::fputs("\r\033[K", stderr);
@@ -163,38 +163,61 @@ struct PrecisionMiss {
   double half_width = 0.0;
 };
 
-/// Situations among the first `complete` (and any not run at all) whose Monte Carlo result
-/// misses the target half-width; nullopt if every situation run reached it.
-std::optional<PrecisionMiss> precision_missed(const std::vector<sim::SituationReport>& reports,
-                                              const std::vector<Job>& jobs, std::size_t complete,
-                                              double precision) {
-  std::optional<PrecisionMiss> miss;
-  for (std::size_t i = 0; i < complete && i < reports.size(); ++i) {
-    const auto& r = reports[i];
-    if (!r.mc) continue;
-    double widest = 0.0;
-    std::string quantity;
-    const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names,
-                          const char* prefix) {
-      for (std::size_t k = 0; k < v.size(); ++k) {
-        const double h = sim::half_width(v[k]);
-        if (h > widest) {
-          widest = h;
-          quantity = prefix + (k < names.size() ? names[k] : std::to_string(k));
-        }
+/// Count situation r in `miss` if its Monte Carlo result misses the target half-width (the
+/// first one missed is the one named); `miss` stays empty while every situation reaches it.
+void note_precision(std::optional<PrecisionMiss>& miss, const sim::SituationReport& r, double precision) {
+  if (!r.mc) return;
+  double widest = 0.0;
+  std::string quantity;
+  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names,
+                        const char* prefix) {
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const double h = sim::half_width(v[k]);
+      if (h > widest) {
+        widest = h;
+        quantity = prefix + (k < names.size() ? names[k] : std::to_string(k));
       }
-    };
-    for (const sim::WindowStats* w : {&r.mc->first, &r.mc->run}) {
-      scan(w->flags, r.names.flags, "p_");
-      scan(w->counters, r.names.counters, "e_");
-      scan(w->outcomes, r.names.outcomes, "outcome_");
-      scan(w->end_reasons, r.names.end_reasons, "end_");
     }
-    if (!(widest > precision)) continue;
-    if (!miss) miss = PrecisionMiss{0, jobs[i].file, jobs[i].name, quantity, r.mc->trials, widest};
-    ++miss->count;
+  };
+  for (const sim::WindowStats* w : {&r.mc->first, &r.mc->run}) {
+    scan(w->flags, r.names.flags, "p_");
+    scan(w->counters, r.names.counters, "e_");
+    scan(w->outcomes, r.names.outcomes, "outcome_");
+    scan(w->end_reasons, r.names.end_reasons, "end_");
   }
-  return miss;
+  if (!(widest > precision)) return;
+  if (!miss) miss = PrecisionMiss{0, r.file, r.name, quantity, r.mc->trials, widest};
+  ++miss->count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a sweep a batch at a time
+
+/// Situations compiled, solved and run together: what a run holds in memory besides the loaded
+/// files (a compiled situation with its results is about 10 KB).
+constexpr std::size_t kBatch = 256;
+
+/// --format html holds every situation (its table, charts and explain trail) in one page.
+constexpr std::size_t kMaxHtmlSituations = 10'000;
+
+/// Compile situations [begin, end) in `arena`, in parallel. A rules conflict throws the error of
+/// the first conflicting situation in order, whichever thread met it first.
+std::vector<Job> compile_batch(const JobSource& source, std::size_t begin, std::size_t end,
+                               tbb::task_arena& arena) {
+  std::vector<Job> jobs(end - begin);
+  std::vector<std::optional<std::string>> errors(end - begin);
+  arena.execute([&] {
+    sim::parallel_for(begin, end, [&](std::size_t i) {
+      try {
+        jobs[i - begin] = source.compile(i);
+      } catch (const load::InputError& e) {
+        errors[i - begin] = e.what();
+      }
+    });
+  });
+  for (const auto& e : errors)
+    if (e) throw load::InputError(*e);
+  return jobs;
 }
 
 }  // namespace
@@ -239,80 +262,111 @@ std::size_t max_situations_flag(std::string_view text) {
 int run_odds(const OddsOptions& o) {
   install_sigint();
 
-  // Load and compile everything first: nothing is written if any file fails.
+  // Every file loaded and checked by its loader before any work. The situations are compiled
+  // and run a batch at a time; each finished one goes to the spill (or, for the HTML page,
+  // stays in memory), so nothing reaches the output before the last one.
   JobOptions job_options;
   job_options.max_situations = o.max_situations;
   job_options.explain = o.html;  // the page carries the explain trail
-  const std::vector<Job> jobs = load_jobs(o.files, job_options);
-  const std::size_t n = jobs.size();
+  const JobSource source(o.files, job_options);
+  const std::size_t n = source.size();
+  if (o.html && n > kMaxHtmlSituations)
+    throw UsageError(fmt::format("--format html: {} situations, more than a page holds ({}); use csv, json, md or text",
+                                 n, kMaxHtmlSituations));
 
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
   const bool want_exact = o.method != sim::MethodChoice::kMonteCarlo;
   const bool want_mc = o.method != sim::MethodChoice::kExact;
+  tbb::task_arena arena(threads);
 
-  std::vector<sim::SituationReport> reports(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto& r = reports[i];
-    const Job& j = jobs[i];
-    r.file = j.file;
-    r.name = j.name;
-    r.sweep = j.sweep;
-    r.program_hash = j.program.hash();
-    r.names = sim::names_of(j.program);
-  }
+  std::optional<ReportSpill> spill;
+  if (!o.html) spill.emplace(o.output);  // also checks the output directory, before any work
+  std::vector<Job> html_jobs;
+  std::vector<sim::SituationReport> html_reports;
+
+  // With Monte Carlo, a rules conflict anywhere costs no trials: every situation is compiled
+  // once first. (An exact run meets it as it goes; either way nothing is written.)
+  if (want_mc)
+    for (std::size_t begin = 0; begin < n; begin += kBatch) compile_batch(source, begin, std::min(n, begin + kBatch), arena);
 
   Progress progress(n);
-  std::size_t complete = n;  // situations fully reported (a prefix)
+  std::optional<PrecisionMiss> miss;
+  std::size_t complete = 0;  // situations fully reported (a prefix)
+  for (std::size_t begin = 0; begin < n && !g_stop.load(); begin += kBatch) {
+    std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+    const std::size_t m = jobs.size();
+    std::vector<sim::SituationReport> reports(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      auto& r = reports[k];
+      const Job& j = jobs[k];
+      r.file = j.file;
+      r.name = j.name;
+      r.sweep = j.sweep;
+      r.program_hash = j.program.hash();
+      r.names = sim::names_of(j.program);
+    }
+    std::size_t done = m;  // of this batch, a prefix
 
-  // Exact: independent solves, in parallel over situations.
-  if (want_exact) {
-    tbb::task_arena arena(threads);
-    arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-        if (g_stop.load()) return;
-        reports[i].exact = sim::solve_exact(jobs[i].program);
-        progress.situation_done();
+    // Exact: independent solves, in parallel over situations.
+    if (want_exact) {
+      arena.execute([&] {
+        sim::parallel_for(std::size_t{0}, m, [&](std::size_t k) {
+          if (g_stop.load()) return;
+          reports[k].exact = sim::solve_exact(jobs[k].program);
+          if (!want_mc) progress.situation_done();
+        });
       });
-    });
-    complete = 0;
-    while (complete < n && reports[complete].exact) ++complete;
-  }
+      done = 0;
+      while (done < m && reports[done].exact) ++done;
+    }
 
-  // Monte Carlo: one situation at a time, each spread over the threads.
-  if (want_mc) {
-    progress.set_done(0);
-    std::size_t i = 0;
-    for (; i < complete && !g_stop.load(); ++i) {
-      sim::McOptions mc;
-      mc.seed = o.seed;
-      mc.situation_key = i;
-      mc.trials = o.trials;
-      if (o.precision) {
-        mc.precision = *o.precision;
-        mc.max_trials = o.trials;
+    // Monte Carlo: one situation at a time, each spread over the threads.
+    if (want_mc) {
+      std::size_t k = 0;
+      for (; k < done && !g_stop.load(); ++k) {
+        sim::McOptions mc;
+        mc.seed = o.seed;
+        mc.situation_key = begin + k;
+        mc.trials = o.trials;
+        if (o.precision) {
+          mc.precision = *o.precision;
+          mc.max_trials = o.trials;
+        }
+        mc.threads = threads;
+        mc.stop = &g_stop;
+        progress.start_situation();
+        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) {
+          progress.trials(trials_done, planned);
+        };
+        reports[k].mc = sim::monte_carlo(jobs[k].program, mc);
+        progress.situation_done();
+        if (reports[k].mc->interrupted) {
+          // Keep the situation if any block finished: its intervals are those of the trials run.
+          if (reports[k].mc->trials > 0) ++k;
+          break;
+        }
       }
-      mc.threads = threads;
-      mc.stop = &g_stop;
-      progress.start_situation();
-      mc.progress = [&progress](std::uint64_t done, std::uint64_t planned) {
-        progress.trials(done, planned);
-      };
-      reports[i].mc = sim::monte_carlo(jobs[i].program, mc);
-      progress.situation_done();
-      if (reports[i].mc->interrupted) {
-        // Keep the situation if any block finished: its intervals are those of the trials run.
-        if (reports[i].mc->trials > 0) ++i;
-        break;
+      done = k;
+    }
+
+    for (std::size_t k = 0; k < done; ++k) {
+      if (o.precision) note_precision(miss, reports[k], *o.precision);
+      if (spill) {
+        spill->append(reports[k]);
+      } else {
+        html_jobs.push_back(std::move(jobs[k]));
+        html_reports.push_back(std::move(reports[k]));
       }
     }
-    complete = i;
+    complete += done;
+    if (done < m) break;
   }
   progress.clear();
 
   // A precision that was asked for and not reached: an interrupted run writes nothing (its
   // table would not be what was asked for); a run that hit the --trials cap says so.
   if (want_mc && o.precision) {
-    if (const auto miss = precision_missed(reports, jobs, complete, *o.precision)) {
+    if (miss) {
       if (g_stop.load()) {
         fmt::print(stderr,
                    "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
@@ -335,7 +389,6 @@ int run_odds(const OddsOptions& o) {
   }
 
   const bool interrupted = g_stop.load() || complete < n;
-  reports.resize(complete);
 
   sim::Provenance prov;
   prov.method = o.method;
@@ -344,7 +397,7 @@ int run_odds(const OddsOptions& o) {
   prov.precision = o.precision;
   prov.threads = threads;
   // One ruleset per run is the common case; several are recorded side by side.
-  for (const RulesData& r : rules_data_of(jobs)) {
+  for (const RulesData& r : source.rules_data()) {
     if (!prov.rules_data_version.empty()) prov.rules_data_version += ", ";
     prov.rules_data_version += r.version;
     prov.rules_data_hash ^= r.hash;
@@ -352,7 +405,13 @@ int run_odds(const OddsOptions& o) {
   prov.interrupted = interrupted;
   prov.situations_total = n;
 
-  write_output(o.output, o.html ? html_odds_page(reports, prov, jobs) : sim::format_odds(reports, prov, o.format));
+  if (o.html) {
+    write_output(o.output, html_odds_page(html_reports, prov, html_jobs));
+  } else {
+    Output out(o.output);
+    sim::write_odds(*spill, prov, o.format, [&out](std::string_view piece) { out.write(piece); });
+    out.commit();
+  }
   return interrupted ? kExitInterrupted : kExitOk;
 }
 
@@ -370,31 +429,52 @@ int run_explain(const std::vector<std::string>& paths, std::size_t max_situation
   return kExitOk;
 }
 
-void write_output(const std::string& path, std::string_view text) {
-  if (path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+Output::Output(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) {
+    file_ = stdout;
     return;
   }
-  auto fail = [&path](int err) {
-    return load::InputError(fmt::format("salvo: cannot write {}: {}", path, std::strerror(err)));
-  };
-  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw fail(errno);
-  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  int err = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (!closed && wrote) err = errno;
-  if (!wrote || !closed) {
-    std::remove(tmp.c_str());
-    throw fail(err);
+  tmp_ = fmt::format("{}.tmp.{}", path_, getpid());
+  file_ = std::fopen(tmp_.c_str(), "wb");
+  if (!file_) fail(errno);
+}
+
+Output::~Output() {
+  if (committed_ || path_.empty()) return;
+  if (file_) std::fclose(file_);
+  std::remove(tmp_.c_str());
+}
+
+void Output::fail(int err) {
+  if (!path_.empty()) {
+    if (file_) std::fclose(file_);
+    file_ = nullptr;
+    std::remove(tmp_.c_str());
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    err = errno;
-    std::remove(tmp.c_str());
-    throw fail(err);
+  throw load::InputError(fmt::format("salvo: cannot write {}: {}", path_, std::strerror(err)));
+}
+
+void Output::write(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() && !path_.empty()) fail(errno);
+}
+
+void Output::commit() {
+  if (path_.empty()) {
+    std::fflush(stdout);
+    committed_ = true;
+    return;
   }
+  if (std::ferror(file_)) fail(EIO);
+  std::FILE* f = std::exchange(file_, nullptr);
+  if (std::fclose(f) != 0) fail(errno);
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail(errno);
+  committed_ = true;
+}
+
+void write_output(const std::string& path, std::string_view text) {
+  Output out(path);
+  out.write(text);
+  out.commit();
 }
 
 }  // namespace salvo::cli

@@ -1,12 +1,14 @@
 #pragma once
 /// sim/cli/commands.h — the `salvo` commands behind the command-line parser.
 ///
-/// Errors are thrown, and printed in one place (main): UsageError (exit 1), load::InputError
-/// (exit 2; rules errors are rethrown as InputError naming file and situation), anything else
-/// (exit 3). A run stopped by SIGINT still writes its output and returns kExitInterrupted.
+/// Errors are thrown, and printed in one place (main): bad input exits 2, whether it is the
+/// command line (CLI11's parse errors, UsageError) or a file (load::InputError; rules errors are
+/// rethrown as InputError naming file and situation); anything else exits 3. A run stopped by
+/// SIGINT still writes its output and returns kExitInterrupted.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,8 +20,7 @@
 namespace salvo::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitUsage = 1;
-inline constexpr int kExitInput = 2;
+inline constexpr int kExitInput = 2;  ///< bad input: a flag, a flag's value or a file
 inline constexpr int kExitInternal = 3;
 inline constexpr int kExitInterrupted = 130;
 
@@ -58,7 +59,8 @@ struct OddsOptions {
 /// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").
 OddsOptions odds_options(const OddsFlags& flags);
 
-/// `salvo odds`: load and compile everything, then run and write. Returns the exit code.
+/// `salvo odds`: load every file, then compile and run the situations a batch at a time
+/// (finished ones kept in a ReportSpill, spill.h), then write the table. Returns the exit code.
 int run_odds(const OddsOptions& options);
 
 /// `salvo explain`: print each situation's modifiers with their rules. Returns the exit code.
@@ -70,8 +72,26 @@ std::size_t max_situations_flag(std::string_view text);
 /// "salvo 0.1.0 (git abcdef012345)".
 std::string version_line();
 
-/// Write `text` to stdout (path empty) or atomically to `path` (a temporary file renamed into
-/// place). Throws load::InputError "salvo: cannot write PATH: <reason>".
+/// A command's output: stdout (path empty), or `path` written through a temporary file that
+/// commit() renames into place, so a run that fails or is stopped before then leaves `path` as
+/// it was and no temporary file. Errors throw load::InputError "salvo: cannot write PATH: <reason>".
+class Output {
+ public:
+  explicit Output(std::string path);
+  ~Output();  ///< removes the temporary file unless committed
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  void write(std::string_view text);
+  void commit();
+
+ private:
+  [[noreturn]] void fail(int err);
+  std::string path_, tmp_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+/// Write `text` to stdout (path empty) or atomically to `path` (through Output).
 void write_output(const std::string& path, std::string_view text);
 
 }  // namespace salvo::cli

@@ -6,10 +6,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "salvo/load/asl_loader.h"
+#include "salvo/load/w1943_loader.h"
 #include "salvo/rules/program.h"
 
 namespace salvo::cli {
@@ -35,6 +38,36 @@ struct RulesData {
 struct JobOptions {
   std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused
   bool explain = false;                     ///< also format each job's explain listing
+};
+
+/// Situation files loaded (every file checked by its loader, its sweep expanded) and compiled
+/// one situation at a time on demand: what stays in memory is the loaded sweep points, not
+/// every compiled program.
+class JobSource {
+ public:
+  /// Load every file, in order. Throws load::InputError ("FILE:LINE: key: ...").
+  JobSource(const std::vector<std::string>& paths, const JobOptions& options);
+
+  /// Situations over all files.
+  std::size_t size() const { return size_; }
+
+  /// Compile situation i (files in order, each file's sweep in order). Throws load::InputError
+  /// ("FILE: situation: key: ..." for a rules conflict). Safe to call from several threads.
+  Job compile(std::size_t i) const;
+
+  /// The rules data behind every situation, one entry per ruleset used, in first-use order.
+  std::vector<RulesData> rules_data() const;
+
+ private:
+  struct File {
+    std::size_t begin = 0;  ///< index of its first situation
+    std::optional<load::LoadedFile> asl;
+    std::optional<load::W1943File> w1943;
+    std::uint64_t data_hash = 0;  ///< 1943: its chart
+  };
+  JobOptions options_;
+  std::vector<File> files_;
+  std::size_t size_ = 0;
 };
 
 /// Load and compile every file, in order. Throws load::InputError ("FILE:LINE: key: ...",

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::fprintf(stderr, "salvo: %s\n", e.what());
-    return kExitUsage;
+    return kExitInput;
   }
 
   try {
@@ -108,10 +108,10 @@ int main(int argc, char** argv) {
     if (*chart) return run_chart(chart_flags);
     if (*explain) return run_explain(explain_files, max_situations_flag(explain_max_situations));
     std::fprintf(stderr, "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
-    return kExitUsage;
+    return kExitInput;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "salvo: %s\n", e.what());
-    return kExitUsage;
+    return kExitInput;
   } catch (const salvo::load::InputError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kExitInput;

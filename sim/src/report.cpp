@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #ifndef SALVO_VERSION
@@ -142,23 +145,6 @@ std::vector<Quantity> quantities_of(const ResultNames& n, bool phase) {
   return q;
 }
 
-// Union over reports, in order of first appearance.
-std::vector<Quantity> union_quantities(const std::vector<SituationReport>& reports, bool phase) {
-  std::vector<Quantity> all;
-  for (const auto& r : reports)
-    for (auto& q : quantities_of(r.names, phase))
-      if (std::find(all.begin(), all.end(), q) == all.end()) all.push_back(std::move(q));
-  return all;
-}
-
-std::vector<std::string> union_sweep_keys(const std::vector<SituationReport>& reports) {
-  std::vector<std::string> keys;
-  for (const auto& r : reports)
-    for (const auto& [k, v] : r.sweep)
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-  return keys;
-}
-
 std::string sweep_value(const SituationReport& r, const std::string& key) {
   for (const auto& [k, v] : r.sweep)
     if (k == key) return v;
@@ -183,12 +169,10 @@ struct MethodRow {
   std::string_view method;  // "exact" / "mc"
 };
 
-std::vector<MethodRow> method_rows(const std::vector<SituationReport>& reports) {
+std::vector<MethodRow> method_rows(const SituationReport& r) {
   std::vector<MethodRow> rows;
-  for (const auto& r : reports) {
-    if (r.exact) rows.push_back({&r, &*r.exact, "exact"});
-    if (r.mc) rows.push_back({&r, &*r.mc, "mc"});
-  }
+  if (r.exact) rows.push_back({&r, &*r.exact, "exact"});
+  if (r.mc) rows.push_back({&r, &*r.mc, "mc"});
   return rows;
 }
 
@@ -203,21 +187,67 @@ std::string with_commas(std::uint64_t v) {
   return out;
 }
 
-std::uint64_t trials_run(const std::vector<SituationReport>& reports) {
-  std::uint64_t n = 0;
-  for (const auto& r : reports)
-    if (r.mc) n += r.mc->trials;
-  return n;
+// Every number a table could show, checked before any formatting: a NaN or an infinity is a
+// bug upstream, never something to print (text would show "-", JSON null).
+void check_finite(const SituationReport& r) {
+  for (const auto& [result, method] : {std::pair{&r.exact, "exact"}, std::pair{&r.mc, "mc"}}) {
+    if (!*result) continue;
+    for (bool phase : {false, true}) {
+      const WindowStats& w = phase ? (*result)->run : (*result)->first;
+      for (const auto& q : quantities_of(r.names, phase)) {
+        const auto e = lookup(r.names, w, q);
+        if (!e || (std::isfinite(e->value) && std::isfinite(e->lo) && std::isfinite(e->hi))) continue;
+        throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", r.file, r.name,
+                                           method, phase ? "phase" : "first_shot", q.key(), e->value, e->lo,
+                                           e->hi));
+      }
+    }
+  }
 }
 
-bool any_mc_interrupted(const std::vector<SituationReport>& reports) {
-  return std::any_of(reports.begin(), reports.end(),
-                     [](const SituationReport& r) { return r.mc && r.mc->interrupted; });
+template <class T>
+void add_unique(std::vector<T>& v, const T& x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-bool is_interrupted(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  return prov.interrupted || any_mc_interrupted(reports);
+// What a table needs to know about all its reports before the first row, gathered in one pass
+// (which also checks every value).
+struct Summary {
+  std::size_t count = 0;
+  std::vector<std::string> files;          // distinct, in order
+  std::vector<std::string> keys;           // sweep keys, in order of first appearance
+  std::vector<Quantity> first_q, phase_q;  // quantities, in order of first appearance
+  std::uint64_t trials_run = 0;            // Monte Carlo trials over all reports
+  bool mc_interrupted = false;             // a Monte Carlo result stopped early
+  std::optional<SituationReport> first;    // a one-situation table shows it alone
+
+  bool interrupted(const Provenance& prov) const { return prov.interrupted || mc_interrupted; }
+  // Some report names q (phase_q holds every name: flags, counters, outcomes, end reasons).
+  bool has(const Quantity& q) const { return std::find(phase_q.begin(), phase_q.end(), q) != phase_q.end(); }
+};
+
+Summary summarize(const ReportSource& reports) {
+  Summary s;
+  std::optional<ResultNames> last;  // the reports of a sweep mostly share their names
+  reports.for_each([&](const SituationReport& r) {
+    check_finite(r);
+    if (++s.count == 1) s.first = r;
+    add_unique(s.files, r.file);
+    for (const auto& kv : r.sweep) add_unique(s.keys, kv.first);
+    if (!last || !(*last == r.names)) {
+      for (const auto& q : quantities_of(r.names, false)) add_unique(s.first_q, q);
+      for (const auto& q : quantities_of(r.names, true)) add_unique(s.phase_q, q);
+      last = r.names;
+    }
+    if (r.mc) {
+      s.trials_run += r.mc->trials;
+      s.mc_interrupted = s.mc_interrupted || r.mc->interrupted;
+    }
+  });
+  return s;
 }
+
+using Out = std::function<void(std::string_view)>;
 
 std::string provenance_line(const Provenance& prov) {
   std::string s = fmt::format("salvo {} (git {}), method {}", version(), git_revision(),
@@ -261,7 +291,20 @@ Json result_json(const SituationReport& r, const RunResult& res, bool mc) {
   return j;
 }
 
-std::string format_json(const std::vector<SituationReport>& reports, const Provenance& prov) {
+Json situation_json(const SituationReport& r) {
+  Json s = Json::object();
+  s["file"] = r.file;
+  s["name"] = r.name;
+  s["sweep"] = Json::object();
+  for (const auto& [k, v] : r.sweep) s["sweep"][k] = v;
+  s["program_hash"] = hex16(r.program_hash);
+  s["results"] = Json::object();
+  if (r.exact) s["results"]["exact"] = result_json(r, *r.exact, false);
+  if (r.mc) s["results"]["mc"] = result_json(r, *r.mc, true);
+  return s;
+}
+
+void write_json(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
   Json j = Json::object();
   j["salvo"]["version"] = std::string(version());
   j["salvo"]["git"] = std::string(git_revision());
@@ -273,23 +316,25 @@ std::string format_json(const std::vector<SituationReport>& reports, const Prove
   j["threads"] = prov.threads;
   j["rules_data"]["version"] = prov.rules_data_version;
   j["rules_data"]["hash"] = hex16(prov.rules_data_hash);
-  j["interrupted"] = is_interrupted(reports, prov);
-  j["situations_total"] = std::max(prov.situations_total, reports.size());
-  Json sits = Json::array();
-  for (const auto& r : reports) {
-    Json s = Json::object();
-    s["file"] = r.file;
-    s["name"] = r.name;
-    s["sweep"] = Json::object();
-    for (const auto& [k, v] : r.sweep) s["sweep"][k] = v;
-    s["program_hash"] = hex16(r.program_hash);
-    s["results"] = Json::object();
-    if (r.exact) s["results"]["exact"] = result_json(r, *r.exact, false);
-    if (r.mc) s["results"]["mc"] = result_json(r, *r.mc, true);
-    sits.push_back(std::move(s));
-  }
-  j["situations"] = std::move(sits);
-  return j.dump(2) + "\n";
+  j["interrupted"] = sum.interrupted(prov);
+  j["situations_total"] = std::max(prov.situations_total, sum.count);
+  // The document as j.dump(2) would print it with a last key "situations", one situation at a
+  // time: each element dumped on its own and indented as dump(2) indents an array element
+  // (JSON strings hold no raw newline, so every line break is structural).
+  std::string head = j.dump(2);
+  head.resize(head.size() - 2);  // "\n}"
+  out(head + ",\n  \"situations\": [");
+  bool first = true;
+  reports.for_each([&](const SituationReport& r) {
+    std::string text = first ? "\n    " : ",\n    ";
+    first = false;
+    for (char c : situation_json(r).dump(2)) {
+      text += c;
+      if (c == '\n') text += "    ";
+    }
+    out(text);
+  });
+  out(first ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,11 +360,11 @@ std::string plain_number(double v) {
   return s;
 }
 
-std::string format_csv(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  const auto keys = union_sweep_keys(reports);
-  const auto first_q = union_quantities(reports, false);
-  const auto phase_q = union_quantities(reports, true);
-  const bool interrupted = is_interrupted(reports, prov);
+void write_csv(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
+  const auto& keys = sum.keys;
+  const auto& first_q = sum.first_q;
+  const auto& phase_q = sum.phase_q;
+  const bool interrupted = sum.interrupted(prov);
 
   // Columns: for each quantity the first-shot triple then the phase triple; end reasons
   // exist for the phase only.
@@ -345,31 +390,34 @@ std::string format_csv(const std::vector<SituationReport>& reports, const Proven
   }
   if (interrupted) header.push_back("interrupted");
 
-  std::string out;
-  auto emit = [&out](const std::vector<std::string>& fields) {
+  std::string text;
+  auto emit = [&text](const std::vector<std::string>& fields) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
-      if (i) out += ',';
-      out += csv_field(fields[i]);
+      if (i) text += ',';
+      text += csv_field(fields[i]);
     }
-    out += '\n';
+    text += '\n';
   };
   emit(header);
-  for (const auto& row : method_rows(reports)) {
-    const auto& r = *row.report;
-    std::vector<std::string> f{r.file, r.name};
-    for (const auto& k : keys) f.push_back(sweep_value(r, k));
-    f.emplace_back(row.method);
-    f.push_back(row.method == "mc" ? std::to_string(row.result->trials) : "");
-    for (const auto& c : cols) {
-      const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
-      f.push_back(e ? plain_number(e->value) : "");
-      f.push_back(e ? plain_number(e->lo) : "");
-      f.push_back(e ? plain_number(e->hi) : "");
+  out(text);
+  reports.for_each([&](const SituationReport& r) {
+    text.clear();
+    for (const auto& row : method_rows(r)) {
+      std::vector<std::string> f{r.file, r.name};
+      for (const auto& k : keys) f.push_back(sweep_value(r, k));
+      f.emplace_back(row.method);
+      f.push_back(row.method == "mc" ? std::to_string(row.result->trials) : "");
+      for (const auto& c : cols) {
+        const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
+        f.push_back(e ? plain_number(e->value) : "");
+        f.push_back(e ? plain_number(e->lo) : "");
+        f.push_back(e ? plain_number(e->hi) : "");
+      }
+      if (interrupted) f.push_back(row.result->interrupted ? "true" : "false");
+      emit(f);
     }
-    if (interrupted) f.push_back(row.result->interrupted ? "true" : "false");
-    emit(f);
-  }
-  return out;
+    out(text);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,24 +432,33 @@ struct TextTable {
 
   std::string render() const {
     std::vector<std::size_t> width(align.size(), 0);
-    for (const auto& row : rows)
-      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-        width[c] = std::max(width[c], display_width(row[c]));
+    for (const auto& row : rows) widen(width, row);
     std::string out;
-    for (const auto& row : rows) {
-      std::string line = indent;
-      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) {
-        if (c) line += "  ";
-        const std::size_t pad = width[c] - display_width(row[c]);
-        if (align[c] == Align::kRight)
-          line += std::string(pad, ' ') + row[c];
-        else
-          line += row[c] + std::string(pad, ' ');
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + '\n';
-    }
+    for (const auto& row : rows) out += line(row, width);
     return out;
+  }
+
+  // Column widths grown to fit `row` (a table too big to hold: widen over every row, then
+  // print each with line()).
+  void widen(std::vector<std::size_t>& width, const std::vector<std::string>& row) const {
+    width.resize(align.size(), 0);
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], display_width(row[c]));
+  }
+
+  // One row padded to `width`, without trailing spaces, with its newline.
+  std::string line(const std::vector<std::string>& row, const std::vector<std::size_t>& width) const {
+    std::string text = indent;
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) {
+      if (c) text += "  ";
+      const std::size_t pad = width[c] - display_width(row[c]);
+      if (align[c] == Align::kRight)
+        text += std::string(pad, ' ') + row[c];
+      else
+        text += row[c] + std::string(pad, ' ');
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text + '\n';
   }
 
   // Code points, so that "±" counts as one column.
@@ -474,10 +531,10 @@ std::string rules_line(const Provenance& prov) {
   return fmt::format("{} ({})", prov.rules_data_version, hex16(prov.rules_data_hash).substr(0, 8));
 }
 
-std::string interrupted_line(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  std::string s = fmt::format("INTERRUPTED after {} trials", trials_run(reports));
-  const std::size_t total = std::max(prov.situations_total, reports.size());
-  if (total > 1) s += fmt::format(" ({} of {} situations reported)", reports.size(), total);
+std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov) {
+  std::string s = fmt::format("INTERRUPTED after {} trials", trials);
+  const std::size_t total = std::max(prov.situations_total, reported);
+  if (total > 1) s += fmt::format(" ({} of {} situations reported)", reported, total);
   return s + "\n";
 }
 
@@ -520,7 +577,7 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   head.rows.push_back({"rules", rules_line(prov)});
   head.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
   out += head.render();
-  if (is_interrupted({r}, prov)) out += interrupted_line({r}, prov);
+  if (prov.interrupted || (r.mc && r.mc->interrupted)) out += interrupted_line(r.mc ? r.mc->trials : 0, 1, prov);
   out += '\n';
 
   const bool both = r.exact && r.mc;
@@ -627,14 +684,15 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   return out;
 }
 
-// Several situations: one compact row per situation (and method), key columns picked by name.
+// Several situations: one compact row per situation (and method), key columns picked by name
+// (the text and Markdown tables).
 struct KeyColumn {
   const char* title;
   bool phase;
   Quantity q;
 };
 
-std::vector<KeyColumn> compact_columns(const std::vector<SituationReport>& reports) {
+std::vector<KeyColumn> key_columns(const Summary& sum) {
   const std::vector<KeyColumn> wanted{
       {"first p_hit", false, {Src::kFlag, "hit"}}, {"first p_kill", false, {Src::kFlag, "kill"}},
       {"phase p_hit", true, {Src::kFlag, "hit"}},  {"phase p_kill", true, {Src::kFlag, "kill"}},
@@ -643,113 +701,120 @@ std::vector<KeyColumn> compact_columns(const std::vector<SituationReport>& repor
       {"e_shots", true, {Src::kCounter, "shots"}}, {"e_hits", true, {Src::kCounter, "hits"}},
   };
   std::vector<KeyColumn> present;
-  for (const auto& c : wanted) {
-    const bool any = std::any_of(reports.begin(), reports.end(), [&](const SituationReport& r) {
-      const auto& n = names_for(r.names, c.q.src);
-      return std::find(n.begin(), n.end(), c.q.name) != n.end();
-    });
-    if (any) present.push_back(c);
-  }
+  for (const auto& c : wanted)
+    if (sum.has(c.q)) present.push_back(c);
   return present;
 }
 
-std::string text_compact(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  std::vector<std::string> files;
-  for (const auto& r : reports)
-    if (std::find(files.begin(), files.end(), r.file) == files.end()) files.push_back(r.file);
-  const auto keys = union_sweep_keys(reports);
+void write_text_compact(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
+  const auto& files = sum.files;
+  const auto& keys = sum.keys;
   const bool show_name = files.size() > 1 || keys.empty();
   const bool both = prov.method == MethodChoice::kBoth;
-  const auto cols = compact_columns(reports);
+  const auto cols = key_columns(sum);
 
-  std::string out = fmt::format("{} situations", reports.size());
+  std::string head = fmt::format("{} situations", sum.count);
   if (files.size() == 1)
-    out += " from " + files.front();
+    head += " from " + files.front();
   else
-    out += fmt::format(" from {} files", files.size());
-  out += '\n';
-  TextTable head;
-  head.indent = "  ";
-  head.align = {Align::kLeft, Align::kLeft};
-  head.rows.push_back({"method", method_line(nullptr, prov)});
-  head.rows.push_back({"rules", rules_line(prov)});
-  head.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
-  out += head.render();
-  if (is_interrupted(reports, prov)) out += interrupted_line(reports, prov);
-  out += '\n';
+    head += fmt::format(" from {} files", files.size());
+  head += '\n';
+  TextTable meta;
+  meta.indent = "  ";
+  meta.align = {Align::kLeft, Align::kLeft};
+  meta.rows.push_back({"method", method_line(nullptr, prov)});
+  meta.rows.push_back({"rules", rules_line(prov)});
+  meta.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
+  head += meta.render();
+  if (sum.interrupted(prov)) head += interrupted_line(sum.trials_run, sum.count, prov);
+  head += '\n';
+  out(head);
 
-  TextTable t;
-  t.rows.emplace_back();
+  TextTable t;  // its rows are never all held: widths from a first pass, lines from a second
+  std::vector<std::string> title;
   if (show_name) {
     t.align.push_back(Align::kLeft);
-    t.rows[0].push_back("situation");
+    title.push_back("situation");
   }
   for (const auto& k : keys) {
     t.align.push_back(Align::kRight);
-    t.rows[0].push_back(k);
+    title.push_back(k);
   }
   if (both) {
     t.align.push_back(Align::kLeft);
-    t.rows[0].push_back("method");
+    title.push_back("method");
   }
   for (const auto& c : cols) {
     t.align.push_back(Align::kRight);
-    t.rows[0].push_back(both ? std::string(c.title) + "  " : std::string(c.title));
+    title.push_back(both ? std::string(c.title) + "  " : std::string(c.title));
   }
 
   double max_half = 0.0;
   int raised = 0;      // marks shown
   int raised_all = 0;  // over every probability of every situation
-  for (const auto& r : reports) {
-    raised_all += count_disagreements(r);
-    std::vector<std::pair<const RunResult*, bool>> results;
-    if (r.exact) results.push_back({&*r.exact, false});
-    if (r.mc) results.push_back({&*r.mc, true});
-    for (const auto& [res, mc] : results) {
+  // The lines of one report; with `tally`, what the footnotes count.
+  auto lines_of = [&](const SituationReport& r, bool tally) {
+    std::vector<std::vector<std::string>> lines;
+    if (tally) raised_all += count_disagreements(r);
+    for (const auto& row : method_rows(r)) {
+      const RunResult* res = row.result;
+      const bool mc = row.method == "mc";
       std::vector<std::string> line;
       if (show_name) line.push_back(r.name);
       for (const auto& k : keys) line.push_back(sweep_value(r, k));
-      if (both) line.emplace_back(mc ? "mc" : "exact");
+      if (both) line.emplace_back(row.method);
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? res->run : res->first, c.q);
         std::string cell = !e                     ? "-"
                            : c.q.is_probability() ? pct(e->value)
                                                   : fmt::format("{:.3f}", e->value);
-        if (e && mc && c.q.is_probability()) max_half = std::max(max_half, (e->hi - e->lo) / 2.0);
+        if (tally && e && mc && c.q.is_probability()) max_half = std::max(max_half, (e->hi - e->lo) / 2.0);
         if (both) {
           bool flag = false;
           if (mc && r.exact) {
             const auto ex = lookup(r.names, c.phase ? r.exact->run : r.exact->first, c.q);
             flag = disagree_at(c.q, ex, e, res->trials);
           }
-          raised += flag ? 1 : 0;
+          if (tally) raised += flag ? 1 : 0;
           cell = marked(std::move(cell), flag);
         }
         line.push_back(std::move(cell));
       }
-      t.rows.push_back(std::move(line));
+      lines.push_back(std::move(line));
     }
-  }
-  out += t.render();
+    return lines;
+  };
+  std::vector<std::size_t> width;
+  t.widen(width, title);
+  reports.for_each([&](const SituationReport& r) {
+    for (const auto& line : lines_of(r, false)) t.widen(width, line);
+  });
+  out(t.line(title, width));
+  reports.for_each([&](const SituationReport& r) {
+    std::string text;
+    for (const auto& line : lines_of(r, true)) text += t.line(line, width);
+    out(text);
+  });
+
+  std::string foot;
   if (prov.method != MethodChoice::kExact)
-    out += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n",
-                       100.0 * max_half);
+    foot += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n", 100.0 * max_half);
   if (both) {
-    out += footnote_disagreements(raised);
+    foot += footnote_disagreements(raised);
     if (raised_all != raised)
-      out += fmt::format("  ({} over all probabilities, including those not shown)\n", raised_all);
+      foot += fmt::format("  ({} over all probabilities, including those not shown)\n", raised_all);
   }
-  return out;
+  out(foot);
 }
 
-std::string format_text(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  if (reports.size() == 1 && prov.situations_total <= 1) return text_single(reports.front(), prov);
-  if (reports.empty()) {
-    std::string out = "no situations\n";
-    if (is_interrupted(reports, prov)) out += interrupted_line(reports, prov);
-    return out;
+void write_text(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
+  if (sum.count == 1 && prov.situations_total <= 1) return out(text_single(*sum.first, prov));
+  if (sum.count == 0) {
+    std::string text = "no situations\n";
+    if (sum.interrupted(prov)) text += interrupted_line(0, 0, prov);
+    return out(text);
   }
-  return text_compact(reports, prov);
+  write_text_compact(reports, sum, prov, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -773,29 +838,11 @@ std::string md_cell(const std::optional<Estimate>& e, bool mc) {
   return fmt::format("{:.{}f} ±{:.{}f}", e->value, decimals, half, decimals);
 }
 
-std::string format_md(const std::vector<SituationReport>& reports, const Provenance& prov) {
-  const auto keys = union_sweep_keys(reports);
+void write_md(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
+  const auto& keys = sum.keys;
   const bool both = prov.method == MethodChoice::kBoth;
-  const bool interrupted = is_interrupted(reports, prov);
-  struct MdColumn {
-    bool phase;
-    Quantity q;
-  };
-  const std::vector<MdColumn> wanted{
-      {false, {Src::kFlag, "hit"}},     {false, {Src::kFlag, "kill"}},
-      {true, {Src::kFlag, "hit"}},      {true, {Src::kFlag, "kill"}},
-      {true, {Src::kFlag, "burn"}},     {true, {Src::kFlag, "immobilized"}},
-      {true, {Src::kFlag, "shock"}},    {true, {Src::kFlag, "malfunction"}},
-      {true, {Src::kCounter, "shots"}}, {true, {Src::kCounter, "hits"}},
-  };
-  std::vector<MdColumn> cols;
-  for (const auto& c : wanted) {
-    const bool any = std::any_of(reports.begin(), reports.end(), [&](const SituationReport& r) {
-      const auto& n = names_for(r.names, c.q.src);
-      return std::find(n.begin(), n.end(), c.q.name) != n.end();
-    });
-    if (any) cols.push_back(c);
-  }
+  const bool interrupted = sum.interrupted(prov);
+  const auto cols = key_columns(sum);
 
   std::vector<std::string> header{"name"};
   std::vector<bool> numeric{false};
@@ -816,30 +863,32 @@ std::string format_md(const std::vector<SituationReport>& reports, const Provena
     numeric.push_back(false);
   }
 
-  std::string out;
-  auto emit = [&out](const std::vector<std::string>& cells) {
-    out += '|';
-    for (const auto& c : cells) out += ' ' + c + " |";
-    out += '\n';
+  std::string text;
+  auto emit = [&text](const std::vector<std::string>& cells) {
+    text += '|';
+    for (const auto& c : cells) text += ' ' + c + " |";
+    text += '\n';
   };
   emit(header);
   std::vector<std::string> rule;
   for (bool n : numeric) rule.push_back(n ? "---:" : "---");
   emit(rule);
-  for (const auto& row : method_rows(reports)) {
-    const auto& r = *row.report;
-    const bool mc = row.method == "mc";
-    std::vector<std::string> cells{md_escape(r.name)};
-    for (const auto& k : keys) cells.push_back(md_escape(sweep_value(r, k)));
-    if (both) cells.emplace_back(row.method);
-    for (const auto& c : cols)
-      cells.push_back(
-          md_cell(lookup(r.names, c.phase ? row.result->run : row.result->first, c.q), mc));
-    if (interrupted) cells.emplace_back(row.result->interrupted ? "yes" : "no");
-    emit(cells);
-  }
-  out += "\n_" + md_escape(provenance_line(prov)) + "_\n";
-  return out;
+  out(text);
+  reports.for_each([&](const SituationReport& r) {
+    text.clear();
+    for (const auto& row : method_rows(r)) {
+      const bool mc = row.method == "mc";
+      std::vector<std::string> cells{md_escape(r.name)};
+      for (const auto& k : keys) cells.push_back(md_escape(sweep_value(r, k)));
+      if (both) cells.emplace_back(row.method);
+      for (const auto& c : cols)
+        cells.push_back(md_cell(lookup(r.names, c.phase ? row.result->run : row.result->first, c.q), mc));
+      if (interrupted) cells.emplace_back(row.result->interrupted ? "yes" : "no");
+      emit(cells);
+    }
+    out(text);
+  });
+  out("\n_" + md_escape(provenance_line(prov)) + "_\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -922,42 +971,43 @@ std::string explain_shot(const asl::ShotExplain& s) {
   return out;
 }
 
-// Every number a table could show, checked once before any formatting: a NaN or an infinity
-// is a bug upstream, never something to print (text would show "-", JSON null).
-void check_finite(const std::vector<SituationReport>& reports) {
-  for (const auto& r : reports) {
-    for (const auto& [result, method] : {std::pair{&r.exact, "exact"}, std::pair{&r.mc, "mc"}}) {
-      if (!*result) continue;
-      for (bool phase : {false, true}) {
-        const WindowStats& w = phase ? (*result)->run : (*result)->first;
-        for (const auto& q : quantities_of(r.names, phase)) {
-          const auto e = lookup(r.names, w, q);
-          if (!e || (std::isfinite(e->value) && std::isfinite(e->lo) && std::isfinite(e->hi))) continue;
-          throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", r.file,
-                                             r.name, method, phase ? "phase" : "first_shot", q.key(),
-                                             e->value, e->lo, e->hi));
-        }
-      }
-    }
+}  // namespace
+
+namespace {
+
+class VectorSource final : public ReportSource {
+ public:
+  explicit VectorSource(const std::vector<SituationReport>& reports) : reports_(reports) {}
+  void for_each(const std::function<void(const SituationReport&)>& visit) const override {
+    for (const auto& r : reports_) visit(r);
   }
-}
+
+ private:
+  const std::vector<SituationReport>& reports_;
+};
 
 }  // namespace
 
-std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
-                        Format format) {
-  check_finite(reports);
+void write_odds(const ReportSource& reports, const Provenance& prov, Format format,
+                const std::function<void(std::string_view)>& out) {
+  const Summary sum = summarize(reports);  // checks every value before anything is written
   switch (format) {
     case Format::kText:
-      return format_text(reports, prov);
+      return write_text(reports, sum, prov, out);
     case Format::kCsv:
-      return format_csv(reports, prov);
+      return write_csv(reports, sum, prov, out);
     case Format::kJson:
-      return format_json(reports, prov);
+      return write_json(reports, sum, prov, out);
     case Format::kMarkdown:
-      return format_md(reports, prov);
+      return write_md(reports, sum, prov, out);
   }
-  return "";
+}
+
+std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
+                        Format format) {
+  std::string text;
+  write_odds(VectorSource(reports), prov, format, [&text](std::string_view piece) { text += piece; });
+  return text;
 }
 
 std::string format_explain(const std::vector<ExplainReport>& reports) {

@@ -53,13 +53,14 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-/// Run SALVO_BINARY with `args` (no shell). If `interrupt_after` > 0, send SIGINT after that
-/// many milliseconds.
-inline RunOutput run_salvo(const std::vector<std::string>& args, int interrupt_after_ms = 0) {
+/// Run `program` with `args` (no shell). If `interrupt_after` > 0, send SIGINT after that many
+/// milliseconds.
+inline RunOutput run_program(const std::string& program, const std::vector<std::string>& args,
+                             int interrupt_after_ms = 0) {
   TempDir dir;
   const auto out_path = dir / "stdout";
   const auto err_path = dir / "stderr";
-  std::vector<std::string> argv_s{SALVO_BINARY};
+  std::vector<std::string> argv_s{program};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -92,6 +93,11 @@ inline RunOutput run_salvo(const std::vector<std::string>& args, int interrupt_a
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   return r;
+}
+
+/// Run SALVO_BINARY with `args`, as run_program.
+inline RunOutput run_salvo(const std::vector<std::string>& args, int interrupt_after_ms = 0) {
+  return run_program(SALVO_BINARY, args, interrupt_after_ms);
 }
 
 }  // namespace salvo::test

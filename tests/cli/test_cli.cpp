@@ -55,7 +55,7 @@ TEST_CASE("a missing file is bad input: exit 2, the loader's message, nothing on
   CHECK(e.err == "/nonexistent/salvo-test.toml: cannot read: No such file or directory\n");
 }
 
-TEST_CASE("usage errors: exit 1 with one line on stderr", "[cli]") {
+TEST_CASE("usage errors are bad input: exit 2 with one line on stderr", "[cli]") {
   struct Case {
     std::vector<std::string> args;
     std::string err;  // exact message, or empty: starts with "salvo: "
@@ -88,7 +88,7 @@ TEST_CASE("usage errors: exit 1 with one line on stderr", "[cli]") {
     for (const auto& a : c.args) joined += a + ' ';
     INFO("salvo " << joined);
     const auto r = run_salvo(c.args);
-    CHECK(r.code == 1);
+    CHECK(r.code == 2);
     CHECK(r.out.empty());
     if (c.err.empty()) {
       CHECK(r.err.rfind("salvo: ", 0) == 0);
@@ -99,8 +99,10 @@ TEST_CASE("usage errors: exit 1 with one line on stderr", "[cli]") {
   }
   const auto p = run_salvo({"odds", "x.toml", "--precision", "0.01"});
   CHECK(p.err.find("--precision") != std::string::npos);
-  // The largest seed is fine as a value (the run then fails on the missing file: exit 2).
-  CHECK(run_salvo({"odds", "x.toml", "--seed", "18446744073709551615"}).code == 2);
+  // The largest seed is fine as a value: the run then fails on the missing file.
+  const auto big = run_salvo({"odds", "x.toml", "--seed", "18446744073709551615"});
+  CHECK(big.code == 2);
+  CHECK(big.err == "x.toml: cannot read: No such file or directory\n");
 }
 
 // ---------------------------------------------------------------------------------------------

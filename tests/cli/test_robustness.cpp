@@ -121,7 +121,7 @@ TEST_CASE("a sweep over --max-situations is refused with its count, before any w
   CHECK(r.err == path + ":2: sweep: expands to 1001000 situations, more than the limit of 1000000\n");
 }
 
-TEST_CASE("bad flags: exit 1, the flag, what was expected and what was found", "[cli][robust]") {
+TEST_CASE("bad flags: exit 2, the flag, what was expected and what was found", "[cli][robust]") {
   struct Case {
     std::vector<std::string> args;
     std::string err;
@@ -150,7 +150,7 @@ TEST_CASE("bad flags: exit 1, the flag, what was expected and what was found", "
     for (const auto& a : c.args) joined += a + ' ';
     INFO("salvo " << joined);
     const auto r = run_salvo(c.args);
-    CHECK(r.code == 1);
+    CHECK(r.code == 2);
     CHECK(r.out.empty());
     CHECK(r.err == c.err);
   }

@@ -7,6 +7,7 @@
 /// table and the Markdown table pick their key columns by name; absent names are skipped.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ struct ResultNames {
   std::vector<std::string> counters;
   std::vector<std::string> outcomes;
   std::vector<std::string> end_reasons;
+  friend bool operator==(const ResultNames&, const ResultNames&) = default;
 };
 ResultNames names_of(const RollProgram& program);
 
@@ -76,6 +78,20 @@ struct Provenance {
 /// NaN or infinite.
 std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
                         Format format);
+
+/// Situation reports visited in order, one at a time, as often as a formatter needs: a sweep's
+/// reports need not all be in memory (`salvo odds` keeps them in a spill file).
+class ReportSource {
+ public:
+  virtual ~ReportSource() = default;
+  virtual void for_each(const std::function<void(const SituationReport&)>& visit) const = 0;
+};
+
+/// format_odds, handed to `out` piece by piece (the same text): memory does not grow with the
+/// number of reports. Every value is checked before the first piece, so a NaN or an infinity
+/// throws (as format_odds does) with nothing written.
+void write_odds(const ReportSource& reports, const Provenance& prov, Format format,
+                const std::function<void(std::string_view)>& out);
 
 /// True if a Monte Carlo probability disagrees with the exact one: |exact - mc| > 4.5 se with
 /// se = sqrt(p (1 - p) / n), p = exact; for p = 0 or 1, any difference. n = 0: never.

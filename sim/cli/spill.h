@@ -1,0 +1,50 @@
+#pragma once
+/// sim/cli/spill.h — situation reports kept on disk while a sweep runs, so that `salvo odds`
+/// holds a bounded batch of situations in memory however large the sweep.
+///
+/// Every table format says at its top whether the run was interrupted (CSV and Markdown with a
+/// column), and the text table aligns its columns over every row, so no format can be written
+/// before the last situation is finished. Each finished situation is appended here instead, as
+/// binary data (doubles bit for bit); the formatter then reads the reports back one at a time
+/// (sim::write_odds), and the table is exactly the one the reports would give in memory.
+
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "salvo/sim/report.h"
+
+namespace salvo::cli {
+
+class ReportSpill final : public sim::ReportSource {
+ public:
+  /// A spill for output to `output`: an anonymous file (created and unlinked at once, so
+  /// nothing is left behind whatever happens to the process) next to it, so that an output
+  /// directory that cannot be written fails before any work; for stdout (`output` empty) in
+  /// $TMPDIR or /tmp. Throws load::InputError "salvo: cannot write OUTPUT: <reason>".
+  explicit ReportSpill(const std::string& output);
+  ~ReportSpill() override;
+  ReportSpill(const ReportSpill&) = delete;
+  ReportSpill& operator=(const ReportSpill&) = delete;
+
+  /// Append one report. Throws load::InputError if the disk refuses.
+  void append(const sim::SituationReport& report);
+  std::size_t size() const { return count_; }
+
+  /// Every report appended so far, in order.
+  void for_each(const std::function<void(const sim::SituationReport&)>& visit) const override;
+
+ private:
+  [[noreturn]] void fail(int err) const;
+
+  std::string label_;
+  std::FILE* file_ = nullptr;
+  std::size_t count_ = 0;
+  // Kept once in memory: the files named and the distinct name sets (a sweep has a few).
+  std::vector<std::string> files_;
+  std::vector<sim::ResultNames> names_;
+};
+
+}  // namespace salvo::cli
