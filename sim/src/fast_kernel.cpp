@@ -5,7 +5,10 @@
 #include <bit>
 #include <cstring>
 #include <queue>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/rng.h"
@@ -13,21 +16,37 @@
 namespace salvo::sim::detail {
 namespace {
 
-constexpr std::uint32_t kPairs = 36 * 36;                // entries of a state's two-symbol table
-constexpr std::uint32_t kSecondUsed = 1u << 31;          // s2 entry: the second symbol was rolled
-constexpr std::uint32_t kDeeper = 1u << 30;              // s2 entry: a node at depth 3 follows
-constexpr std::uint32_t kIndexMask = kDeeper - 1;        // s2 entry: local leaf or node index
-constexpr std::uint64_t kSlow = ~std::uint64_t{0};       // trans entry: summary not in the table
-constexpr std::uint64_t kEnded = std::uint64_t{1} << 63;  // trans entry: the trial ended
-constexpr std::size_t kMaxSummaries = 512;               // table size limit (then scalar walk)
-constexpr std::uint32_t kStepsPerRound = 32;             // lane steps between refills
-constexpr std::uint32_t kBufferSize = 2 * kStepsPerRound + 16;  // symbols per lane buffer
+constexpr std::uint32_t kPairs = 36 * 36;
+// Leaf tables: state st's entry for the next two symbols (s0, s1) is
+//   cells_[(st / kStatesPerTable) * kTableEntries + (st % kStatesPerTable) * 36 + s0 + 256 * s1],
+// read with the two symbol bytes as one little-endian 16-bit index w = s0 + 256 s1. A state
+// uses 36 entries in each stride of 256, so seven states share one table. An entry is
+// (symbols rolled, 1 or 2) << kCountShift | the byte offset of its column in the row.
+constexpr std::uint32_t kStatesPerTable = 7;
+constexpr std::uint32_t kTableEntries = 36 * kStatesPerTable + 256 * 35;  // 9212
+constexpr std::uint32_t kCountShift = 14;
+constexpr std::uint32_t kColumnMask = (1u << kCountShift) - 1;
+constexpr std::size_t kMaxSummaries = 512;      // table size limit (then the plain walk)
+constexpr std::uint32_t kMaxColumns = 1000;      // a state with more leaves is left to the plain walk
+constexpr std::uint32_t kRoundSteps = 32;        // steps of every lane between refills
+constexpr std::uint32_t kGroupLanes = 4;         // lanes stepped together, in registers
+constexpr std::uint32_t kRefill = 2 * kRoundSteps + 8;  // symbols a lane holds before a round
+constexpr std::uint32_t kBufferSize = 512;       // symbols per lane buffer (+ slack below)
+// A lane ends at most 4096 trials per block: the 32-bit visit counts are added into the
+// 64-bit tallies at least every kFlushBlocks blocks.
+constexpr std::uint64_t kFlushBlocks = 1u << 16;
+static_assert(kLanes % kGroupLanes == 0);
+static_assert(kBlockTrials / kLanes * kFlushBlocks <= std::uint64_t{1} << 32);
+
+using Slot = FastProgram::Slot;
+using Entry = FastProgram::Entry;
+static_assert(sizeof(Slot) == 16);
 
 struct SummaryHash {
   std::size_t operator()(const Summary& s) const {
     std::uint64_t h = 14695981039346656037ull;
     auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-    mix(static_cast<std::uint32_t>(s.state));
+    mix(static_cast<std::uint32_t>(s.state) | std::uint64_t{s.steps} << 32);
     mix(s.run_mask);
     mix(s.first_mask);
     for (int c = 0; c < kMaxCounters; ++c) mix(std::uint64_t{s.run_cnt[c]} << 32 | s.first_cnt[c]);
@@ -39,6 +58,7 @@ struct SummaryHash {
 
 /// The summary after one more step ending at `leaf` (the reference walker's bookkeeping).
 Summary apply(Summary r, const Leaf& leaf) {
+  ++r.steps;
   r.run_mask |= leaf.flags;
   for (int c = 0; c < kMaxCounters; ++c) r.run_cnt[c] += leaf.counts[static_cast<std::size_t>(c)];
   r.run_outcome = leaf.outcome;
@@ -80,15 +100,16 @@ inline std::uint32_t face_of(const RollNode& n, std::uint32_t s) { return n.die 
 
 }  // namespace
 
-FastProgram::FastProgram(const RollProgram& p) : program_(&p), initial_(p.initial_state) {
+FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
   const std::size_t ns = p.num_states();
-  s2_.assign(ns * kPairs, 0);
   local_leaves_.resize(ns);
 
-  // Per state: the two-symbol table and the list of its leaves
+  // Per state: its leaves, and what the first two symbols reach (a local leaf after one or
+  // two symbols, or a node at depth 3)
+  constexpr std::uint32_t kSecond = 1u << 31, kDeeper = 1u << 30;
+  std::vector<std::uint32_t> reach(ns * kPairs);
   for (std::size_t st = 0; st < ns; ++st) {
     auto& locals = local_leaves_[st];
-    // Collect the leaves of the DAG (depth-first over nodes)
     std::vector<std::uint32_t> stack{p.state_root[st]};
     std::vector<char> seen(p.nodes.size(), 0);
     while (!stack.empty()) {
@@ -104,11 +125,10 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p), initial_(p.initia
     }
     std::sort(locals.begin(), locals.end());
     locals.erase(std::unique(locals.begin(), locals.end()), locals.end());
-    width_ = std::max(width_, static_cast<std::uint32_t>(locals.size()));
+    if (locals.size() <= kMaxColumns) width_ = std::max(width_, static_cast<std::uint32_t>(locals.size()) + 1);
     const auto local_of = [&locals](std::int32_t leaf) {
       return static_cast<std::uint32_t>(std::lower_bound(locals.begin(), locals.end(), leaf) - locals.begin());
     };
-    // Two symbols: a leaf after one, a leaf after two, or a node at depth 3
     const RollNode& root = p.nodes[p.state_root[st]];
     for (std::uint32_t s0 = 0; s0 < 36; ++s0) {
       const Link a = p.link(p.state_root[st], static_cast<int>(face_of(root, s0)));
@@ -119,206 +139,314 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p), initial_(p.initia
         } else {
           const auto n1 = static_cast<std::uint32_t>(a.index());
           const Link b = p.link(n1, static_cast<int>(face_of(p.nodes[n1], s1)));
-          e = kSecondUsed | (b.is_leaf() ? local_of(b.index()) : (kDeeper | static_cast<std::uint32_t>(b.index())));
+          e = kSecond | (b.is_leaf() ? local_of(b.index()) : kDeeper);
         }
-        s2_[st * kPairs + s0 * 36 + s1] = e;
+        reach[st * kPairs + s0 * 36 + s1] = e;
       }
     }
   }
 
-  // Probability of each leaf of each state (deeper DAGs: their leaves count 0; a priority only)
+  // Leaf tables. A step that goes deeper, and every step of a state with more than kMaxColumns
+  // leaves, reaches the last column, whose entries are all "plain walk".
+  static_assert((kMaxColumns + 1) * sizeof(Slot) <= kColumnMask);
+  const auto plain_only = [&](std::size_t st) { return local_leaves_[st].size() >= width_; };
+  cells_.assign((ns + kStatesPerTable - 1) / kStatesPerTable * kTableEntries, 0);
+  for (std::size_t st = 0; st < ns; ++st) {
+    std::uint16_t* table = cells_.data() + st / kStatesPerTable * kTableEntries + st % kStatesPerTable * 36;
+    for (std::uint32_t s0 = 0; s0 < 36; ++s0)
+      for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
+        const std::uint32_t e = reach[st * kPairs + s0 * 36 + s1];
+        const std::uint32_t column = (e & kDeeper) || plain_only(st) ? width_ - 1 : (e & 0xffffu);
+        table[s0 + 256 * s1] = static_cast<std::uint16_t>(((e & kSecond) ? 2u : 1u) << kCountShift |
+                                                          column * sizeof(Slot));
+      }
+  }
+
+  // Probability of each leaf of each state (deeper steps count 0: a priority only)
   std::vector<std::vector<double>> leaf_p(ns);
   for (std::size_t st = 0; st < ns; ++st) {
     leaf_p[st].assign(local_leaves_[st].size(), 0.0);
     for (std::uint32_t k = 0; k < kPairs; ++k) {
-      const std::uint32_t e = s2_[st * kPairs + k];
-      if (!(e & kDeeper)) leaf_p[st][e & kIndexMask] += 1.0 / kPairs;
+      const std::uint32_t e = reach[st * kPairs + k];
+      if (!(e & kDeeper)) leaf_p[st][e & 0xffffu] += 1.0 / kPairs;
     }
   }
 
   // The kMaxSummaries likeliest summaries of a trial, likeliest first (a trial's probability of
-  // reaching them, as first found); each gets its row of transitions
+  // reaching them, as first found), and where each leaf of each leads (-1: past the table)
   std::unordered_map<Summary, std::uint32_t, SummaryHash> ids;
   Summary start;
-  start.state = initial_;
+  start.state = p.initial_state;
   summaries_.push_back(start);
   ids.emplace(start, 0);
-  const auto pack = [&](std::uint32_t id, const Summary& s) {
-    const auto state = static_cast<std::uint64_t>(s.ended ? initial_ : s.state);
-    return std::uint64_t{id} | (state * kPairs) << 32 | (s.ended ? kEnded : 0);
-  };
+  std::vector<std::int64_t> next(width_, -1);  // summary * width_ + column
   std::priority_queue<std::pair<double, std::int64_t>> queue;  // (probability, -id): ties by id
   queue.emplace(1.0, 0);
-  trans_.assign(width_, kSlow);
   while (!queue.empty()) {
     const auto [prob, neg_id] = queue.top();
     queue.pop();
     const auto i = static_cast<std::size_t>(-neg_id);
     const auto st = static_cast<std::size_t>(summaries_[i].state);
+    if (plain_only(st)) continue;
     for (std::size_t k = 0; k < local_leaves_[st].size(); ++k) {
-      const Summary next = apply(summaries_[i], p.leaves[static_cast<std::size_t>(local_leaves_[st][k])]);
-      auto it = ids.find(next);
+      const Summary s = apply(summaries_[i], p.leaves[static_cast<std::size_t>(local_leaves_[st][k])]);
+      auto it = ids.find(s);
       if (it == ids.end()) {
-        if (summaries_.size() >= kMaxSummaries) continue;  // stays kSlow: the plain walk takes over
-        it = ids.emplace(next, static_cast<std::uint32_t>(summaries_.size())).first;
-        summaries_.push_back(next);
-        trans_.resize(summaries_.size() * width_, kSlow);
-        if (!next.ended) queue.emplace(prob * leaf_p[st][k], -static_cast<std::int64_t>(it->second));
+        if (summaries_.size() >= kMaxSummaries) continue;  // stays -1: the plain walk takes over
+        it = ids.emplace(s, static_cast<std::uint32_t>(summaries_.size())).first;
+        summaries_.push_back(s);
+        next.resize(summaries_.size() * width_, -1);
+        if (!s.ended) queue.emplace(prob * leaf_p[st][k], -static_cast<std::int64_t>(it->second));
       }
-      trans_[i * width_ + k] = pack(it->second, next);
+      next[i * width_ + k] = it->second;
     }
   }
-  // A trial that ended is followed by a fresh one: the row of summary 0
-  for (std::size_t i = 0; i < summaries_.size(); ++i)
-    if (summaries_[i].ended)
-      std::copy_n(trans_.begin(), width_, trans_.begin() + static_cast<std::ptrdiff_t>(i * width_));
+
+  // The rows; a trial that ended is followed by a fresh one: the row of summary 0
+  rows_.resize(summaries_.size() * (width_ + 1));
+  for (std::size_t i = 0; i < summaries_.size(); ++i) {
+    const std::size_t from = summaries_[i].ended ? 0 : i;
+    const auto st = static_cast<std::size_t>(summaries_[from].state);
+    Slot* r = rows_.data() + i * (width_ + 1);
+    r[0].header = RowHeader{cells_.data() + st / kStatesPerTable * kTableEntries + st % kStatesPerTable * 36, st};
+    for (std::uint32_t k = 0; k < width_; ++k) {
+      Entry e{nullptr, 0};
+      if (const std::int64_t n = next[from * width_ + k]; n >= 0) {
+        const auto id = static_cast<std::size_t>(n);
+        e.next = row(id);
+        e.slot = (summaries_[id].ended ? id : 0) * kLanes * sizeof(std::uint32_t);
+      }
+      r[1 + k].entry = e;
+    }
+  }
 }
 
-/// The lanes of one call: dice buffers, positions, summaries, visit counts.
+/// The lanes of one call: dice buffers, symbol positions, rows, visit counts.
 class LaneRunner {
  public:
   LaneRunner(const FastProgram& fp, Tallies& out)
-      : fp_(fp), p_(*fp.program_), out_(out), visits_(fp.summaries_.size() * kLanes, 0) {
-    gen_.reserve(kLanes);
-    for (std::uint64_t l = 0; l < kLanes; ++l) gen_.emplace_back(Xoshiro256pp::State{1, 0, 0, 0});
-  }
+      : fp_(fp), p_(*fp.program_), out_(out), visits_(fp.summaries_.size() * kLanes, 0) {}
 
   void block(std::uint64_t seed, std::uint64_t key, std::uint64_t b, std::uint64_t trials) {
-    const std::uint32_t initial_base = static_cast<std::uint32_t>(fp_.initial_) * kPairs;
     for (std::uint32_t l = 0; l < kLanes; ++l) {
-      gen_[l] = Xoshiro256pp(stream_state(seed, key, lane_stream(b, l)));
-      pos_[l] = len_[l] = 0;
-      id_[l] = 0;
-      base_[l] = initial_base;
-      steps_[l] = 0;
-      remaining_[l] = lane_trials(trials, l);
+      Lane& lane = lanes_[l];
+      lane.gen = Xoshiro256pp(stream_state(seed, key, lane_stream(b, l)));
+      lane.pos = lane.len = 0;
+      lane.row = fp_.row(0);
+      lane.remaining = lane_trials(trials, l);
     }
-    // Rounds: every lane takes kStepsPerRound steps; no lane can run past its trials
+    // Rounds: every lane takes kRoundSteps steps, each ending at most one trial, so no lane can
+    // run past its trials. The trials a lane ended: its steps less its slot-0 visits.
     for (;;) {
-      std::uint64_t least = ~std::uint64_t{0};
+      bool room = true;
+      for (const Lane& lane : lanes_) room = room && lane.remaining >= kRoundSteps;
+      if (!room) break;
+      std::array<std::uint32_t, kLanes> not_ended;
       for (std::uint32_t l = 0; l < kLanes; ++l) {
-        if (remaining_[l] > 0 && steps_[l] + kStepsPerRound > kMaxStepsPerTrial) scalar_trial(l, nullptr);
-        least = std::min(least, remaining_[l]);
+        refill(lanes_[l]);
+        not_ended[l] = visits_[l];
       }
-      if (least < kStepsPerRound) break;
-      for (std::uint32_t l = 0; l < kLanes; ++l) ensure(l, 2 * kStepsPerRound);
-      for (std::uint32_t s = 0; s < kStepsPerRound; ++s)
-        for (std::uint32_t l = 0; l < kLanes; ++l) step(l);
+      for (std::uint32_t g = 0; g < kLanes; g += kGroupLanes) round(g);
+      for (std::uint32_t l = 0; l < kLanes; ++l) {
+        lanes_[l].remaining -= kRoundSteps - (visits_[l] - not_ended[l]);
+        check(l, trials);
+      }
     }
     // The last trials of each lane, one step at a time
     for (std::uint32_t l = 0; l < kLanes; ++l)
-      while (remaining_[l] > 0) {
-        if (steps_[l] >= kMaxStepsPerTrial) {
-          scalar_trial(l, nullptr);
-          continue;
-        }
-        ensure(l, 2 * kStepsPerRound);
-        step(l);
+      while (lanes_[l].remaining > 0) {
+        refill(lanes_[l]);
+        const std::uint32_t before = visits_[l];
+        single(l);
+        lanes_[l].remaining -= 1 - (visits_[l] - before);
+        check(l, trials);
       }
+    if (++blocks_ % kFlushBlocks == 0) flush();
   }
 
   /// Add the trials counted by visits to their final summaries.
-  void finish() {
-    for (std::size_t id = 0; id < fp_.summaries_.size(); ++id) {
+  void flush() {
+    for (std::size_t id = 1; id < fp_.summaries_.size(); ++id) {
       if (!fp_.summaries_[id].ended) continue;
       std::uint64_t n = 0;
-      for (std::uint32_t l = 0; l < kLanes; ++l) n += visits_[id * kLanes + l];
+      for (std::uint32_t l = 0; l < kLanes; ++l) n += std::exchange(visits_[id * kLanes + l], 0);
       if (n > 0) tally(out_, fp_.summaries_[id], n);
     }
   }
 
  private:
-  /// At least n symbols in lane l's buffer (keeping their order).
-  void ensure(std::uint32_t l, std::uint32_t n) {
-    const std::uint32_t avail = len_[l] - pos_[l];
-    if (avail >= n) return;
-    std::uint8_t* b = buf_[l].data();
-    std::memmove(b, b + pos_[l], avail);
-    pos_[l] = 0;
-    len_[l] = avail;
-    while (len_[l] < n) {
-      while (!split_word(gen_[l].next(), b + len_[l])) {
+  struct Lane {
+    Xoshiro256pp gen{Xoshiro256pp::State{1, 0, 0, 0}};
+    std::uint32_t pos = 0, len = 0;  // next symbol, symbols in the buffer
+    const Slot* row = nullptr;       // the current summary's row
+    std::uint64_t remaining = 0;     // trials still to run
+    // A step reads two symbols, whatever it rolls: the slack keeps that read in bounds.
+    std::array<std::uint8_t, kBufferSize + 16> buf{};
+  };
+
+  /// Where lane `lane` of a group stopped before a step that needs the plain walk.
+  struct Stop {
+    std::uint32_t step = kRoundSteps;  // kRoundSteps: the round finished
+    std::uint32_t lane = 0;
+    const Slot* row = nullptr;
+    std::uint32_t cell = 0;
+  };
+
+  /// A lane's count of trials to run only goes down: a broken count fails here, never loops on.
+  void check(std::uint32_t l, std::uint64_t block_trials) const {
+    if (lanes_[l].remaining > lane_trials(block_trials, l))
+      throw std::logic_error("fast kernel: lane " + std::to_string(l) + " ran more trials than it was given");
+  }
+
+  /// At least kRefill symbols in the lane's buffer, keeping their order; filled to about twice
+  /// that, so most rounds do not refill.
+  void refill(Lane& lane) {
+    const std::uint32_t avail = lane.len - lane.pos;
+    if (avail >= kRefill) return;
+    if (lane.len + 2 * kRefill + kSymbolsPerWord > kBufferSize) {
+      std::memmove(lane.buf.data(), lane.buf.data() + lane.pos, avail);
+      lane.pos = 0;
+      lane.len = avail;
+    }
+    const std::uint32_t words = (2 * kRefill - avail) / kSymbolsPerWord + 1;
+    std::uint8_t* out = lane.buf.data() + lane.len;
+    Xoshiro256pp gen = lane.gen;  // a local: the symbol stores cannot alias it
+    for (std::uint32_t w = 0; w < words; ++w) {
+      // split_word (rng.h), with the acceptance test first: the final remainder r * 36^10
+      std::uint64_t r = gen.next();
+      while (r * kSymbolSpan < kRejectBelow) r = gen.next();
+      std::uint64_t packed = 0;
+      for (int i = 0; i < 8; ++i) packed |= std::uint64_t{mul36_high(r)} << (8 * i);
+      std::memcpy(out, &packed, 8);
+      out[8] = static_cast<std::uint8_t>(mul36_high(r));
+      out[9] = static_cast<std::uint8_t>(mul36_high(r));
+      out += kSymbolsPerWord;
+    }
+    lane.gen = gen;
+    lane.len += words * kSymbolsPerWord;
+  }
+
+  /// The cell of the lane's next step.
+  static std::uint32_t cell_of(const Slot* row, const std::uint8_t* sym) {
+    std::uint16_t w;
+    std::memcpy(&w, sym, 2);
+    return row[-1].header.cells[w];
+  }
+  static const Entry& entry_of(const Slot* row, std::uint32_t cell) {
+    return reinterpret_cast<const Slot*>(reinterpret_cast<const char*>(row) + (cell & kColumnMask))->entry;
+  }
+
+  /// The kGroupLanes lanes from g take steps [first, kRoundSteps), in registers and without
+  /// calls; they stop before a step that needs the plain walk (lanes before that one have
+  /// taken step `step`). Each lane's state is stored back.
+  Stop steps(std::uint32_t g, std::uint32_t first) {
+    auto* const visits = reinterpret_cast<char*>(visits_.data() + g);
+    const std::uint8_t* sym[kGroupLanes];
+    const Slot* row[kGroupLanes];
+    for (std::uint32_t k = 0; k < kGroupLanes; ++k) {
+      sym[k] = lanes_[g + k].buf.data() + lanes_[g + k].pos;
+      row[k] = lanes_[g + k].row;
+    }
+    Stop stop;
+    for (std::uint32_t s = first; s < kRoundSteps; ++s) {
+#pragma GCC unroll 4
+      for (std::uint32_t k = 0; k < kGroupLanes; ++k) {
+        const std::uint32_t cell = cell_of(row[k], sym[k]);
+        const Entry& t = entry_of(row[k], cell);
+        if (t.next == nullptr) [[unlikely]] {
+          stop = Stop{s, k, row[k], cell};
+          goto stopped;
+        }
+        sym[k] += cell >> kCountShift;
+        row[k] = t.next;
+        std::uint32_t v;
+        std::memcpy(&v, visits + t.slot + 4 * k, 4);
+        ++v;
+        std::memcpy(visits + t.slot + 4 * k, &v, 4);
       }
-      len_[l] += kSymbolsPerWord;
+    }
+  stopped:
+    for (std::uint32_t k = 0; k < kGroupLanes; ++k) {
+      lanes_[g + k].pos = static_cast<std::uint32_t>(sym[k] - lanes_[g + k].buf.data());
+      lanes_[g + k].row = row[k];
+    }
+    return stop;
+  }
+
+  /// One round of the group of lanes from g.
+  void round(std::uint32_t g) {
+    for (std::uint32_t first = 0;;) {
+      const Stop st = steps(g, first);
+      if (st.step == kRoundSteps) return;
+      plain(g + st.lane, st.cell);
+      for (std::uint32_t k = st.lane + 1; k < kGroupLanes; ++k) single(g + k);
+      first = st.step + 1;
     }
   }
 
-  std::uint32_t next_symbol(std::uint32_t l) {
-    ensure(l, 2 * kStepsPerRound + 1);
-    return buf_[l][pos_[l]++];
+  /// One step of lane l outside a round.
+  void single(std::uint32_t l) {
+    Lane& lane = lanes_[l];
+    const std::uint32_t cell = cell_of(lane.row, lane.buf.data() + lane.pos);
+    const Entry& t = entry_of(lane.row, cell);
+    if (t.next == nullptr) {
+      plain(l, cell);
+      return;
+    }
+    lane.pos += cell >> kCountShift;
+    lane.row = t.next;
+    ++visits_[t.slot / sizeof(std::uint32_t) + l];
+  }
+
+  std::uint32_t next_symbol(Lane& lane) {
+    refill(lane);
+    return lane.buf[lane.pos++];
   }
 
   /// Walk from node n to a leaf, one symbol per node; returns the leaf index.
-  std::int32_t walk(std::uint32_t l, std::uint32_t n) {
+  std::int32_t walk(Lane& lane, std::uint32_t n) {
     for (;;) {
       const RollNode& node = p_.nodes[n];
-      const Link link = p_.links[node.first + face_of(node, next_symbol(l))];
+      const Link link = p_.links[node.first + face_of(node, next_symbol(lane))];
       if (link.is_leaf()) return link.index();
       n = static_cast<std::uint32_t>(link.v);
     }
   }
 
-  /// One step of lane l: two-symbol lookup, then the summary transition.
-  inline void step(std::uint32_t l) {
-    const std::uint32_t p = pos_[l];
-    const std::uint8_t* b = buf_[l].data();
-    const std::uint32_t e = fp_.s2_[base_[l] + b[p] * 36u + b[p + 1]];
-    std::uint32_t local;
-    if (e & kDeeper) [[unlikely]] {
-      pos_[l] = p + 2;
-      const std::int32_t leaf = walk(l, e & kIndexMask);
-      const auto& locals = fp_.local_leaves_[base_[l] / kPairs];
-      local = static_cast<std::uint32_t>(std::lower_bound(locals.begin(), locals.end(), leaf) - locals.begin());
-    } else {
-      pos_[l] = p + 1 + (e >> 31);
-      local = e & kIndexMask;
-    }
-    const std::uint64_t t = fp_.trans_[std::size_t{id_[l]} * fp_.width_ + local];
-    if (t == kSlow) [[unlikely]] {
-      const std::int32_t leaf = fp_.local_leaves_[base_[l] / kPairs][local];
-      scalar_trial(l, &p_.leaves[static_cast<std::size_t>(leaf)]);
-      return;
-    }
-    const auto next = static_cast<std::uint32_t>(t);
-    const std::uint64_t ended = t >> 63;
-    id_[l] = next;
-    base_[l] = static_cast<std::uint32_t>(t >> 32) & 0x7fffffffu;
-    ++visits_[std::size_t{next} * kLanes + l];
-    remaining_[l] -= ended;
-    steps_[l] = (steps_[l] + 1) & static_cast<std::uint32_t>(ended - 1);
-  }
-
-  /// Finish lane l's current trial by the plain walk (summaries beyond the table, or the step
-  /// limit near); `leaf` is a step already rolled, if any.
-  void scalar_trial(std::uint32_t l, const Leaf* leaf) {
-    Summary r = fp_.summaries_[id_[l]];
+  /// Lane l's step from its row with `cell`, then the rest of its trial, by the plain walk.
+  /// Counts as one slot-0 visit (so the round's count of trials ended holds) and ends one
+  /// trial directly.
+  void plain(std::uint32_t l, std::uint32_t cell) {
+    Lane& lane = lanes_[l];
+    const auto st = static_cast<std::size_t>(lane.row[-1].header.state);
+    Summary r = fp_.summaries_[fp_.id_of(lane.row)];
     if (r.ended) r = fp_.summaries_[0];
-    std::uint32_t steps = steps_[l];
-    if (leaf != nullptr) {
-      r = apply(r, *leaf);
-      ++steps;
+    // The leaf of this step: its column, or (the last column) a walk from the state's root
+    std::int32_t leaf;
+    const std::uint32_t column = (cell & kColumnMask) / sizeof(Slot);
+    if (column == fp_.width_ - 1) {
+      leaf = walk(lane, p_.state_root[st]);
+    } else {
+      lane.pos += cell >> kCountShift;
+      leaf = fp_.local_leaves_[st][column];
     }
-    while (!r.ended && steps < kMaxStepsPerTrial) {
-      const std::int32_t lf = walk(l, p_.state_root[static_cast<std::size_t>(r.state)]);
-      r = apply(r, p_.leaves[static_cast<std::size_t>(lf)]);
-      ++steps;
-    }
+    r = apply(r, p_.leaves[static_cast<std::size_t>(leaf)]);
+    while (!r.ended && r.steps < kMaxStepsPerTrial)
+      r = apply(r, p_.leaves[static_cast<std::size_t>(walk(lane, p_.state_root[static_cast<std::size_t>(r.state)]))]);
     if (r.ended) tally(out_, r, 1);
     else ++out_.truncated;
-    --remaining_[l];
-    id_[l] = 0;
-    base_[l] = static_cast<std::uint32_t>(fp_.initial_) * kPairs;
-    steps_[l] = 0;
+    ++visits_[l];
+    --lane.remaining;
+    lane.row = fp_.row(0);
+    refill(lane);
   }
 
   const FastProgram& fp_;
   const RollProgram& p_;
   Tallies& out_;
-  std::vector<std::uint64_t> visits_;  // summary id * kLanes + lane
-  std::vector<Xoshiro256pp> gen_;
-  std::array<std::array<std::uint8_t, kBufferSize>, kLanes> buf_{};
-  std::array<std::uint32_t, kLanes> pos_{}, len_{}, id_{}, base_{}, steps_{};
-  std::array<std::uint64_t, kLanes> remaining_{};
+  std::vector<std::uint32_t> visits_;  // summary id * kLanes + lane; id 0: steps that ended no trial
+  std::array<Lane, kLanes> lanes_{};
+  std::uint64_t blocks_ = 0;
 };
 
 void FastProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin,
@@ -330,7 +458,7 @@ void FastProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint
     out.trials += trials;
     lanes.block(seed, situation_key, b, trials);
   }
-  lanes.finish();
+  lanes.flush();
 }
 
 }  // namespace salvo::sim::detail

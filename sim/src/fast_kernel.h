@@ -1,13 +1,19 @@
 #pragma once
-// The fast Monte Carlo kernel (internal to salvo::sim). Generic over RollProgram:
-//  - per state, a table over two symbols (36 x 36) gives the leaf reached and whether the
-//    second symbol was used (deeper DAGs continue with a node walk, rarely);
-//  - a trial's running summary (flags seen, counters, outcomes, state) is interned as a small
-//    integer; a table maps (summary, leaf) to the next summary, so a step is two lookups and a
-//    trial is tallied by counting visits to its final summary;
-//  - kLanes independent lanes are interleaved so their dependency chains overlap.
-// Summaries that the precomputed table does not reach (long runs) continue in a plain scalar
-// walk, so every program runs and the tallies equal run_blocks_reference exactly.
+// The fast Monte Carlo kernel (internal to salvo::sim). Generic over RollProgram, and equal
+// tally for tally to the plain walker (run_blocks_reference) on the same dice streams:
+//  - a trial's running summary (flags seen, counters, outcomes, steps taken, state) is interned
+//    as a small integer, likeliest first; each summary has a row of transitions, one per leaf
+//    of its state, to the next summary, so a trial's bookkeeping is one table step;
+//  - a state's leaf table is indexed by the lane's next two dice symbols read as one
+//    little-endian 16-bit value (s0 + 256 s1: sparse, 7 states packed per table), and says
+//    how many of them the step rolled and which column of the row it reached;
+//  - a lane is two registers (symbol pointer, row pointer); kGroupLanes lanes step together
+//    in registers, in rounds of kRoundSteps steps;
+//  - a step counts a visit only when it ends a trial (the summary's slot); the trials a lane
+//    ended in a round follow from its "not ended" slot, so a step carries no other counter.
+// Steps the tables do not cover (a third die or more, summaries past the table) hand the lane
+// to a plain walk for the rest of that trial. Because the step count is part of the summary,
+// the table's summaries form an acyclic graph and the walk knows the trial's exact step count.
 
 #include <cstdint>
 #include <vector>
@@ -20,6 +26,7 @@ namespace salvo::sim::detail {
 /// A trial's running summary: everything its tallies depend on, and the state of its next step.
 struct Summary {
   std::int32_t state = 0;  ///< state of the next step; -1 once the trial has ended
+  std::uint32_t steps = 0;  ///< steps taken
   FlagMask run_mask = 0;
   FlagMask first_mask = 0;
   std::uint32_t run_cnt[kMaxCounters] = {};
@@ -34,9 +41,12 @@ struct Summary {
 };
 
 /// A program prepared for the fast kernel. Immutable once built: blocks may run concurrently.
+/// Not copyable (its rows point into its own tables).
 class FastProgram {
  public:
   explicit FastProgram(const RollProgram& program);
+  FastProgram(const FastProgram&) = delete;
+  FastProgram& operator=(const FastProgram&) = delete;
 
   /// Tallies of blocks [block_begin, block_end), added into `out` (sized by the program).
   void run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin, std::uint64_t block_end,
@@ -44,16 +54,37 @@ class FastProgram {
 
   std::size_t num_summaries() const { return summaries_.size(); }
 
+  union Slot;
+  /// A transition: the next summary's row, and the byte offset of the visit slot it counts
+  /// ((ended ? next id : 0) * kLanes * 4). next == nullptr: the plain walk takes over.
+  struct Entry {
+    const Slot* next;
+    std::uint64_t slot;
+  };
+  /// Before each row's entries: its state, and the state's leaf table.
+  struct RowHeader {
+    const std::uint16_t* cells;
+    std::uint64_t state;
+  };
+  /// A row is one header slot, then width_ entry slots.
+  union Slot {
+    Entry entry{nullptr, 0};
+    RowHeader header;
+  };
+
  private:
   friend class LaneRunner;
 
+  /// The row of summary `id` (its first entry).
+  const Slot* row(std::size_t id) const { return rows_.data() + id * (width_ + 1) + 1; }
+  std::size_t id_of(const Slot* row) const { return static_cast<std::size_t>(row - rows_.data()) / (width_ + 1); }
+
   const RollProgram* program_;
-  std::int32_t initial_ = 0;
-  std::vector<std::uint32_t> s2_;                          // state * 1296 + s0 * 36 + s1
-  std::vector<std::vector<std::int32_t>> local_leaves_;    // per state: its leaves, sorted
-  std::uint32_t width_ = 1;                                // row width of trans_
-  std::vector<Summary> summaries_;                         // id 0: a fresh trial
-  std::vector<std::uint64_t> trans_;                       // id * width_ + local leaf
+  std::vector<std::uint16_t> cells_;                      // leaf tables (see the .cpp)
+  std::vector<std::vector<std::int32_t>> local_leaves_;  // per state: its leaves, sorted; column k
+  std::uint32_t width_ = 1;                               // columns per row, the last one "deeper"
+  std::vector<Summary> summaries_;                        // id 0: a fresh trial
+  std::vector<Slot> rows_;                                // per summary: a header, width_ entries
 };
 
 }  // namespace salvo::sim::detail

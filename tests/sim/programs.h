@@ -235,4 +235,34 @@ inline RollProgram random_program(std::uint64_t seed, int states) {
   return p;
 }
 
+/// A state with more leaves than the fast kernel's rows hold (1296: two ordered pairs, each
+/// outcome its own leaf, counting both symbols), beside a narrow one: "wide" ends the run on
+/// a first colored die of 1, else goes on to "wide" (white die odd) or "narrow"; "narrow" (a
+/// d6) ends on 1-2, else goes back to "wide".
+inline RollProgram wide_program() {
+  ProgramBuilder b;
+  const std::int32_t wide = b.reserve_state("wide");
+  const std::int32_t narrow = b.reserve_state("narrow");
+  std::vector<Link> first;
+  for (int s0 = 0; s0 < 36; ++s0) {
+    std::vector<Link> second;
+    for (int s1 = 0; s1 < 36; ++s1) {
+      const std::int32_t next = s0 / 6 == 0 ? -1 : (s1 % 2 ? wide : narrow);
+      second.push_back(b.leaf(make_leaf(FlagMask{1} << (s1 % 3), {static_cast<std::uint8_t>(s0), static_cast<std::uint8_t>(s1), 1, 0},
+                                        static_cast<std::uint8_t>(s1 % 4), next, static_cast<std::uint8_t>(s0 % 2), s1 == 0)));
+    }
+    first.push_back(b.node(DieKind::kPair, second));
+  }
+  b.set_state_root(wide, b.node(DieKind::kPair, first));
+  const Link end = b.leaf(make_leaf(FlagMask{1} << 2, {0, 0, 1, 0}, 1, -1, 1));
+  const Link back = b.leaf(make_leaf(0u, {0, 0, 1, 0}, 0, wide));
+  b.set_state_root(narrow, b.node(DieKind::kD6, {end, end, back, back, back, back}));
+  RollProgram p = b.take();
+  p.flag_names = {"f0", "f1", "f2"};
+  p.counter_names = {"c0", "c1", "steps"};
+  p.outcome_names = {"o0", "o1", "o2", "o3"};
+  p.end_reason_names = {"r0", "r1"};
+  return p;
+}
+
 }  // namespace salvo::sim::testing

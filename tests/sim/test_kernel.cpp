@@ -42,6 +42,12 @@ TEST_CASE("kernel: fast == reference on pseudo-random programs (deep DAGs, long 
   }
 }
 
+TEST_CASE("kernel: fast == reference with a state of more leaves than a row holds", "[kernel]") {
+  const RollProgram p = testing::wide_program();
+  REQUIRE(p.leaves.size() > 1296);  // the wide state's 1296, and the narrow state's two
+  check_same(p, 9, 1, 0, 2, kBlockTrials + 333);
+}
+
 TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[kernel]") {
   const RollProgram p = testing::trap_program(true);
   const Tallies fast = run_blocks(p, 5, 0, 0, 1, 40);

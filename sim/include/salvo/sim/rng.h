@@ -80,13 +80,12 @@ inline constexpr int kSymbolsPerWord = 10;
 inline constexpr std::uint64_t kSymbolSpan = 3656158440062976ull;  ///< 36^10
 inline constexpr std::uint64_t kRejectBelow = (0 - kSymbolSpan) % kSymbolSpan;  ///< 2^64 mod 36^10
 
-/// r * 36 = (returned high word) * 2^64 + (new r), with shifts: 36 r = 32 r + 4 r.
+/// r * 36 = (returned high word) * 2^64 + (new r): one 64 x 64 -> 128-bit multiplication.
 constexpr std::uint32_t mul36_high(std::uint64_t& r) {
-  const std::uint64_t a = r << 5;
-  const std::uint64_t lo = a + (r << 2);
-  const std::uint64_t hi = (r >> 59) + (r >> 62) + (lo < a ? 1u : 0u);
-  r = lo;
-  return static_cast<std::uint32_t>(hi);
+  __extension__ using U128 = unsigned __int128;
+  const U128 p = static_cast<U128>(r) * 36u;
+  r = static_cast<std::uint64_t>(p);
+  return static_cast<std::uint32_t>(p >> 64);
 }
 
 /// Split one generator output into kSymbolsPerWord symbols 0..35; false if it is rejected.
