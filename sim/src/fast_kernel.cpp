@@ -95,6 +95,21 @@ void tally(Tallies& out, const Summary& s, std::uint64_t n) {
   out.run.end_reasons[s.end_reason] += n;
 }
 
+/// r * 1296 = (returned value) * 2^64 + (new r): two mul36_high steps in one.
+inline std::uint32_t mul1296_high(std::uint64_t& r) {
+  __extension__ using U128 = unsigned __int128;
+  const U128 p = static_cast<U128>(r) * 1296u;
+  r = static_cast<std::uint64_t>(p);
+  return static_cast<std::uint32_t>(p >> 64);
+}
+
+/// v = 36 d0 + d1 (0..1295) -> the two symbol bytes d0, d1 in memory order.
+constexpr std::array<std::uint16_t, 1296> kDigitPairs = [] {
+  std::array<std::uint16_t, 1296> t{};
+  for (std::uint32_t v = 0; v < 1296; ++v) t[v] = static_cast<std::uint16_t>(v / 36 | (v % 36) << 8);
+  return t;
+}();
+
 /// Face of a node for symbol s: the pair is the symbol, a d6 is s / 6.
 inline std::uint32_t face_of(const RollNode& n, std::uint32_t s) { return n.die == DieKind::kPair ? s : s / 6; }
 
@@ -315,11 +330,12 @@ class LaneRunner {
       // split_word (rng.h), with the acceptance test first: the final remainder r * 36^10
       std::uint64_t r = gen.next();
       while (r * kSymbolSpan < kRejectBelow) r = gen.next();
+      // Two digits per multiplication: r * 36^2 = (36 d0 + d1) 2^64 + r'' exactly
       std::uint64_t packed = 0;
-      for (int i = 0; i < 8; ++i) packed |= std::uint64_t{mul36_high(r)} << (8 * i);
+      for (int i = 0; i < 4; ++i) packed |= std::uint64_t{kDigitPairs[mul1296_high(r)]} << (16 * i);
       std::memcpy(out, &packed, 8);
-      out[8] = static_cast<std::uint8_t>(mul36_high(r));
-      out[9] = static_cast<std::uint8_t>(mul36_high(r));
+      const std::uint16_t last = kDigitPairs[mul1296_high(r)];
+      std::memcpy(out + 8, &last, 2);
       out += kSymbolsPerWord;
     }
     lane.gen = gen;
