@@ -371,41 +371,46 @@ std::optional<RulesError> check_ift(const Situation& s) {
 void name_program(RollProgram& p, const Situation& s) {
   const bool direct = s.firer.weapon != Weapon::kGun;
   const bool personnel = s.target.type != TargetType::kVehicle;
-  std::vector<int> drop_flags, drop_outcomes, drop_counters;
-  const std::vector<int> ift_flags = {kFlagPtcOrWorse, kFlagMcOrWorse, kFlagCasualty, kFlagKia};
-  const std::vector<int> tk_flags = {kFlagKill, kFlagBurn, kFlagEliminated, kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud};
-  std::vector<int> ift_outcomes, tk_outcomes = {kOutcomeDud, kOutcomePossibleShock, kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn};
-  for (int o = kOutcomePtc; o <= kOutcome7Kia; ++o) ift_outcomes.push_back(o);
-  auto append = [](std::vector<int>& to, const std::vector<int>& from) { to.insert(to.end(), from.begin(), from.end()); };
-  if (personnel) {
-    append(drop_flags, tk_flags);
-    append(drop_outcomes, tk_outcomes);
-  } else {
-    append(drop_flags, ift_flags);
-    append(drop_outcomes, ift_outcomes);
-  }
+  // The flags, outcomes and counters this situation cannot produce, as bit masks by index
+  const auto bits = [](std::initializer_list<int> indices) {
+    std::uint64_t m = 0;
+    for (const int i : indices) m |= std::uint64_t{1} << i;
+    return m;
+  };
+  const std::uint64_t ift_flags = bits({kFlagPtcOrWorse, kFlagMcOrWorse, kFlagCasualty, kFlagKia});
+  const std::uint64_t tk_flags =
+      bits({kFlagKill, kFlagBurn, kFlagEliminated, kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud});
+  const std::uint64_t tk_outcomes =
+      bits({kOutcomeDud, kOutcomePossibleShock, kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn});
+  std::uint64_t ift_outcomes = 0;
+  for (int o = kOutcomePtc; o <= kOutcome7Kia; ++o) ift_outcomes |= std::uint64_t{1} << o;
+  std::uint64_t drop_flags = personnel ? tk_flags : ift_flags;
+  std::uint64_t drop_outcomes = personnel ? tk_outcomes : ift_outcomes;
+  std::uint64_t drop_counters = 0;
   if (direct) {  // no To Hit DR, no ammunition: no hits, criticals, misses or depletion
-    append(drop_flags, {kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagDepleted});
-    drop_outcomes.push_back(kOutcomeMiss);
-    drop_counters.push_back(kCounterHits);
+    drop_flags |= bits({kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagDepleted});
+    drop_outcomes |= bits({kOutcomeMiss});
+    drop_counters |= bits({kCounterHits});
     if (!personnel) {  // the Vehicle line neither shocks nor duds (A7.308)
-      append(drop_flags, {kFlagShock, kFlagPossibleShock, kFlagDud});
-      append(drop_outcomes, {kOutcomeDud, kOutcomePossibleShock, kOutcomeShock});
+      drop_flags |= bits({kFlagShock, kFlagPossibleShock, kFlagDud});
+      drop_outcomes |= bits({kOutcomeDud, kOutcomePossibleShock, kOutcomeShock});
     }
   }
-  if (s.fire.turns > 1) drop_outcomes.clear();  // a duel's outcomes are the target's status
+  if (s.fire.turns > 1) drop_outcomes = 0;  // a duel's outcomes are the target's status
   // Old index -> new index (-1: dropped), keeping the order of the rest.
-  auto remap = [](std::vector<std::string>& names, const std::vector<int>& drop) {
+  auto remap = [](std::vector<std::string>& names, std::uint64_t drop) {
     std::vector<int> map(names.size(), -1);
-    std::vector<std::string> kept;
+    std::size_t kept = 0;
     for (std::size_t i = 0; i < names.size(); ++i) {
-      if (std::find(drop.begin(), drop.end(), static_cast<int>(i)) != drop.end()) continue;
-      map[i] = static_cast<int>(kept.size());
-      kept.push_back(names[i]);
+      if (i < 64 && (drop >> i & 1u)) continue;
+      map[i] = static_cast<int>(kept);
+      if (kept != i) names[kept] = std::move(names[i]);
+      ++kept;
     }
-    names = std::move(kept);
+    names.resize(kept);
     return map;
   };
+  static_assert(kNumOutcomes <= 64 && kNumCounters <= 64);
   const std::vector<int> fmap = remap(p.flag_names, drop_flags);
   const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
   const std::vector<int> cmap = remap(p.counter_names, drop_counters);
