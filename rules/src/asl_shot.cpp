@@ -231,8 +231,11 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   int b = f.breakdown;
   std::optional<int> x = f.x_number;
   bool circled = f.low_ammo;
-  auto lower = [&](int by) {  // A.11: a lowered B# turns the original B# into an X#
-    x = x ? std::min(*x, b) : b;
+  // A.11: any use that lowers the B# turns the weapon's *original* B# into an X#; reductions
+  // are cumulative, the X# stays the original B# (EX: a captured LMG B12 on Sustained Fire is
+  // B8/X12). D3.71: Low Ammo "changes the original B# to an X#".
+  auto lower = [&](int by) {
+    x = x ? std::min(*x, f.breakdown) : f.breakdown;
     b -= by;
   };
   if (circled && ctx.low_ammo_marked) {

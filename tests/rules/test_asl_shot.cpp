@@ -228,6 +228,37 @@ TEST_CASE("C5.6: Intensive Fire adds one shot at +2 with B# -2, after the normal
   }
 }
 
+TEST_CASE("A.11: B# reductions are cumulative and the X# stays the original B#", "[asl][malfunction]") {
+  // A.11 EX: a German LMG B12 on Sustained Fire is B10/X12; captured as well, B8/X12.
+  Situation s = base();  // B12, no X#
+  s.firer.captured = true;
+  s.fire.intensive_fire = true;
+  s.firer.rof = 0;
+  const ShotSpec first = build_shot(s, ShotContext{}, nullptr);
+  CHECK(first.breakdown == 10);
+  CHECK(first.x_number == 12);
+  const ShotSpec intensive = build_shot(s, ShotContext{1, false, false, true}, nullptr);
+  CHECK(intensive.breakdown == 8);  // captured -2, Intensive Fire -2
+  CHECK(intensive.x_number == 12);  // not 10: the X# is the original B#
+  SECTION("the Intensive Fire shot: 8-11 malfunction, only 12 disables") {
+    s.fire.extra_drm = 6;  // the first shot misses on these rolls and loses ROF (ROF 0)
+    const PhaseTrace t = run_script(s, {TH(1, 2), TH(5, 6)});  // 11 on the IF shot
+    CHECK(t.steps[1].flags & bit(kFlagMalfunction));
+    CHECK_FALSE(t.steps[1].flags & bit(kFlagDisabled));
+    CHECK(run_script(s, {TH(1, 2), TH(6, 6)}).steps[1].flags & bit(kFlagDisabled));
+  }
+  SECTION("D3.71 Low Ammo with another reduction: a circled B11 marked Low Ammo, captured, is B8/X11") {
+    Situation u = base();
+    u.firer.breakdown = 11;
+    u.firer.low_ammo = true;
+    u.firer.low_ammo_marked = true;
+    u.firer.captured = true;
+    const ShotSpec spec = build_shot(u, ShotContext{.low_ammo_marked = true}, nullptr);
+    CHECK(spec.breakdown == 8);
+    CHECK(spec.x_number == 11);
+  }
+}
+
 TEST_CASE("C8.9: special ammunition depletion against the Depletion #", "[asl][ammo]") {
   Situation s = base();
   s.firer.ammo = Ammo::kAPCR;
