@@ -444,13 +444,11 @@ class Compiler {
         continue;
       }
       // C3.8: the first TK DR decides the location of the second hit; the firer keeps the better.
-      const Location loc2 = second_hit_location(c1, w1);
-      const KillSpec& k2 = spec.kill[static_cast<std::size_t>(kill_index(loc2, hit.facing, false))];
-      if (!k2.possible) {
+      if (!second_hit_kill(spec, hit, c1, w1)) {  // it cannot harm: no TK DR
         links[static_cast<std::size_t>(f)] = leaf_for(std::max(o1, kOutcomeNoEffect));
         continue;
       }
-      const std::array<Outcome, 36>& o2 = tk_outcomes(spec, loc2, hit.facing, false);
+      const std::array<Outcome, 36>& o2 = tk_outcomes(spec, second_hit_location(c1, w1), hit.facing, false);
       std::array<Link, 36> second;
       for (std::size_t g = 0; g < 36; ++g) second[g] = leaf_for(std::max(o1, o2[g]));
       links[static_cast<std::size_t>(f)] = b_.node(DieKind::kPair, second);

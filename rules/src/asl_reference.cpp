@@ -75,13 +75,12 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
         if (hit.multiple) {
           const int f1 = dice.pair();
           best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));
-          const Location loc2 = second_hit_location(pair_colored(f1), pair_white(f1));
-          const KillSpec& k2 = spec.kill[static_cast<std::size_t>(kill_index(loc2, hit.facing, false))];
-          if (k2.possible) {
+          if (const KillSpec* k2 = second_hit_kill(spec, hit, pair_colored(f1), pair_white(f1))) {
             const int f2 = dice.pair();
-            best = std::max(best, to_kill(spec, k2, loc2, pair_colored(f2), pair_white(f2)));
+            const Location loc2 = second_hit_location(pair_colored(f1), pair_white(f1));
+            best = std::max(best, to_kill(spec, *k2, loc2, pair_colored(f2), pair_white(f2)));
           } else {
-            best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (Case D NA)
+            best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (C7.24 NA, D4.2)
           }
         } else if (k1.possible) {
           const int f1 = dice.pair();

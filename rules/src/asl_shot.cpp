@@ -325,7 +325,8 @@ Hit to_hit_located(const ShotSpec& spec, int c, int w, int sub) {
     h.hit = true;
     h.critical = lowest < spec.modified_th || sub == 1;
     h.location = spec.hull_down ? Location::kTurret : Location::kHull;  // doubles: hull (C3.9), HD: turret
-    h.multiple = !h.critical && spec.multiple_hits && !spec.hull_down;  // C3.8 (hull hit vs HD never occurs)
+    // C3.8: a non-CH hit on Original doubles; vs HD it is "a normal turret hit" (C3.7)
+    h.multiple = !h.critical && spec.multiple_hits;
     return h;
   }
   if (final_th_dr(spec, c, w) > spec.modified_th) return h;  // C3.3: miss
@@ -363,6 +364,13 @@ Outcome to_kill(const ShotSpec& spec, const KillSpec& k, Location loc, int c, in
 }
 
 Location second_hit_location(int c, int w) { return c < w ? Location::kTurret : Location::kHull; }
+
+const KillSpec* second_hit_kill(const ShotSpec& spec, const Hit& first, int c, int w) {
+  const Location loc = second_hit_location(c, w);
+  if (spec.hull_down && loc == Location::kHull) return nullptr;  // D4.2: the hull is not hit
+  const KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(loc, first.facing, false))];
+  return k.possible ? &k : nullptr;
+}
 
 std::uint32_t outcome_flags(Outcome o) {
   switch (o) {

@@ -146,6 +146,31 @@ TEST_CASE("D4.2: a hull-down target is hit only on the turret (and by a CH)", "[
   CHECK(run_script(s, {TH(1, 1), TK(6, 6)}).steps[0].flags & bit(kFlagCritical));
 }
 
+TEST_CASE("C3.7, C3.8: vs hull down, a non-CH Original 2 is a normal turret hit and a Multiple Hit", "[asl][th]") {
+  Situation s = base();
+  s.target.hull_down = true;
+  s.firer.gun = *parse_gun("20L");
+  s.target.armor = Armor{1, 1, 1, 1};
+  s.fire.extra_drm = 8;  // Modified TH# 10: only an Original 2 (Final 10) hits
+  SECTION("subsequent dr 2-6: not a CH; two hits, the second located by the first TK DR") {
+    // TK1 colored < white: the second hit strikes the turret, and is rolled for
+    const PhaseTrace t = run_script(s, {TH(1, 1), DR(3), TK(1, 2), TK(6, 6)});
+    CHECK(t.steps[0].flags & bit(kFlagMultipleHit));
+    CHECK_FALSE(t.steps[0].flags & bit(kFlagCritical));
+    CHECK(t.steps[0].counts[kCounterHits] == 2);
+    // TK1 colored >= white: the second hit strikes the hull, which a HD target does not show
+    // (D4.2): no TK DR for it
+    CHECK(run_script(s, {TH(1, 1), DR(3), TK(2, 1)}).steps[0].flags & bit(kFlagMultipleHit));
+  }
+  SECTION("subsequent dr 1: a CH, never a Multiple Hit") {
+    CHECK_FALSE(run_script(s, {TH(1, 1), DR(1), TK(6, 6)}).steps[0].flags & bit(kFlagMultipleHit));
+  }
+  SECTION("exact: P(Multiple Hit) on the first shot = 1/36 x 5/6 = 5/216") {
+    s.fire.max_shots = 1;
+    CHECK(enumerate_phase(s).first_flags[kFlagMultipleHit] == Approx(5.0 / 216).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("D3.2: same-hex fire takes Target Facing from the colored dr", "[asl][th]") {
   Situation s = base();
   s.fire.same_hex = true;

@@ -108,6 +108,11 @@ Outcome to_kill(const ShotSpec& spec, const KillSpec& kill, Location location, i
 /// C3.8: location of the second hit of a Multiple Hit, from the first TK DR (C3.9 reading).
 Location second_hit_location(int first_tk_colored, int first_tk_white);
 
+/// The To Kill entry the second hit of a Multiple Hit strikes (location from the first TK DR),
+/// or nullptr when it cannot harm and no TK DR is rolled for it: its Case D is NA (C7.24), or
+/// it strikes the hull of a hull-down target (D4.2).
+const KillSpec* second_hit_kill(const ShotSpec& spec, const Hit& first, int first_tk_colored, int first_tk_white);
+
 /// Flags that an outcome sets (kill, burn, ...).
 std::uint32_t outcome_flags(Outcome o);
 
