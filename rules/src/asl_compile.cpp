@@ -36,7 +36,14 @@ struct Key {
   Gun_ gun = Gun_::kOk;
   Shock shock = Shock::kNone;
   bool immobilized = false;
-  auto tie() const { return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized); }
+  // A concealed target (C6.57): a hit removes its concealment, and only that shot and the later
+  // ones build Acquisition. acq_shots: those shots this phase (0..2); -1 for any other target.
+  bool revealed = false;
+  int acq_shots = -1;
+  auto tie() const {
+    return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized, revealed,
+                    acq_shots);
+  }
   bool operator==(const Key& o) const { return tie() == o.tie(); }
 };
 
@@ -44,7 +51,7 @@ struct KeyHash {
   std::size_t operator()(const Key& k) const noexcept {
     std::uint64_t h = static_cast<std::uint32_t>(k.shots);
     for (const int v : {int{k.special_out}, int{k.low_ammo}, int{k.intensive}, int{k.follow_up}, k.turn, k.rph, k.acq,
-                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}})
+                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}, int{k.revealed}, k.acq_shots})
       h = (h ^ static_cast<std::uint32_t>(v)) * 0x9E3779B97F4A7C15ull;
     return static_cast<std::size_t>(h ^ (h >> 32));
   }
@@ -59,6 +66,8 @@ ShotContext context_of(const Key& k) {
   c.follow_up = k.follow_up;
   c.later_turn = k.turn > 1;
   c.carried_acquisition = k.acq;
+  c.revealed = k.revealed;
+  c.acquiring_shots = k.acq_shots;
   return c;
 }
 
@@ -79,6 +88,7 @@ std::string shot_label(const Situation& s, const ShotContext& ctx, int saturate)
   const Ammo a = shot_ammo(s, ctx);
   if (is_special(s.firer.ammo) && ctx.special_out) l += a == Ammo::kNone ? " (no ammo)" : " (fallback ammo)";
   if (ctx.low_ammo_marked && !s.firer.low_ammo_marked) l += " (Low Ammo)";
+  if (ctx.revealed) l += " (concealment removed by a hit)";
   return l;
 }
 
@@ -169,8 +179,10 @@ class Compiler {
 
     Key start;
     start.low_ammo = s_.firer.low_ammo_marked;
+    // C6.57: the Area Target Type acquires a concealed target shot by shot like any other
+    if (s_.target.concealed && s_.target.type != TargetType::kArea) start.acq_shots = 0;
     p.initial_state = state_of(start);
-    std::set<std::tuple<int, bool, bool, bool, bool, bool, int>> explained;  // one explanation per kind of shot
+    std::set<std::tuple<int, bool, bool, bool, bool, bool, int, bool, int>> explained;  // one per kind of shot
     for (std::size_t next = 0; next < pending_.size(); ++next) {
       const Key k = pending_[next];
       const std::int32_t id = ids_.at(k);
@@ -180,7 +192,9 @@ class Compiler {
       }
       const ShotContext ctx = context_of(k);
       const bool explain =
-          explain_ && explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq}).second;
+          explain_ &&
+          explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq, k.revealed, k.acq_shots})
+              .second;
       ShotExplain ex;
       // The first state is the first shot: ShotContext{.low_ammo_marked = marked}, as check()
       const ShotSpec spec = next == 0 && first_shot_ && !explain ? *first_shot_ : build_shot(s_, ctx, explain ? &ex : nullptr);
@@ -256,6 +270,10 @@ class Compiler {
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
     next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
     const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
+    if (fired && k.acq_shots >= 0 && (k.revealed || hit.hit)) {  // C6.57
+      next.revealed = true;
+      next.acq_shots = std::min(2, k.acq_shots + 1);
+    }
     if (duel()) {  // the target and the gun after the step carry over to later steps and turns
       if (fired && outcome == kOutcomeShock) next.shock = Shock::kShocked;  // C7.42: a UK flips back to Shock
       if (fired && outcome == kOutcomeImmobilized) next.immobilized = true;
@@ -273,7 +291,8 @@ class Compiler {
       const int base = k.turn > 1 ? k.acq : s_.fire.acquisition;
       const bool moving = s_.fire.phase == Phase::kBounding || s_.fire.motion;
       const bool keeps = s_.firer.stabilized || !moving;
-      next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + k.shots + (fired ? 1 : 0));
+      const int built = next.acq_shots >= 0 ? (next.revealed ? next.acq_shots : 0) : k.shots + (fired ? 1 : 0);  // C6.57
+      next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + built);
       return turn_over(leaf, next);
     };
     if (!fired) {
@@ -350,6 +369,7 @@ class Compiler {
     k.rph = 1;
     k.shots = 0;
     k.intensive = false;
+    if (k.acq_shots > 0) k.acq_shots = 0;  // counted again in the new phase (the target stays revealed)
     return enter(leaf, k);
   }
 

@@ -11,6 +11,10 @@ namespace salvo::asl {
 
 namespace {
 
+/// A concealed target is acquired only from the shot that removes its concealment (C6.57); the
+/// Area Target Type acquires it shot by shot.
+bool tracks_concealment(const Situation& s) { return s.target.concealed && s.target.type != TargetType::kArea; }
+
 struct PhaseRun {
   EndReason end = kEndRofExhausted;
   ShotContext ctx;  // after the phase: spent special ammo, Low Ammo
@@ -92,6 +96,11 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     }
     trace.steps.push_back(step);
     ++fired_total;
+    // C6.57: a hit removes a concealed target's concealment; from that shot on, shots acquire it
+    if (ctx.acquiring_shots >= 0 && (ctx.revealed || (step.flags & (1u << kFlagHit)))) {
+      ctx.revealed = true;
+      ctx.acquiring_shots = std::min(2, ctx.acquiring_shots + 1);
+    }
 
     // Does the phase go on?
     const bool killed = destroys_target(step.outcome);
@@ -125,6 +134,7 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
   PhaseTrace trace;
   ShotContext ctx;
   ctx.low_ammo_marked = s.firer.low_ammo_marked;
+  if (tracks_concealment(s)) ctx.acquiring_shots = 0;
   ShotSpec spec;
   trace.end = run_phase(s, ctx, dice, trace.steps, [&](const ShotContext& c) -> const ShotSpec& {
                 return spec = build_shot(s, c, nullptr);
@@ -139,7 +149,7 @@ DuelInterpreter::DuelInterpreter(Situation s) : s_(std::move(s)) {
 
 const ShotSpec& DuelInterpreter::spec(const ShotContext& c) {
   const auto key = std::make_tuple(c.shots_fired, c.special_out, c.low_ammo_marked, c.intensive, c.later_turn,
-                                   c.carried_acquisition);
+                                   c.carried_acquisition, c.revealed, c.acquiring_shots);
   auto it = specs_.find(key);
   if (it == specs_.end()) it = specs_.emplace(key, build_shot(s_, c, nullptr)).first;
   return it->second;
@@ -153,6 +163,7 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
   int shock = 0;                        // 0 none, 1 Shocked, 2 Unconfirmed Kill (C7.42)
   bool immobilized = false;
   int acq = fire.acquisition;
+  bool revealed = false;  // C6.57: a hit removed the target's concealment
   bool special_out = false, low_ammo = s_.firer.low_ammo_marked;
   const bool keeps_acq = s_.firer.stabilized || !(fire.phase == Phase::kBounding || fire.motion);  // C6.55
   auto status = [&](bool wreck) {
@@ -214,6 +225,8 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
       c.low_ammo_marked = low_ammo;
       c.later_turn = t > 1;
       c.carried_acquisition = acq;
+      c.revealed = revealed;
+      if (tracks_concealment(s_)) c.acquiring_shots = 0;
       const std::size_t first = trace.steps.size();
       const PhaseRun r = run_phase(s_, c, dice, trace.steps, [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
       bool wreck = false;
@@ -230,7 +243,9 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
       }
       special_out = r.ctx.special_out;
       low_ammo = r.ctx.low_ammo_marked;
-      acq = gun != kOk || !keeps_acq ? 0 : std::min(2, (t > 1 ? acq : fire.acquisition) + r.fired);
+      revealed = r.ctx.revealed;
+      const int built = r.ctx.acquiring_shots >= 0 ? (revealed ? r.ctx.acquiring_shots : 0) : r.fired;  // C6.57
+      acq = gun != kOk || !keeps_acq ? 0 : std::min(2, (t > 1 ? acq : fire.acquisition) + built);
       if (wreck) return wrecked(t);
     }
     if (t == 1) trace.first_window_steps = trace.steps.size();

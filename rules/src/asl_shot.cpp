@@ -136,7 +136,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   }
   if (t.ffnam) add(d, drm, "Case J3: FFNAM", -1, "C6.13");
   if (t.ffmo) add(d, drm, "Case J4: FFMO", -1, "C6.14");
-  if (t.concealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
+  if (t.concealed && !ctx.revealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
   const bool area = t.type == TargetType::kArea;  // C3.331: no Case L, no TEM on the To Hit DR
   const bool point_blank = !area && !fire.same_hex && !fire.motion;  // C6.3: not for a firer in Motion
   if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
@@ -144,7 +144,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
   const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
   const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
-  const int acq = keeps_acq ? std::min(2, acq_before + ctx.shots_fired) : 0;
+  const int built = ctx.acquiring_shots >= 0 ? ctx.acquiring_shots : ctx.shots_fired;  // C6.5, C6.57
+  const int acq = keeps_acq ? std::min(2, acq_before + built) : 0;
   if (acq > 0) add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
   if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");

@@ -59,6 +59,8 @@ std::vector<Situation> duels() {
   add("bounding fire, no Acquisition", 3, [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 3.0; s.firer.rof = 1; });
   add("hull down, improbable", 3, [](Situation& s) { s.target.hull_down = true; s.fire.extra_drm = 7; s.firer.rof = 1; });
   add("37L multiple hits", 3, [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+  add("concealed target, Acquisition only after a hit (C6.57)", 4, [](Situation& s) {
+    s.target.concealed = true; s.fire.range = 8; s.fire.extra_drm = 3; s.firer.rof = 2; s.target.armor = Armor{14, 8, 14, 8}; });
   add("intensive fire B11", 3, [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
   add("many shocks, 2 Rally Phases, 6 turns", 6, [](Situation& s) {
     s.override_.modified_th = 7; s.override_.basic_tk = 16; s.fire.rally_phases = 2; s.firer.breakdown = 11; });

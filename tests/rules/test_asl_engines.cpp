@@ -77,6 +77,10 @@ std::vector<Situation> situations(bool finite) {
   add("defensive first fire J2", [](Situation& s) { s.fire.phase = Phase::kDefensive; s.target.moving = true; s.target.mp_in_los = 1.0; s.firer.rof = 2; });
   add("advancing fire", [](Situation& s) { s.fire.phase = Phase::kAdvancing; s.firer.rof = 2; });
   add("point blank acquired", [](Situation& s) { s.fire.range = 1; s.fire.acquisition = 1; s.firer.rof = 1; });
+  add("concealed target, ROF 3 (C6.57)", [](Situation& s) { s.target.concealed = true; s.fire.range = 8; s.fire.extra_drm = 3; s.firer.rof = 3; s.target.armor = Armor{14, 8, 14, 8}; });
+  add("hull down, 20L, Original 2 only", [](Situation& s) {
+    s.target.hull_down = true; s.firer.gun = *parse_gun("20L"); s.target.armor = Armor{1, 1, 1, 1}; s.fire.extra_drm = 8; s.firer.rof = 3; });
+  add("captured, Intensive Fire (A.11)", [](Situation& s) { s.firer.captured = true; s.fire.intensive_fire = true; s.firer.rof = 1; });
   add("long range LL red", [](Situation& s) {
     s.firer.nationality = Nationality::kRussian; s.firer.gun = *parse_gun("76LL"); s.fire.range = 40; s.firer.rof = 1; });
   add("NA range", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.fire.range = 62; s.fire.extra_drm = -9; });

@@ -1,6 +1,9 @@
 // Scripted dice through the reference interpreter: each line of the To Hit, To Kill,
 // malfunction, depletion and Rate of Fire rules.
+#include <algorithm>
+
 #include "asl_test_util.h"
+#include "salvo/sim/exact.h"
 
 using namespace salvo::asl;
 using namespace salvo::asl::testing;
@@ -281,6 +284,34 @@ TEST_CASE("A.11: B# reductions are cumulative and the X# stays the original B#",
     const ShotSpec spec = build_shot(u, ShotContext{.low_ammo_marked = true}, nullptr);
     CHECK(spec.breakdown == 8);
     CHECK(spec.x_number == 11);
+  }
+}
+
+TEST_CASE("C6.57: a concealed target is acquired only by the shot that removes its concealment (a hit)", "[asl][rof]") {
+  Situation s = base();
+  s.target.concealed = true;
+  s.target.armor = Armor{26, 26, 26, 26};  // a hit does nothing: the phase goes on
+  s.firer.rof = 3;
+  s.fire.range = 8;      // Modified TH# 9
+  s.fire.extra_drm = 3;  // + Case K 2: hits on an Original DR <= 4
+  // Misses keep Case K and gain no Acquisition
+  CHECK(build_shot(s, ShotContext{.shots_fired = 2, .acquiring_shots = 0}, nullptr).drm == 5);
+  // After the hit: no Case K, and that shot acquired the target
+  CHECK(build_shot(s, ShotContext{.shots_fired = 2, .revealed = true, .acquiring_shots = 1}, nullptr).drm == 2);
+  // Scripted: miss (ROF kept), miss, hit on the turret (no effect), then the fourth shot at
+  // 9 - 3 + 1 = DR 7 hits, since its DRM is +3 - 1 = +2; it would have missed at +5.
+  const PhaseTrace t = run_script(s, {TH(1, 5), TH(2, 4), TH(1, 2), TK(3, 3), TH(4, 3), TK(5, 5)});
+  REQUIRE(t.steps.size() == 4);
+  CHECK_FALSE(t.steps[1].flags & bit(kFlagHit));
+  CHECK(t.steps[2].flags & bit(kFlagHit));
+  CHECK(t.steps[3].flags & bit(kFlagHit));
+  SECTION("exact: P(hit in the phase) = (6/36) / (1 - 12/36) = 1/4, misses never acquiring") {
+    // Hits: DR 2-4 (6/36). Misses that keep ROF 3: colored 1 & white 4-6, 2 & 3-6, 3 & 2-6 (12/36).
+    s.target.armor = Armor{8, 8, 8, 8};
+    const salvo::RollProgram p = compile(s).program;
+    const auto hit = std::find(p.flag_names.begin(), p.flag_names.end(), "hit") - p.flag_names.begin();
+    REQUIRE(hit < static_cast<std::ptrdiff_t>(p.flag_names.size()));
+    CHECK(salvo::sim::solve_exact(p).run.flags[static_cast<std::size_t>(hit)].value == Approx(0.25).epsilon(1e-12));
   }
 }
 

@@ -57,7 +57,7 @@ class DuelInterpreter {
  private:
   const ShotSpec& spec(const ShotContext& c);
   Situation s_;
-  std::map<std::tuple<int, bool, bool, bool, bool, int>, ShotSpec> specs_;
+  std::map<std::tuple<int, bool, bool, bool, bool, int, bool, int>, ShotSpec> specs_;
 };
 
 }  // namespace salvo::asl

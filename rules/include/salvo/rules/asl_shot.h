@@ -34,6 +34,10 @@ struct ShotContext {
   // already points at the target) and starts from the Acquisition carried over (C6.5).
   bool later_turn = false;
   int carried_acquisition = 0;  ///< Acquisition level (0..2) at the start of a later turn
+  // C6.57: a concealed target is acquired only by the shot that removes its concealment (here:
+  // a hit), so against it only that shot and the ones after it build Acquisition.
+  bool revealed = false;      ///< a hit removed the target's concealment: no more Case K
+  int acquiring_shots = -1;   ///< shots that built Acquisition this phase; -1: every shot fired
 };
 
 /// Everything fixed for one shot before the dice are rolled.
