@@ -681,6 +681,9 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.fire.motion && !s.firer.stabilized)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
+  if (s.target.concealed && s.target.type != TargetType::kArea)
+    notes.push_back("concealed target: misses gain no Acquisition; salvo takes a hit as the shot that removes the concealment, "
+                    "after which Case K no longer applies and Acquisition builds (C6.57)");
   if (s.firer.vehicle && s.fire.intensive_fire)
     notes.push_back("Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
   if (s.target.mp_in_los && s.fire.phase != Phase::kDefensive)
