@@ -88,7 +88,9 @@ std::string shot_label(const Situation& s, const ShotContext& ctx, int saturate)
   const Ammo a = shot_ammo(s, ctx);
   if (is_special(s.firer.ammo) && ctx.special_out) l += a == Ammo::kNone ? " (no ammo)" : " (fallback ammo)";
   if (ctx.low_ammo_marked && !s.firer.low_ammo_marked) l += " (Low Ammo)";
-  if (ctx.revealed) l += " (concealment removed by a hit)";
+  if (ctx.revealed)  // C6.57: the hit and the shots after it acquire the target (saturating at 2)
+    l += " (concealment removed by a hit; " + std::to_string(ctx.acquiring_shots) + (ctx.acquiring_shots >= 2 ? "+" : "") +
+         " acquiring shot" + (ctx.acquiring_shots == 1 ? ")" : "s)");
   return l;
 }
 
