@@ -553,6 +553,26 @@ bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 
 }  // namespace
 
+// C8.3: HEAT is available to the Germans from May 1942, to the U.S., Britain and Russia from 1943.
+std::optional<RulesError> check_heat_date(const Firer& f) {
+  if (f.ammo != Ammo::kHEAT) return std::nullopt;
+  const auto before = [&](int year, int month) { return f.year < year || (f.year == year && f.month < month); };
+  const char* who = nullptr;
+  const char* from = nullptr;
+  if (f.nationality == Nationality::kGerman && before(1942, 5)) {
+    who = "the Germans";
+    from = "5/1942";
+  } else if ((f.nationality == Nationality::kAmerican || f.nationality == Nationality::kBritish ||
+              f.nationality == Nationality::kRussian) &&
+             before(1943, 1)) {
+    who = f.nationality == Nationality::kAmerican ? "the U.S." : f.nationality == Nationality::kBritish ? "the British" : "the Russians";
+    from = "1943";
+  }
+  if (!who) return std::nullopt;
+  return RulesError("firer.ammo", std::string("HEAT is available to ") + who + " from " + from + " (C8.3), got " +
+                                      std::to_string(f.month) + "/" + std::to_string(f.year));
+}
+
 std::optional<RulesError> check_duel(const Situation& s) {
   auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
   const Fire& fire = s.fire;
@@ -592,6 +612,16 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
     return err("fire.range", "same-hex fire is at range 0 (C5.5), got " + std::to_string(fire.range));
   if (!fire.same_hex && fire.range == 0) return err("fire.range", "range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
   if (fire.phase == Phase::kBounding && !f.vehicle) return err("fire.phase", "only a vehicle uses Bounding First Fire (D3.3)");
+  if (fire.opportunity && fire.phase != Phase::kAdvancing)
+    return err("fire.opportunity", "Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
+  if (fire.opportunity && f.vehicle) return err("fire.opportunity", "vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
+  if (f.armor_leader != 0 && !f.vehicle)
+    return err("firer.armor_leader", "an Armor Leader has no effect on non-vehicular Guns (D3.4)");
+  if (fire.buttoned_up && !f.vehicle)
+    return err("fire.buttoned_up", "Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
+  if (f.low_ammo && !f.vehicle)
+    return err("firer.low_ammo", "a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
+  if (auto e = check_heat_date(f)) return e;
   const bool geometry = fire.target_direction || fire.vca || fire.tca;
   if (fire.ca_change > 0 && (geometry || fire.maintained_ca))
     return err("fire.ca_change", "give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");

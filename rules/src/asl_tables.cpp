@@ -40,6 +40,7 @@ std::optional<int> find_tk(const std::vector<TkEntry>& table, std::string_view g
 // C7.31 AP To Kill Table, black (all-nationality) entries. Colored entries are handled in
 // basic_tk(). MG, fighter and ATR entries are not ordnance Guns and are not listed here.
 const std::vector<TkEntry> kApTable = {
+    {5, {"15"}},
     {6, {"20L"}},
     {7, {"20LL", "25LL", "37*"}},
     {8, {"37", "47*", "57*", "70*"}},

@@ -29,6 +29,19 @@ std::string error_of(std::string_view text, const LoadOptions& options = {}) {
 
 }  // namespace
 
+TEST_CASE("a Gun's Opportunity Fire loads (vehicle = false, opportunity = true)", "[load]") {
+  const LoadedFile f = load_ok(R"(ruleset = "asl"
+[firer]
+vehicle = false
+[fire]
+phase = "advancing"
+opportunity = true
+)");
+  REQUIRE(f.situations.size() == 1);
+  CHECK_FALSE(f.situations[0].situation.firer.vehicle);
+  CHECK(f.situations[0].situation.fire.opportunity);
+}
+
 TEST_CASE("a file with every key loads into the Situation", "[load]") {
   // Values differ from the defaults where the rules (asl::check) allow; the rest are covered by
   // the next test cases.
@@ -50,7 +63,7 @@ depletion = 5
 elite = true
 fallback_ammo = "none"
 gun_type = "ST"
-vehicle = false
+vehicle = true
 stabilized = true
 armor_leader = -1
 captured = true
@@ -72,7 +85,6 @@ red_cs = true
 [fire]
 range = 0
 phase = "defensive"
-opportunity = true
 ca_change = 2
 firer_terrain = "woods"
 buttoned_up = true
@@ -114,7 +126,7 @@ basic_tk = 21
   CHECK(r.elite);
   CHECK(r.fallback_ammo == asl::Ammo::kNone);
   CHECK(r.gun_type == asl::GunType::kST);
-  CHECK_FALSE(r.vehicle);
+  CHECK(r.vehicle);
   CHECK(r.stabilized);
   CHECK(r.armor_leader == -1);
   CHECK(r.captured);
@@ -142,7 +154,7 @@ basic_tk = 21
   const asl::Fire& x = s.fire;
   CHECK(x.range == 0);
   CHECK(x.phase == asl::Phase::kDefensive);
-  CHECK(x.opportunity);
+  CHECK_FALSE(x.opportunity);  // vehicles have no Opportunity Fire (D3.3): loaded below
   CHECK(x.ca_change == 2);
   CHECK(x.firer_terrain == asl::Terrain::kWoods);
   CHECK(x.buttoned_up);
