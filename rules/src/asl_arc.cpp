@@ -183,8 +183,12 @@ std::vector<Modifier> case_a_modifiers(const Situation& s) {
     return out;  // already doubled when the first weapon paid it
   }
   if (fire.ca_change > 0) {
-    out.push_back({"Case A: CA change of " + hexspines_text(fire.ca_change) + ", " + type_name(s.firer.gun_type) + " gun",
-                   case_a(s.firer.gun_type, fire.ca_change), "C5.1"});
+    if (s.firer.vehicle && s.firer.bow_mounted)  // D3.11: a bow weapon fires in the VCA; its change is NT
+      out.push_back({"Case A: VCA change of " + hexspines_text(fire.ca_change) + ", NT (bow mount)",
+                     case_a(GunType::kNT, fire.ca_change), "C5.1"});
+    else
+      out.push_back({"Case A: CA change of " + hexspines_text(fire.ca_change) + ", " + type_name(s.firer.gun_type) + " gun",
+                     case_a(s.firer.gun_type, fire.ca_change), "C5.1"});
   } else {
     out = geometry_components(s);
   }

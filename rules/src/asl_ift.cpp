@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_tables.h"
 
@@ -72,7 +73,6 @@ std::string signed_text(int v) {
   return t;
 }
 
-bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 
 void add(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule) {
   if (value == 0) return;
@@ -133,11 +133,10 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
 
   std::vector<Modifier> mods;
   int drm = 0;
-  if (ctx.shots_fired == 0 && fire.ca_change > 0) {  // D3.52: Case A as an IFT DRM; C5.12 first shot only
-    const int a = case_a(f.gun_type, fire.ca_change);
-    add(mods, drm, "Case A as an IFT DRM: CA change of " + std::to_string(fire.ca_change) + " hexspine(s)", a, "D3.52");
-    if (in_obstacle(fire.firer_terrain)) add(mods, drm, "Case A doubled: firer in woods/building/rubble", a, "C5.11");
-  }
+  // D3.52: "a DRM to its IFT DR equal to the pertinent To Hit DRM of Case A" (counted and doubled
+  // as for a To Hit DR); C5.12 the CA-changing shot only, C5.13 never Bounding First Fire.
+  if (ctx.shots_fired == 0 && !ctx.later_turn && fire.phase != Phase::kBounding)
+    for (const Modifier& m : case_a_modifiers(s)) add(mods, drm, "as an IFT DRM, " + m.what, m.value, m.rule + ", D3.52");
   add(mods, drm, "TEM", t.tem, "A7.3");
   add(mods, drm, "hindrance", t.hindrance, "A6.7");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "A4.6");

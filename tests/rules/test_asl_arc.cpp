@@ -120,6 +120,13 @@ TEST_CASE("Case A from directions: turret, bow, Gun, pivot, terrain doubling", "
   SECTION("bow-mounted: the VCA turns, NT") {
     s.firer.bow_mounted = true;
     CHECK(case_a_total(s) == 3);  // VCA 0 -> 1: NT +3
+    // ... and given as a hexspine count: still NT, whatever gun_type says (D3.11)
+    s.fire.vca.reset();
+    s.fire.tca.reset();
+    s.fire.target_direction.reset();
+    s.fire.ca_change = 1;
+    CHECK(case_a_total(s) == 3);
+    CHECK(case_a_modifiers(s).front().what == "Case A: VCA change of 1 hexspine, NT (bow mount)");
   }
   SECTION("pivot: NT for the VCA, then the turret's own Case A") {
     s.firer.gun_type = GunType::kT;

@@ -265,6 +265,18 @@ TEST_CASE("scripted dice: vehicular MG and IFE on the IFT", "[asl][ift][mg]") {
   s.fire.ca_change = 1;
   CHECK(first_shot(s).ift.normal.drm == 3);
   CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).ift.normal.drm == 0);
+  // ... a bow MG is NT whatever its gun_type says (D3.52 "Bow MG = NT", D3.11)
+  s.firer.gun_type = GunType::kT;
+  s.firer.bow_mounted = true;
+  CHECK(first_shot(s).ift.normal.drm == 3);
+  // ... and from the Covered Arc geometry: a turret MG (T) turning 2 hexspines, +2; from woods, +4
+  s = mg(4);
+  s.fire.vca = 0;
+  s.fire.tca = 0;
+  s.fire.target_direction = 2;
+  CHECK(first_shot(s).ift.normal.drm == 2);
+  s.fire.firer_terrain = Terrain::kWoods;
+  CHECK(first_shot(s).ift.normal.drm == 4);
   // Halved FP (fractions kept): AFPh (D3.53), Bounding Fire (D3.31), Long Range (A7.22).
   s = mg(8);
   s.fire.phase = Phase::kAdvancing;
