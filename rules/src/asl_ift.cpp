@@ -256,10 +256,12 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   } else {
     const double half = fp / 2.0;
     const int column = ift_column(half);
-    if (column == 0) throw RulesError("firer.gun", "half of " + std::to_string(fp) + " FP is below 1: no IFT column (C3.33)");
     ift.normal = IftAttack{column, t.tem};  // C3.33 half FP; C3.331 TEM on the Effects DR
-    e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
-                        " FP column, Effects DRM " + signed_text(t.tem) + " TEM (C3.331)");
+    if (column == 0)  // below the 1 FP column: a normal hit attacks nothing; a CH still does (C3.71)
+      e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): below the 1 FP column, no effect (A7.3)");
+    else
+      e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
+                          " FP column, Effects DRM " + signed_text(t.tem) + " TEM (C3.331)");
   }
   // C3.71: full FP doubled (no prior halving), positive TEM reversed; FFMO/FFNAM still apply.
   const int crit_fp = 2 * fp;
@@ -272,7 +274,10 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
   e.effects.push_back("Critical Hit: " + std::to_string(fp) + " FP doubled = " + std::to_string(crit_fp) + " FP (C3.71): " +
                       std::to_string(ift.critical.column) + " FP column, Effects DRM " + signed_text(drm) + ": " + modifiers_text(mods));
-  for (std::size_t i = 0; i < spec.kill.size(); ++i) spec.kill[i] = KillSpec{true, false, 0, (i & 1) != 0};
+  for (std::size_t i = 0; i < spec.kill.size(); ++i) {
+    const bool critical = (i & 1) != 0;  // kill_index: the critical bit
+    spec.kill[i] = KillSpec{critical || ift.normal.column > 0, false, 0, critical};  // no column: no Effects DR
+  }
   return true;
 }
 

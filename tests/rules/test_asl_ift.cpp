@@ -1,10 +1,12 @@
 // The Infantry Fire Table and the shots resolved on it: the rulebook's worked examples as exact
 // tests, scripted dice through the reference interpreter, and the rules conflicts.
+#include <algorithm>
 #include <string>
 
 #include "asl_test_util.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_ift.h"
+#include "salvo/sim/exact.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -229,6 +231,25 @@ TEST_CASE("scripted dice: HE on the Area Target Type; C3.71 EX", "[asl][ift]") {
   t = run_script(s, {TH(1, 1), TK(2, 2)});
   CHECK((t.steps[0].flags & (1u << kFlagCritical)) != 0);
   CHECK(t.steps[0].outcome == kOutcome1Kia);  // 4 - 2 = 2 on 12 FP
+}
+
+TEST_CASE("C3.33, C3.71: 20mm HE on the Area Target Type: a normal hit (1/2 FP) does nothing, a CH attacks on 2 FP", "[asl][ift]") {
+  Situation s = base();
+  s.firer.gun = *parse_gun("20L");
+  s.firer.ammo = Ammo::kHE;
+  s.target.type = TargetType::kArea;
+  REQUIRE_FALSE(check(s).has_value());
+  // Area row, 0-6 hexes: TH# 7, hit on DR <= 7 (21/36); an Original 2 is a CH (1/36), attacking
+  // on the 2 FP column at DRM 0: PTC or worse on an Effects DR <= 6 (15/36).
+  const RollProgram p = compile(s).program;
+  const auto index = [&p](const char* name) {
+    const auto at = std::find(p.flag_names.begin(), p.flag_names.end(), name);
+    REQUIRE(at != p.flag_names.end());
+    return static_cast<std::size_t>(at - p.flag_names.begin());
+  };
+  const auto r = salvo::sim::solve_exact(p);
+  CHECK(r.first.flags[index("hit")].value == Approx(21.0 / 36).epsilon(1e-12));
+  CHECK(r.first.flags[index("ptc_or_worse")].value == Approx(15.0 / 1296).epsilon(1e-12));
 }
 
 TEST_CASE("C.7 EX: a 120mm CH is 48 FP, resolved on the 36+ column at -1", "[asl][ift]") {
