@@ -337,6 +337,7 @@ std::optional<RulesError> check_ift(const Situation& s) {
     if (t.type == TargetType::kVehicle) return err(key, "FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
     if (fire.phase != Phase::kDefensive) return err(key, "FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
     if (t.ffnam && t.moving) return err("target.moving", "Case J does not apply with FFNAM (C6.13)");
+    if (t.ffmo && t.tem > 0) return err("target.ffmo", "FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = " + std::to_string(t.tem));
   }
   if (t.type != TargetType::kVehicle && t.hull_down) return err("target.hull_down", "only a vehicle can be hull down (D4.2)");
   if (f.weapon != Weapon::kGun) {
@@ -351,6 +352,12 @@ std::optional<RulesError> check_ift(const Situation& s) {
                  "MG/IFE fire vs an armored vehicle is a To Kill attack (A9.61, D3.54), not modelled: give target.armor = \"unarmored\" for the IFT Vehicle line (A7.308)");
     if (fire.intensive_fire) return err("fire.intensive_fire", "only Guns use Intensive Fire (C5.6); IFE uses Sustained Fire penalties (C2.29)");
     if (is_special(f.ammo)) return err("firer.ammo", "MG/IFE fire uses no special ammunition (C8.9)");
+    if (ife && f.normal_range) return err("firer.normal_range", "IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
+    if (!ife && !f.normal_range)
+      return err("firer.normal_range",
+                 "required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
+    if (!ife && f.armor_leader != 0)
+      return err("firer.armor_leader", "an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
     if (ife && fire.range > 32) return err("fire.range", "IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got " + std::to_string(fire.range));
     if (!ife && f.normal_range && fire.range > 2 * *f.normal_range)
       return err("fire.range", "beyond twice the MG's Normal Range of " + std::to_string(*f.normal_range) + " (A7.22), got " + std::to_string(fire.range));
@@ -369,6 +376,7 @@ std::optional<RulesError> check_ift(const Situation& s) {
   if (area && fire.same_hex) return err("fire.same_hex", "the Area Target Type is not allowed at range 0 (C3.33)");
   if (area && fire.phase == Phase::kBounding)
     return err("fire.phase", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
+  if (area && fire.motion) return err("fire.motion", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
   return std::nullopt;
 }
 
@@ -455,8 +463,6 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
     return;
   }
   notes.push_back("no Cowering for vehicular fire or IFE (A7.9)");
-  if (f.weapon == Weapon::kMg && !f.normal_range)
-    notes.push_back("firer.normal_range not given: no Long Range Fire halving (A7.22)");
   notes.push_back("FP halvings are cumulative and fractions are kept; the column is the rightmost not above the FP (A7.3)");
 }
 

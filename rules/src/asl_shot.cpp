@@ -108,7 +108,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
       else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
     }
   }
-  if (fire.motion) {
+  if (fire.motion && f.weapon == Weapon::kGun) {  // MG/IFE roll no To Hit DR: their FP is halved (D2.42)
     // C5.35 Case C4: a Motion/Non-Stopped firer; gyrostabilized +1, otherwise the lower die of
     // the TH DR counts double.
     if (f.stabilized) add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");

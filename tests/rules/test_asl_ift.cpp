@@ -29,6 +29,7 @@ Situation mg(int fp) {
   s.name = "mg";
   s.firer.weapon = Weapon::kMg;
   s.firer.fp = fp;
+  s.firer.normal_range = 8;  // required for MG fire (A7.22): no Long Range Fire at 5 hexes
   s.target.type = TargetType::kInfantry;
   s.fire.range = 5;
   return s;
@@ -315,6 +316,7 @@ TEST_CASE("scripted dice: vehicular MG and IFE on the IFT", "[asl][ift][mg]") {
   // IFE: ROF -1 and half FP beyond 16 hexes (C2.29).
   s = mg(12);
   s.firer.weapon = Weapon::kIfe;
+  s.firer.normal_range.reset();  // IFE: 16 hexes (C2.29)
   s.firer.rof = 2;
   s.fire.range = 20;
   const ShotSpec ife = first_shot(s);
@@ -368,11 +370,30 @@ TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][if
   CHECK(conflict(s) == "target.ffmo: FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
   s = mg(4);
   s.firer.weapon = Weapon::kIfe;
+  s.firer.normal_range.reset();  // IFE: 16 hexes (C2.29)
   s.fire.range = 33;
   CHECK(conflict(s) == "fire.range: IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got 33");
   s = itt();
   s.firer.gun = *parse_gun("15");
   CHECK(conflict(s) == "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)");
+  s = mg(4);
+  s.firer.normal_range.reset();
+  CHECK(conflict(s) == "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
+  s = mg(4);
+  s.firer.weapon = Weapon::kIfe;
+  CHECK(conflict(s) == "firer.normal_range: IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
+  s = mg(4);
+  s.firer.armor_leader = -1;
+  CHECK(conflict(s) == "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
+  s = itt();
+  s.target.type = TargetType::kArea;
+  s.fire.motion = true;
+  CHECK(conflict(s) == "fire.motion: the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
+  s = itt();
+  s.fire.phase = Phase::kDefensive;
+  s.target.ffmo = true;
+  s.target.tem = 1;
+  CHECK(conflict(s) == "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1");
 }
 
 TEST_CASE("program names follow the kind of target and weapon", "[asl][ift]") {

@@ -32,6 +32,7 @@ std::vector<Situation> ift_situations(bool finite) {
   auto mg = [](Situation& s, int fp) {
     s.firer.weapon = Weapon::kMg;
     s.firer.fp = fp;
+    s.firer.normal_range = 8;  // required for MG fire (A7.22)
     s.firer.ammo = Ammo::kAP;
   };
   auto unarmored = [](Situation& s) {
@@ -57,8 +58,8 @@ std::vector<Situation> ift_situations(bool finite) {
   add("MG 2 FP Case A bow", [&](Situation& s) { mg(s, 2); s.firer.gun_type = GunType::kNT; s.fire.ca_change = 1; s.firer.rof = 1; });
   add("MG 8 FP AFPh", [&](Situation& s) { mg(s, 8); s.fire.phase = Phase::kAdvancing; s.firer.rof = 1; });
   add("MG PBF FFMO", [&](Situation& s) { mg(s, 6); s.fire.range = 1; s.fire.phase = Phase::kDefensive; s.target.ffmo = true; s.firer.rof = 1; });
-  add("IFE 12 FP long", [&](Situation& s) { mg(s, 12); s.firer.weapon = Weapon::kIfe; s.fire.range = 20; s.firer.rof = 2; });
-  add("IFE circled B# 10", [&](Situation& s) { mg(s, 8); s.firer.weapon = Weapon::kIfe; s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 3; });
+  add("IFE 12 FP long", [&](Situation& s) { mg(s, 12); s.firer.weapon = Weapon::kIfe; s.firer.normal_range.reset(); s.fire.range = 20; s.firer.rof = 2; });
+  add("IFE circled B# 10", [&](Situation& s) { mg(s, 8); s.firer.weapon = Weapon::kIfe; s.firer.normal_range.reset(); s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 3; });
   add("MG vehicle line 8 FP", [&](Situation& s) { mg(s, 8); unarmored(s); s.firer.rof = 1; });
   add("MG vehicle line unlikely kill", [&](Situation& s) { mg(s, 1); unarmored(s); s.target.tem = 2; s.firer.rof = 1; });
   return v;

@@ -174,6 +174,22 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
   } catch (const load::InputError& e) {
     CHECK(std::string(e.what()) == "u.toml:2: movement.roll: required: \"esb\", \"start\" or \"motion\"");
   }
+  // A movement roll reads only its own keys: anything else would be silently ignored (D2)
+  const auto refused = [](const std::string& toml) {
+    try {
+      load::load_string(toml, "m.toml");
+    } catch (const load::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"start\"\nred_mp = true\nmp_sought = 2\n") ==
+        "m.toml:5: movement.mp_sought: not used by the \"start\" roll (D2.51): remove it");
+  CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"esb\"\nmp_in_los = 2\n") ==
+        "m.toml:4: movement.mp_in_los: not used by the \"esb\" roll (D2.5): remove it");
+  CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"motion\"\n[fire]\nrange = 3\n") ==
+        "m.toml:5: fire.range: a movement roll (D2) uses only its [movement] keys: this key would have no effect");
+  CHECK(refused("ruleset = \"asl\"\nname = \"n\"\n[movement]\nroll = \"motion\"\nmp_in_los = 2\n") == "accepted");
   const auto f = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/esb.toml");
   REQUIRE(f.situations.size() == 3);
   CHECK(f.situations[2].situation.movement->mp_sought == 3);

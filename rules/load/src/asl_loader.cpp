@@ -520,6 +520,38 @@ int conflict_line(const std::string& key, const Lines& swept, const Lines& set, 
   return table != headers.end() ? table->second : 1;
 }
 
+/// A movement roll (D2) reads only its own [movement] keys: any other key of the file would be
+/// silently ignored, so it is an error.
+void check_movement_keys(const Ctx& c, const std::vector<Item>& items, const Situation& base) {
+  if (!base.movement) return;
+  const bool roll_swept = std::any_of(items.begin(), items.end(), [](const Item& i) {
+    return i.kind == ItemKind::kSweepAxis && i.path == "movement.roll";
+  });
+  struct Use {
+    asl::MovementRoll roll;
+    const char* name;
+    const char* rule;
+    std::vector<std::string_view> keys;
+  };
+  static const std::vector<Use> uses = {
+      {asl::MovementRoll::kEsb, "esb", "D2.5", {"roll", "mp_allotment", "red_mp", "mp_sought", "manufacturer", "drm"}},
+      {asl::MovementRoll::kStart, "start", "D2.51", {"roll", "red_mp", "drm"}},
+      {asl::MovementRoll::kMotion, "motion", "D2.401", {"roll", "mp_in_los", "red_mp", "drm"}},
+  };
+  const auto use = std::find_if(uses.begin(), uses.end(), [&](const Use& u) { return u.roll == base.movement->roll; });
+  for (const Item& item : items) {
+    if (item.kind != ItemKind::kField && item.kind != ItemKind::kSweepAxis) continue;
+    if (item.path == "name") continue;
+    const int line = line_of(item.pos);
+    if (item.path.rfind("movement.", 0) != 0)
+      fail(c, line, item.path, "a movement roll (D2) uses only its [movement] keys: this key would have no effect");
+    if (roll_swept || use == uses.end()) continue;
+    const std::string_view key = std::string_view(item.path).substr(9);
+    if (std::find(use->keys.begin(), use->keys.end(), key) == use->keys.end())
+      fail(c, line, item.path, fmt::format("not used by the \"{}\" roll ({}): remove it", use->name, use->rule));
+  }
+}
+
 LoadedFile load(std::string_view text, const std::string& file, const LoadOptions& options) {
   const Ctx c{file, text};
   const toml::table root = detail::parse_toml(text, file);
@@ -591,6 +623,7 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
     }
   }
   if (out.ruleset.empty()) fail(c, 1, "ruleset", "required (ruleset = \"asl\")");
+  check_movement_keys(c, items, base);
   if (!have_name) base.name = std::filesystem::path(file).stem().string();
 
   // Size of the sweep, refused before anything is built.
