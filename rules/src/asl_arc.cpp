@@ -119,9 +119,12 @@ std::vector<Modifier> geometry_components(const Situation& s) {
     // D2.32, D2.321: a vehicle in Bypass counts Case A in Target Facings from its CAFP.
     if (!f.cafp) throw RulesError("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
     const BypassFacing to = bypass_facing(*f.cafp, target);
-    if (f.bow_mounted) {
+    if (f.bow_mounted || f.gun_type == GunType::kNT) {
       if (to != BypassFacing::kFront)
-        throw RulesError("fire.target_direction", "a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing (D2.35)");
+        throw RulesError("fire.target_direction",
+                         std::string(f.bow_mounted ? "a bow-mounted weapon" : "a non-turreted (NT) weapon") +
+                             " in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass "
+                             "cannot change its VCA to take a shot (D2.33, D2.35)");
       return out;
     }
     if (!fire.tca) throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D2.321)");
@@ -148,11 +151,13 @@ std::vector<Modifier> geometry_components(const Situation& s) {
     if (h > 0) out.push_back({"Case A: CA change of " + hexspines_text(h) + ", " + type_name(f.gun_type) + " Gun", case_a(f.gun_type, h), "C5.1"});
     return out;
   }
-  if (f.bow_mounted) {
-    // D3.11: a bow-mounted weapon fires in the VCA; a VCA change is NT.
-    if (!fire.vca) throw RulesError("fire.vca", "needed with fire.target_direction for a bow-mounted weapon: the direction the hull points to (D3.11)");
-    const int h = hexspines_between(*fire.vca, target);
-    if (h > 0) out.push_back({"Case A: VCA change of " + hexspines_text(h) + ", NT (bow mount)", case_a(GunType::kNT, h), "C5.1"});
+  if (f.bow_mounted || f.gun_type == GunType::kNT) {
+    // D3.11, D3.12: a bow-mounted or non-turreted weapon fires in the VCA; a VCA change is NT.
+    const char* what = f.bow_mounted ? "bow mount" : "non-turreted";
+    const auto vca = fire.vca ? fire.vca : fire.tca;  // an NT vehicle's TCA is its VCA
+    if (!vca) throw RulesError("fire.vca", std::string("needed with fire.target_direction for a ") + what + " weapon: the direction the hull points to (D3.11, D3.12)");
+    const int h = hexspines_between(*vca, target);
+    if (h > 0) out.push_back({"Case A: VCA change of " + hexspines_text(h) + ", NT (" + what + ")", case_a(GunType::kNT, h), "C5.1"});
     return out;
   }
   if (!fire.tca) throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D3.12)");
@@ -204,8 +209,10 @@ int ca_hexspines(const Situation& s) {
   const Fire& fire = s.fire;
   if (fire.ca_change > 0) return fire.ca_change;
   if (!fire.target_direction || s.firer.bypass) return 0;
-  if (!s.firer.vehicle || !s.firer.bow_mounted) return fire.tca ? hexspines_between(*fire.tca, *fire.target_direction) : 0;
-  return fire.vca ? hexspines_between(*fire.vca, *fire.target_direction) : 0;
+  if (!s.firer.vehicle || (!s.firer.bow_mounted && s.firer.gun_type != GunType::kNT))
+    return fire.tca ? hexspines_between(*fire.tca, *fire.target_direction) : 0;
+  const auto vca = fire.vca ? fire.vca : fire.tca;
+  return vca ? hexspines_between(*vca, *fire.target_direction) : 0;
 }
 
 }  // namespace salvo::asl

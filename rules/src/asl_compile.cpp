@@ -2,6 +2,7 @@
 // each with a DAG over the To Hit DR, the subsequent dr and the To Kill DR(s).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <string>
 #include <tuple>
@@ -218,7 +219,13 @@ class Compiler {
 
   // Shots beyond this many fired are alike unless a cap counts them: Case A only on the first
   // (C5.12), Acquisition saturates at -2 (C6.5).
-  int saturate(const Key& k) const { return std::max(1, 2 - (k.turn > 1 ? k.acq : s_.fire.acquisition)); }
+  // and in Bounding First Fire Case C1/C2 fall away as the MP in LOS grow with each shot (C5.31-.32).
+  int saturate(const Key& k) const {
+    int n = std::max(1, 2 - (k.turn > 1 ? k.acq : s_.fire.acquisition));
+    if (s_.fire.phase == Phase::kBounding && s_.fire.los_mp && *s_.fire.los_mp <= 3.0)
+      n = std::max(n, static_cast<int>(std::floor(3.0 - *s_.fire.los_mp)) + 1);
+    return n;
+  }
 
   std::int32_t state_of(const Key& k) {
     auto it = ids_.find(k);
@@ -628,9 +635,27 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (fire.maintained_ca && fire.target_direction)
     return err("fire.maintained_ca", "give either fire.maintained_ca (D3.51) or fire.target_direction, not both");
   if (f.bypass && !f.cafp) return err("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
+  if (f.cafp && !f.bypass) return err("firer.cafp", "a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
+  if (f.bypass && fire.vca && f.cafp && *fire.vca != *f.cafp)
+    return err("fire.vca", "a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
+  if (f.bypass && fire.firer_terrain == Terrain::kRubble) return err("firer.bypass", "Bypass is not allowed in a rubble hex (D2.31)");
+  // D3.12: a non-turreted vehicle's weapon (NT) fires in its VCA, as a bow-mounted one does
+  if (f.vehicle && f.gun_type == GunType::kNT && !f.bow_mounted && fire.tca && fire.vca && *fire.tca != *fire.vca)
+    return err("fire.tca", "a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
+  if (fire.maintained_ca && !f.vehicle)
+    return err("fire.maintained_ca", "maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
+  if (fire.motion && fire.phase == Phase::kPrep) return err("fire.motion", "a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
+  if (fire.los_mp && fire.phase != Phase::kBounding && !fire.motion)
+    return err("fire.los_mp", "MP in the target's LOS count for Bounding First Fire or Motion Fire only (C5.31-.32, C5.35)");
+  // C5.51: firing at a target in the same hex does not change the firer's CA, but in Defensive
+  // First (or Final) Fire or with the firer or the target in Bypass (D2.321)
+  if (fire.same_hex && fire.phase != Phase::kDefensive && fire.phase != Phase::kFinal && !f.bypass && !t.bypass) {
+    const char* key = fire.ca_change > 0 ? "fire.ca_change" : fire.target_direction ? "fire.target_direction" : fire.maintained_ca ? "fire.maintained_ca" : nullptr;
+    if (key) return err(key, "same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
+  }
   if (f.bypass && !f.vehicle) return err("firer.bypass", "only a vehicle uses Bypass (D2.3)");
   if (f.bow_mounted && !f.vehicle) return err("firer.bow_mounted", "only a vehicle has bow-mounted weapons (D3.11)");
-  if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass))
+  if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass || f.gun_type == GunType::kNT))
     return err("fire.pivot", "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
   if (fire.motion && !f.vehicle) return err("fire.motion", "only a vehicle fires in Motion (C5.35)");
   if (fire.follow_up) {
@@ -713,6 +738,8 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.fire.motion && !s.firer.stabilized)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
+  if (s.fire.same_hex && s.firer.bypass && s.target.bypass)
+    notes.push_back("firer and target both in Bypass in one hex: a shot needs LOS between their CAFPs (C5.5), which salvo cannot check");
   if (s.target.concealed && s.target.type != TargetType::kArea)
     notes.push_back("concealed target: misses gain no Acquisition; salvo takes a hit as the shot that removes the concealment, "
                     "after which Case K no longer applies and Acquisition builds (C6.57)");

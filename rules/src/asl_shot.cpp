@@ -104,8 +104,11 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
     add(d, drm, d ? case_c_text(f, ctx, bounding) : std::string(), 2 + gun, "C5.3");
     if (fire.los_mp && !ctx.follow_up) {  // C1/C2 count the MP of the MPh shot
-      if (*fire.los_mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
-      else if (*fire.los_mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
+      // C5.31-.32 count the MP in LOS "at the time of the shot"; in its own MPh a vehicle spends
+      // at least one more MP before each further shot (C5.3), so shot k has los_mp + k or more.
+      const double mp = *fire.los_mp + (bounding ? ctx.shots_fired : 0);
+      if (mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
+      else if (mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
     }
   }
   if (fire.motion && f.weapon == Weapon::kGun) {  // MG/IFE roll no To Hit DR: their FP is halved (D2.42)

@@ -92,6 +92,7 @@ same_hex = true
 acquisition = 2
 extra_drm = -4
 los_mp = 3
+motion = true  # los_mp counts for Bounding First Fire or Motion Fire (C5.31-.32, C5.35)
 pinned = true
 max_shots = 7
 intensive_fire = false  # no_intensive_fire is set: C5.63
@@ -162,6 +163,7 @@ basic_tk = 21
   CHECK(x.acquisition == 2);
   CHECK(x.extra_drm == -4);
   CHECK(x.los_mp == 3.0);
+  CHECK(x.motion);
   CHECK(x.pinned);
   CHECK(x.max_shots == 7);
   CHECK_FALSE(x.intensive_fire);

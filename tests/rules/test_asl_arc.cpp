@@ -128,6 +128,12 @@ TEST_CASE("Case A from directions: turret, bow, Gun, pivot, terrain doubling", "
     CHECK(case_a_total(s) == 3);
     CHECK(case_a_modifiers(s).front().what == "Case A: VCA change of 1 hexspine, NT (bow mount)");
   }
+  SECTION("a non-turreted (NT) vehicle: its weapon fires in the VCA, NT (D3.12)") {
+    s.firer.gun_type = GunType::kNT;
+    s.fire.tca.reset();  // VCA 0 -> target 1: NT +3
+    CHECK(case_a_total(s) == 3);
+    CHECK(case_a_modifiers(s).front().what == "Case A: VCA change of 1 hexspine, NT (non-turreted)");
+  }
   SECTION("pivot: NT for the VCA, then the turret's own Case A") {
     s.firer.gun_type = GunType::kT;
     s.fire.pivot = true;
@@ -191,7 +197,7 @@ TEST_CASE("geometry errors name the key", "[asl][arc][errors]") {
   s.firer.bypass = true;
   s.firer.cafp = 0;
   s.fire.target_direction = 3;
-  CHECK(message(s) == "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing (D2.35)");
+  CHECK(message(s) == "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
   s = base();
   s.fire.ca_change = 1;
   s.fire.tca = 0;

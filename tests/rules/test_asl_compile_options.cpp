@@ -43,7 +43,7 @@ std::vector<Situation> situations() {
   add([](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
   add([](Situation& s) { s.fire.same_hex = true; s.fire.range = 0; s.firer.rof = 1; });
   add([](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.motion = false; s.fire.los_mp = 2.0; s.firer.rof = 1; });
-  add([](Situation& s) { s.fire.motion = true; s.firer.rof = 1; });
+  add([](Situation& s) { s.fire.motion = true; s.fire.phase = Phase::kDefensive; s.firer.rof = 1; });
   add([](Situation& s) {
     s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; });
   add([](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });

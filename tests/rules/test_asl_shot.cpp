@@ -378,6 +378,32 @@ TEST_CASE("stop_on: destroyed, any effect, never", "[asl][rof]") {
   }
 }
 
+TEST_CASE("C5.31-.32: Case C1/C2 count the MP in LOS at each Bounding First Fire shot", "[asl][rof][bounding]") {
+  // C5.3: a vehicle with Multiple ROF spends another MP before each further MPh shot, so with 1 MP
+  // in LOS at the first shot: C2 (1 MP), C2 (2 MP), C1 (3 MP), then neither.
+  Situation s = base();
+  s.firer.gun = *parse_gun("75");
+  s.fire.range = 5;  // Modified TH# 10
+  s.fire.phase = Phase::kBounding;
+  s.fire.los_mp = 1.0;
+  s.firer.rof = 1;
+  s.target.armor = Armor{26, 26, 26, 26};  // no kill: the phase goes on while the ROF is kept
+  const auto drm = [&](int shots) { return build_shot(s, ShotContext{.shots_fired = shots}, nullptr).drm; };
+  CHECK(drm(0) == 6);  // Case C +4 (Case B +2, T +2), C2 +2
+  CHECK(drm(1) == 6);
+  CHECK(drm(2) == 5);  // C1
+  CHECK(drm(3) == 4);
+  CHECK(drm(7) == 4);
+  // Exact P(no hit in the phase). At DRM +6 a shot misses on DR >= 5 (30/36), keeping ROF 1 on
+  // colored 1 with white 4-6 (3/36) and ending otherwise (27/36); at +5, 2/36 and 24/36; at +4,
+  // 1/36 and 20/36, repeated: P = 27/36 + 3/36 27/36 + (3/36)^2 24/36 + (3/36)^2 2/36 (20/36)/(1 - 1/36).
+  const double a = 1.0 / 36;
+  const double never = 27 * a + 3 * a * 27 * a + 9 * a * a * 24 * a + 9 * a * a * 2 * a * (20 * a) / (1 - a);
+  const salvo::RollProgram p = compile(s).program;
+  const auto hit = std::find(p.flag_names.begin(), p.flag_names.end(), "hit") - p.flag_names.begin();
+  CHECK(salvo::sim::solve_exact(p).run.flags[static_cast<std::size_t>(hit)].value == Approx(1 - never).epsilon(1e-12));
+}
+
 TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in the AFPh with Case C", "[asl][rof][bounding]") {
   Situation s = base();
   s.override_.modified_th = 10;
