@@ -53,7 +53,7 @@ struct Key {
 class Compiler {
  public:
   Compiler(const Chart& chart, const Situation& s) : c_(chart), s_(s) {
-    main_ = build_spec(chart, s, s.firer.ammo);
+    main_ = build_spec(chart, s, ammo_of(s.firer));
     if (s.firer.fallback_ammo != Ammo::kNone) fallback_ = build_spec(chart, s, s.firer.fallback_ammo);
   }
 
@@ -350,6 +350,14 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (f.moved && f.mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
     return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
   if (f.moved && f.mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
+  // 3.7 Machine Guns: an MG fires no shells, so neither H.E. ("from mortars or field guns for
+  // example", 3.6 Firing H.E.) nor APCP, and it has no secondary ammunition.
+  const Ammo ammo = ammo_of(f);
+  if (f.mg != MachineGun::kNone && f.ammo)
+    return err("firer.ammo", std::string("expected no ammunition type for a machine gun (it fires no H.E. or APCP "
+                                         "shells, 3.6, 3.7), got \"") + ammo_name(*f.ammo) + "\"");
+  if (f.mg != MachineGun::kNone && f.secondary)
+    return err("firer.secondary", "expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
     return err("firer.shell_size", "expected a category in 0..11 (3.6 Weapon Size Index)");
   switch (fire.kind) {
@@ -360,12 +368,12 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
       if (f.mg == MachineGun::kLight) return err("firer.mg", "light machine guns may not fire in any anti-tank capacity (3.7)");
       if (f.mg != MachineGun::kNone && t.type != TargetType::kVehicle)
         return err("fire.kind", "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only against tank targets (3.1, 3.7)");
-      if (f.ammo == Ammo::kSmoke || f.ammo == Ammo::kNone)
+      if (f.mg == MachineGun::kNone && (ammo == Ammo::kSmoke || ammo == Ammo::kNone))
         return err("firer.ammo", "direct artillery fire needs HE, AP or APCP (light smoke is fire.kind = \"smoke\")");
-      if (t.type != TargetType::kVehicle && f.ammo != Ammo::kHE)
+      if (t.type != TargetType::kVehicle && ammo != Ammo::kHE)
         return err("firer.ammo", "you must use H.E. in an antipersonnel role (3.6)");
-      if (f.mortar && f.ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
-      if (f.fallback_ammo == f.ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
+      if (f.mortar && ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
+      if (f.fallback_ammo != Ammo::kNone && f.fallback_ammo == ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
       if (f.fallback_ammo == Ammo::kAPCP || f.fallback_ammo == Ammo::kSmoke)
         return err("firer.fallback_ammo", "APCP and light smoke are always secondary ammunition (3.6, 3.7)");
       if (f.fallback_ammo == Ammo::kAP && t.type != TargetType::kVehicle)
@@ -381,7 +389,7 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   }
   if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
     return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
-  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary && f.ammo != Ammo::kAPCP)
+  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary && ammo != Ammo::kAPCP)
     return err("firer.fallback_ammo", "a fallback needs secondary ammunition (firer.secondary = true) (3.7)");
   // Base and Range chart.
   std::string weapon = f.weapon;
@@ -402,7 +410,7 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
                                    "-yard range of " + weapon + " (Base and Range chart)");
   }
   try {
-    build_spec(chart, s, f.ammo);
+    build_spec(chart, s, ammo);
     if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo);
   } catch (const RulesError& e) {
     return e;
@@ -418,9 +426,12 @@ Compiled compile(const Chart& chart, const Situation& s) {
   l.push_back("chart: " + chart.name);
   l.push_back(std::string("fire: ") + kind_name(s.fire.kind) + ", " + std::to_string(s.fire.range) + " yards, " +
               (s.fire.turns == 1 ? std::string("one fire") : std::to_string(s.fire.turns) + " turns"));
-  const ShotSpec main = build_spec(chart, s, s.firer.ammo);
-  explain_spec(l, s, chart, main,
-               s.fire.kind == FireKind::kArtillery ? std::string("shots with ") + ammo_name(s.firer.ammo) : "each fire");
+  const Ammo ammo = ammo_of(s.firer);
+  const ShotSpec main = build_spec(chart, s, ammo);
+  std::string label = "each fire";
+  if (s.fire.kind == FireKind::kArtillery)
+    label = ammo == Ammo::kNone ? std::string("machine gun shots (no H.E.)") : std::string("shots with ") + ammo_name(ammo);
+  explain_spec(l, s, chart, main, label);
   if (s.firer.fallback_ammo != Ammo::kNone)
     explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo),
                  std::string("shots with ") + ammo_name(s.firer.fallback_ammo) + " once the secondary is out");

@@ -37,6 +37,11 @@ const char* end_reason_name(int reason) {
   return reason >= 0 && reason < kNumEndReasons ? names[reason] : "?";
 }
 
+Ammo ammo_of(const Firer& f) {
+  if (f.ammo) return *f.ammo;
+  return f.mg != MachineGun::kNone ? Ammo::kNone : Ammo::kHE;  // 3.6 Firing H.E., 3.7 Machine Guns
+}
+
 ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
   const Firer& f = s.firer;
   const Target& t = s.target;
@@ -45,7 +50,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
   spec.kind = s.fire.kind;
   spec.ammo = ammo;
   spec.anti_tank = t.type == TargetType::kVehicle;
-  const bool fired_ammo = ammo == f.ammo;
+  const bool fired_ammo = ammo == ammo_of(f);
   spec.secondary = fired_ammo && (f.secondary || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
   auto add = [](std::vector<Modifier>& to, int& sum, std::string what, int value, std::string rule) {
     sum += value;

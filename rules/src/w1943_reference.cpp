@@ -5,7 +5,7 @@ namespace salvo::w1943 {
 
 Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
   if (auto e = check(chart, s)) throw *e;
-  const ShotSpec main = build_spec(chart, s, s.firer.ammo);
+  const ShotSpec main = build_spec(chart, s, ammo_of(s.firer));
   std::optional<ShotSpec> fallback;
   if (s.firer.fallback_ammo != Ammo::kNone) fallback = build_spec(chart, s, s.firer.fallback_ammo);
   const bool several = s.fire.turns > 1;

@@ -55,10 +55,10 @@ std::vector<Case> cases() {
     s.firer.ammo = Ammo::kAPCP; s.firer.fallback_ammo = Ammo::kAP; s.target.defense = 7; });
   add("HE vs large tank, long range", artillery_vs_tank(), true, [](Situation& s) {
     s.firer.ammo = Ammo::kHE; s.target.size = TargetSize::kLarge; s.fire.range = 1500; s.firer.training = Training::kAbysmal; });
-  add("heavy MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 3; s.target.defense = 1; s.fire.range = 150; });
-  add("medium MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kMedium; s.firer.weapon_value = 3; s.target.defense = 0; });
+  add("heavy MG anti-tank", mg_vs_tank(MachineGun::kHeavy), true, [](Situation& s) {
+    s.firer.weapon_value = 3; s.target.defense = 1; s.fire.range = 150; });
+  add("medium MG anti-tank", mg_vs_tank(MachineGun::kMedium), true, [](Situation& s) {
+    s.firer.weapon_value = 3; s.target.defense = 0; });
   add("HE vs infantry with a damaged base", artillery_vs_infantry(), true, [](Situation& s) {
     s.target.damaged = true; s.target.packed = true; s.firer.training = Training::kOutstanding; });
   add("mortar vs mortar section", artillery_vs_infantry(1), true, [](Situation& s) {
@@ -68,8 +68,8 @@ std::vector<Case> cases() {
   add("HE vs infantry, 3 turns", artillery_vs_infantry(3), false, [](Situation& s) { s.fire.turns = 3; });
   add("secondary HE, 4 turns, AP fallback vs tank", artillery_vs_tank(), false, [](Situation& s) {
     s.firer.ammo = Ammo::kHE; s.firer.secondary = true; s.firer.fallback_ammo = Ammo::kAP; s.fire.turns = 4; s.target.defense = 8; });
-  add("heavy MG anti-tank 5 turns", artillery_vs_tank(), false, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 2; s.target.defense = 3; s.fire.turns = 5; });
+  add("heavy MG anti-tank 5 turns", mg_vs_tank(MachineGun::kHeavy), false, [](Situation& s) {
+    s.firer.weapon_value = 2; s.target.defense = 3; s.fire.turns = 5; });
   return v;
 }
 

@@ -136,6 +136,25 @@ TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w
   CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n").rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
 }
 
+TEST_CASE("1943 situation files: a machine gun takes no ammunition type (3.6, 3.7)", "[w1943][load][errors]") {
+  // The auditor's reproducer: a heavy MG against a half-track at 300 yards. With no "Firing
+  // H.E." the first shot kills with 21/36 * 1/2 = 7/24 (derived in test_w1943_rules.cpp).
+  const std::string mg = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nmg = \"heavy\"\n"
+                         "weapon = \"hmg\"\nweapon_value = 2\n[target]\ntype = \"vehicle\"\ndefense = 1\n[fire]\n"
+                         "kind = \"direct_artillery\"\nrange = 300\n";
+  const load::W1943File f = load::load_w1943_string(mg, "s.toml", kDir);
+  REQUIRE(f.situations.size() == 1);
+  const sim::RunResult r = sim::solve_exact(w1943::compile(*f.chart, f.situations[0].situation).program);
+  CHECK(r.first.flags[w1943::kFlagResultK].value == Approx(7.0 / 24.0).margin(1e-12));
+  const std::string he = mg + "[sweep]\n\"firer.ammo\" = [\"HE\"]\n";
+  CHECK(situation_error(mg.substr(0, mg.find("weapon_value")) + "ammo = \"HE\"\n" + mg.substr(mg.find("weapon_value"))) ==
+        "s.toml:6: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
+        "3.7), got \"HE\"");
+  CHECK(situation_error(he) ==
+        "s.toml:14: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
+        "3.7), got \"HE\" (sweep point: firer.ammo=HE)");
+}
+
 TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w1943][load][errors][sweep]") {
   const std::string text = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[sweep]\n"
                            "\"fire.range\" = [100, 200, 300]\n\"fire.turns\" = [1, 2]\n";

@@ -79,13 +79,30 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
 TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1; a jam ends the chain", "[w1943][rules]") {
   // Per shot P(jam) = 1/36; the chain goes on after a 12 only if the gun did not jam:
   // x = 1/36 + (35/36)(1/36) x  =>  x = (1/36) / (1 - 35/1296) = 36/1261.
-  Situation s = artillery_vs_tank();
-  s.firer.mg = MachineGun::kHeavy;
+  const Situation s = mg_vs_tank(MachineGun::kHeavy);
   const sim::RunResult r = exact(never_hits(), s);
   CHECK(r.run.flags[kFlagMgJam].value == Approx(36.0 / 1261.0).margin(1e-12));
   CHECK(r.first.flags[kFlagMgJam].value == Approx(1.0 / 36.0).margin(1e-12));
   // E[shots] = 1 / (1 - (1/36)(35/36)) = 1296/1261.
   CHECK(r.run.counters[kCounterShots].value == Approx(1296.0 / 1261.0).margin(1e-12));
+}
+
+TEST_CASE("3.6, 3.7: a machine gun in the anti-tank role fires no H.E.", "[w1943][rules]") {
+  // Heavy MG, weapon value 2 vs defense 1, 300 yards, the illustrative chart. To Hit: 7+ on the
+  // two hit dice with no modifier, 21/36. To Kill: Under 400 yards +1, Heavy MG -1, weapons
+  // differential 2 - 1 = +1, and no "Firing H.E." (-2): +1 in all. The anti-tank boxes give K
+  // on a modified 5 or 6, i.e. a kill die of 4, 5 or 6: 1/2. First shot P(K) = 21/36 * 1/2 = 7/24.
+  Situation s = mg_vs_tank(MachineGun::kHeavy);
+  s.firer.weapon_value = 2;
+  s.target.defense = 1;
+  s.fire.range = 300;
+  CHECK(ammo_of(s.firer) == Ammo::kNone);
+  const Chart c = illustrative_chart();
+  CHECK(build_spec(c, s, ammo_of(s.firer)).kill_mod == 1);
+  CHECK(exact(c, s).first.flags[kFlagResultK].value == Approx(7.0 / 24.0).margin(1e-12));
+  // Any other firer fires H.E. unless told otherwise (3.6: H.E. is a choice against tanks).
+  CHECK(ammo_of(artillery_vs_infantry().firer) == Ammo::kHE);
+  CHECK(ammo_of(Firer{}) == Ammo::kHE);
 }
 
 TEST_CASE("3.7 MG repair: one roll a turn, fixed on a 1", "[w1943][rules]") {
@@ -206,7 +223,7 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   s.firer.bases = 6;
   auto mod = [&](int firing) {
     s.firer.bases_firing = firing;
-    return build_spec(c, s, s.firer.ammo).hit_mod;
+    return build_spec(c, s, ammo_of(s.firer)).hit_mod;
   };
   CHECK(mod(6) == 0);   // more than two thirds
   CHECK(mod(5) == 0);
@@ -220,12 +237,9 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit + 1);
   a.firer.training = Training::kAbysmal;
   CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit - 1);
-  Situation mg = artillery_vs_tank();
-  const int base_kill = build_spec(c, mg, Ammo::kAP).kill_mod;
-  mg.firer.mg = MachineGun::kMedium;
-  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 2);
-  mg.firer.mg = MachineGun::kHeavy;
-  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 1);
+  const int base_kill = build_spec(c, artillery_vs_tank(), Ammo::kAP).kill_mod;
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kMedium), Ammo::kNone).kill_mod == base_kill - 2);
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kHeavy), Ammo::kNone).kill_mod == base_kill - 1);
   // Weapon Size Index.
   CHECK(shell_size_of("machine_gun") == 0);
   CHECK(shell_size_of("75mm") == 5);
@@ -243,8 +257,7 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
     REQUIRE(e.has_value());
     return e->key() + ": " + e->what();
   };
-  Situation s = artillery_vs_tank();
-  s.firer.mg = MachineGun::kLight;
+  Situation s = mg_vs_tank(MachineGun::kLight);
   CHECK(message(s) == "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
   s = artillery_vs_infantry();
   s.firer.ammo = Ammo::kAP;
@@ -257,6 +270,16 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   s.firer.mg = MachineGun::kHeavy;
   s.firer.moved = true;
   CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
+  s = mg_vs_tank(MachineGun::kHeavy);
+  s.firer.ammo = Ammo::kHE;
+  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+                      "3.6, 3.7), got \"HE\"");
+  s.firer.ammo = Ammo::kAPCP;
+  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+                      "3.6, 3.7), got \"APCP\"");
+  s = mg_vs_tank(MachineGun::kMedium);
+  s.firer.secondary = true;
+  CHECK(message(s) == "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   s = small_arms();
   s.firer.weapon = "rifle";
   s.fire.range = 900;

@@ -127,7 +127,9 @@ struct Firer {
   bool moved = false;  ///< moving-firing (3.5) / moved (3.6)
   bool damaged = false;
   std::string weapon;  ///< Base and Range chart entry, "" for no range check
-  Ammo ammo = Ammo::kHE;
+  /// Direct artillery ammunition; unset: the weapon's own, see ammo_of(). A machine gun fires
+  /// no H.E. or APCP shells and takes no ammunition setting (3.6, 3.7).
+  std::optional<Ammo> ammo;
   bool secondary = false;          ///< ammo is secondary (3.7); APCP and smoke always are
   Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
   std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index)
@@ -164,6 +166,12 @@ struct Situation {
   Target target;
   Fire fire;
 };
+
+/// The ammunition the firer starts with: `firer.ammo` if given, else none for a machine gun
+/// (3.7: it fires bullets, never "high explosives (from mortars or field guns for example)",
+/// 3.6 Firing H.E.) and HE for every other weapon (3.6: "you must use H.E. in an
+/// antipersonnel role").
+Ammo ammo_of(const Firer& f);
 
 // ---- What the program records ----
 
