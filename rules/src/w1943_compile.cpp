@@ -2,6 +2,7 @@
 // Fire shot, target unit bases / damage / immobilization, MG jammed, secondary ammo out, fuel
 // out); each state's DAG rolls the fire dice (the Small Arms chart's dice, or the two hit dice
 // then the kill die), then a jam die when an MG must check.
+#include <array>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -34,6 +35,17 @@ const char* ammo_name(Ammo a) {
   return "?";
 }
 
+const char* type_name(TargetType t) {
+  switch (t) {
+    case TargetType::kInfantry: return "infantry";
+    case TargetType::kMachineGun: return "machine_gun";
+    case TargetType::kMortar: return "mortar";
+    case TargetType::kTowedGun: return "towed_gun";
+    case TargetType::kVehicle: return "vehicle";
+  }
+  return "?";
+}
+
 std::string signed_int(int v) {
   std::string r;
   if (v > 0) r.push_back('+');
@@ -53,8 +65,15 @@ struct Key {
 class Compiler {
  public:
   Compiler(const Chart& chart, const Situation& s) : c_(chart), s_(s) {
-    main_ = build_spec(chart, s, ammo_of(s.firer));
-    if (s.firer.fallback_ammo != Ammo::kNone) fallback_ = build_spec(chart, s, s.firer.fallback_ammo);
+    // One spec per ammunition and per number of bases that changes a modifier: a packed unit
+    // stops being packed at one base (3.5, 3.6).
+    const int bases = s.target.bases;
+    main_[0] = build_spec(chart, s, ammo_of(s.firer), 1);
+    main_[1] = build_spec(chart, s, ammo_of(s.firer), bases);
+    if (s.firer.fallback_ammo != Ammo::kNone) {
+      fallback_[0] = build_spec(chart, s, s.firer.fallback_ammo, 1);
+      fallback_[1] = build_spec(chart, s, s.firer.fallback_ammo, bases);
+    }
   }
 
   RollProgram run() {
@@ -103,11 +122,14 @@ class Compiler {
 
   bool can_fire(const Key& k) const {
     if (k.fuel_out) return false;
-    if (k.ammo_out && (s_.fire.kind == FireKind::kSmoke || !fallback_)) return false;
+    if (k.ammo_out && (s_.fire.kind == FireKind::kSmoke || !fallback_[0])) return false;
     return true;
   }
 
-  const ShotSpec& spec_of(const Key& k) const { return k.ammo_out ? *fallback_ : main_; }
+  const ShotSpec& spec_of(const Key& k) const {
+    const std::size_t i = k.alive >= 2 ? 1 : 0;
+    return k.ammo_out ? *fallback_[i] : main_[i];
+  }
 
   std::uint32_t remnant_flags(int from_turn) const {
     std::uint32_t f = 1u << kFlagTargetRemnant;
@@ -237,8 +259,8 @@ class Compiler {
 
   const Chart& c_;
   const Situation& s_;
-  ShotSpec main_;
-  std::optional<ShotSpec> fallback_;
+  std::array<ShotSpec, 2> main_;                   // [0]: one base left, [1]: two or more
+  std::array<std::optional<ShotSpec>, 2> fallback_;
   ProgramBuilder b_;
   std::map<Key, std::int32_t> ids_;
   std::queue<Key> pending_;
@@ -344,6 +366,14 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (t.immobilized && t.type != TargetType::kVehicle && t.type != TargetType::kTowedGun)
     return err("target.immobilized", "only vehicles and towed guns can be immobilized (3.3)");
   if (fire.turns < 1 || fire.turns > kMaxTurns) return err("fire.turns", "expected 1.." + std::to_string(kMaxTurns));
+  // 3.5 At packed target, 3.6 At packed Infantry: "any bases which are within 10 yards of each
+  // other" takes two bases; 3.6 gives the artillery bonus against "an infantry unit" only.
+  if (t.packed && t.bases < 2)
+    return err("target.packed", "expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each "
+                                "other), got true with target.bases = " + std::to_string(t.bases));
+  if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
+    return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
+                                            "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
   if (f.jammed && f.mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
   if (f.jammed && fire.turns == 1)
     return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
@@ -410,8 +440,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
                                    "-yard range of " + weapon + " (Base and Range chart)");
   }
   try {
-    build_spec(chart, s, ammo);
-    if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo);
+    build_spec(chart, s, ammo, t.bases);
+    if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo, t.bases);
   } catch (const RulesError& e) {
     return e;
   }
@@ -427,13 +457,13 @@ Compiled compile(const Chart& chart, const Situation& s) {
   l.push_back(std::string("fire: ") + kind_name(s.fire.kind) + ", " + std::to_string(s.fire.range) + " yards, " +
               (s.fire.turns == 1 ? std::string("one fire") : std::to_string(s.fire.turns) + " turns"));
   const Ammo ammo = ammo_of(s.firer);
-  const ShotSpec main = build_spec(chart, s, ammo);
+  const ShotSpec main = build_spec(chart, s, ammo, s.target.bases);
   std::string label = "each fire";
   if (s.fire.kind == FireKind::kArtillery)
     label = ammo == Ammo::kNone ? std::string("machine gun shots (no H.E.)") : std::string("shots with ") + ammo_name(ammo);
   explain_spec(l, s, chart, main, label);
   if (s.firer.fallback_ammo != Ammo::kNone)
-    explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo),
+    explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo, s.target.bases),
                  std::string("shots with ") + ammo_name(s.firer.fallback_ammo) + " once the secondary is out");
   l.push_back("notes");
   l.push_back("  - hits: a K removes a base; a second D on an infantry unit with a damaged base is a K (3.3)");
@@ -449,8 +479,9 @@ Compiled compile(const Chart& chart, const Situation& s) {
     if (s.firer.mg != MachineGun::kNone)
       l.push_back("  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after (3.7)");
   }
-  if (s.target.packed && s.fire.turns > 1)
-    l.push_back("  - packed target: salvo keeps the packed modifier as losses thin the unit (3.3 may lift it)");
+  if (s.target.packed && (s.fire.turns > 1 || s.fire.kind == FireKind::kArtillery))
+    l.push_back("  - packed target: the modifier lapses once one base is left, no two bases within 10 yards (3.5, 3.6);"
+                " salvo takes every base as packed (3.3 removes packed bases first)");
   return out;
 }
 

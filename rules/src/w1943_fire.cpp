@@ -42,10 +42,13 @@ Ammo ammo_of(const Firer& f) {
   return f.mg != MachineGun::kNone ? Ammo::kNone : Ammo::kHE;  // 3.6 Firing H.E., 3.7 Machine Guns
 }
 
-ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
+ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const int range = s.fire.range;
+  // 3.5 At packed target, 3.6 At packed Infantry: "any bases which are within 10 yards of each
+  // other at the time the die is rolled" - one base left is no pair.
+  const bool packed = t.packed && alive >= 2;
   ShotSpec spec;
   spec.kind = s.fire.kind;
   spec.ammo = ammo;
@@ -76,7 +79,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       if (f.mg == MachineGun::kHeavy) chart_mod("hmg", "Hmg: belt-fed heavy machine gun");
       if (f.mg == MachineGun::kLight) chart_mod("lmg", "Lmg: clip-fed light machine gun");
       if (t.prone) chart_mod("at_prone", "at prone");
-      if (t.packed) chart_mod("at_packed", "at packed target");
+      if (packed) chart_mod("at_packed", "at packed target");
       if (t.rushing) chart_mod("at_rushing", "at rushing");
       if (t.soft_cover) chart_mod("soft_cover", "at soft cover");
       if (t.solid_cover) chart_mod("solid_cover", "at solid cover");
@@ -113,7 +116,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       if (f.training == Training::kOutstanding) add(spec.hit_mods, spec.hit_mod, "Outstanding unit", kOutstandingHit, "3.6");
       if (f.training == Training::kAbysmal) add(spec.hit_mods, spec.hit_mod, "Abysmal unit", kAbysmalHit, "3.6");
       cond("stationary_in_open", t.stationary_in_open, "at stationary in open");
-      if (!spec.anti_tank) cond("packed_infantry", t.packed, "at packed infantry");
+      if (!spec.anti_tank) cond("packed_infantry", packed, "at packed infantry");
       cond("solid_cover", t.solid_cover, "at solid cover");
       cond("hard_cover", t.hard_cover, "at hard cover");
       cond("range_1000_2000", range >= 1000 && range <= 2000, "1000 to 2000 yard range");

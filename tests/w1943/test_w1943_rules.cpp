@@ -98,7 +98,7 @@ TEST_CASE("3.6, 3.7: a machine gun in the anti-tank role fires no H.E.", "[w1943
   s.fire.range = 300;
   CHECK(ammo_of(s.firer) == Ammo::kNone);
   const Chart c = illustrative_chart();
-  CHECK(build_spec(c, s, ammo_of(s.firer)).kill_mod == 1);
+  CHECK(build_spec(c, s, ammo_of(s.firer), 1).kill_mod == 1);
   CHECK(exact(c, s).first.flags[kFlagResultK].value == Approx(7.0 / 24.0).margin(1e-12));
   // Any other firer fires H.E. unless told otherwise (3.6: H.E. is a choice against tanks).
   CHECK(ammo_of(artillery_vs_infantry().firer) == Ammo::kHE);
@@ -173,6 +173,32 @@ TEST_CASE("3.7 flamethrower: one base a turn, out of fuel on 1-2", "[w1943][rule
         Approx(5.0 / 9.0).margin(1e-12));
 }
 
+TEST_CASE("3.5, 3.6 packed target: the modifier lapses when one base is left", "[w1943][rules]") {
+  // Small arms boxes: K on a modified 10+, nothing below. Six rifle bases at 300 yards (no
+  // modifier) at a packed unit of 2 bases (+2), two turns.
+  // Turn 1, packed: K on 2d6 >= 8, 15/36. Turn 2 at the last base, no longer packed (no two bases
+  // within 10 yards): K on 2d6 >= 10, 6/36. P(destroyed) = 15/36 * 6/36 = 90/1296 = 5/72.
+  // (Keeping the bonus would give 15/36 * 15/36 = 225/1296.)
+  Chart c = illustrative_chart();
+  c.small_arms_results = {2, {Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone,
+                              Result::kNone, Result::kNone, Result::kKilled, Result::kKilled, Result::kKilled}};
+  Situation s = small_arms(2);
+  s.target.packed = true;
+  s.fire.turns = 2;
+  CHECK(exact(c, s).run.flags[kFlagTargetDestroyed].value == Approx(90.0 / 1296.0).margin(1e-12));
+  // The modifier as built for two bases and for one.
+  CHECK(build_spec(c, s, ammo_of(s.firer), 2).hit_mod == 2);
+  CHECK(build_spec(c, s, ammo_of(s.firer), 1).hit_mod == 0);
+  // Direct artillery, within one fire: every kill box K, 500 yards, To Hit 7+, packed infantry +1
+  // to hit (illustrative chart). The first shot kills a base on 2d6 >= 6; a natural 12 (1/36)
+  // fires again at the last base, no longer packed: hits on 2d6 >= 7, 21/36.
+  // P(destroyed) = 1/36 * 21/36 = 21/1296 (with the bonus kept: 26/1296).
+  Chart k = uniform_chart(Result::kKilled);
+  Situation a = artillery_vs_infantry(2);
+  a.target.packed = true;
+  CHECK(exact(k, a).run.flags[kFlagTargetDestroyed].value == Approx(21.0 / 1296.0).margin(1e-12));
+}
+
 TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w1943][rules]") {
   // Every small arms box is D and the roll cannot fail: turn 1 damages, turn 2 kills, turn 3
   // damages, turn 4 kills the last of 2 bases: destroyed in turn 4 for certain.
@@ -223,7 +249,7 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   s.firer.bases = 6;
   auto mod = [&](int firing) {
     s.firer.bases_firing = firing;
-    return build_spec(c, s, ammo_of(s.firer)).hit_mod;
+    return build_spec(c, s, ammo_of(s.firer), s.target.bases).hit_mod;
   };
   CHECK(mod(6) == 0);   // more than two thirds
   CHECK(mod(5) == 0);
@@ -233,13 +259,13 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   CHECK(mod(1) == -4);
   Situation a = artillery_vs_tank();
   a.firer.training = Training::kOutstanding;
-  const int base_hit = build_spec(c, artillery_vs_tank(), Ammo::kAP).hit_mod;
-  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit + 1);
+  const int base_hit = build_spec(c, artillery_vs_tank(), Ammo::kAP, 1).hit_mod;
+  CHECK(build_spec(c, a, Ammo::kAP, 1).hit_mod == base_hit + 1);
   a.firer.training = Training::kAbysmal;
-  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit - 1);
-  const int base_kill = build_spec(c, artillery_vs_tank(), Ammo::kAP).kill_mod;
-  CHECK(build_spec(c, mg_vs_tank(MachineGun::kMedium), Ammo::kNone).kill_mod == base_kill - 2);
-  CHECK(build_spec(c, mg_vs_tank(MachineGun::kHeavy), Ammo::kNone).kill_mod == base_kill - 1);
+  CHECK(build_spec(c, a, Ammo::kAP, 1).hit_mod == base_hit - 1);
+  const int base_kill = build_spec(c, artillery_vs_tank(), Ammo::kAP, 1).kill_mod;
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kMedium), Ammo::kNone, 1).kill_mod == base_kill - 2);
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kHeavy), Ammo::kNone, 1).kill_mod == base_kill - 1);
   // Weapon Size Index.
   CHECK(shell_size_of("machine_gun") == 0);
   CHECK(shell_size_of("75mm") == 5);
@@ -270,6 +296,17 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   s.firer.mg = MachineGun::kHeavy;
   s.firer.moved = true;
   CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
+  s = small_arms(1);
+  s.target.packed = true;
+  CHECK(message(s) == "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of "
+                      "each other), got true with target.bases = 1");
+  s = artillery_vs_infantry(3);
+  s.target.type = TargetType::kMachineGun;
+  s.target.packed = true;
+  CHECK(message(s) == "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
+                      "got true with target.type = \"machine_gun\"");
+  s.fire.kind = FireKind::kSmallArms;  // 3.5 At packed target: "the unit being fired upon", any unit
+  CHECK_FALSE(check(c, s).has_value());
   s = mg_vs_tank(MachineGun::kHeavy);
   s.firer.ammo = Ammo::kHE;
   CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "

@@ -142,7 +142,8 @@ struct Target {
   int bases = 1;
   bool damaged = false;      ///< has a damaged base already (3.3)
   bool immobilized = false;  ///< vehicles and towed guns
-  bool prone = false, packed = false, rushing = false;
+  bool prone = false, rushing = false;
+  bool packed = false;  ///< every base within 10 yards of another: holds while two bases are left (3.5, 3.6)
   bool soft_cover = false, solid_cover = false, hard_cover = false;  ///< cumulative (3.5)
   TargetSize size = TargetSize::kNormal;
   bool stationary_in_open = false;
@@ -259,8 +260,11 @@ int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t)
 /// The remnant threshold of 3.5 applied to the target: one third or less of its bases left.
 inline bool is_remnant(int alive, int bases) { return 3 * alive <= bases; }
 
-/// Build the spec of the shots with `ammo`. Throws RulesError if the chart cannot serve it.
-ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo);
+/// Build the spec of the shots with `ammo` at a target unit with `alive` bases left (3.5, 3.6
+/// At packed: "any bases which are within 10 yards of each other at the time the die is rolled"
+/// needs two bases; with one left the packed modifier lapses). Throws RulesError if the chart
+/// cannot serve it.
+ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive);
 
 // ---- Compile ----
 
