@@ -176,7 +176,7 @@ class Compiler {
   // The leaf of a shot: its effect, then where the fire goes.
   Link finish(const Key& k, const ShotSpec& spec, const Shot& shot, bool jams) {
     TargetState ts{k.alive, k.damaged, k.immobilized};
-    const int killed = apply_shot(s_.target.type, shot, s_.fire.kind, ts);
+    const int killed = apply_shot(s_.target.type, shot, ts);
     Leaf leaf;
     if (shot.hit) leaf.flags |= 1u << kFlagHit;
     if (shot.hit && shot.result == Result::kKilled) leaf.flags |= 1u << kFlagResultK;

@@ -198,7 +198,7 @@ Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die) {
   return shot;
 }
 
-int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t) {
+int apply_shot(TargetType type, const Shot& shot, TargetState& t) {
   if (!shot.hit || t.alive == 0) return 0;
   auto kill_one = [&t] {
     // A K removes an undamaged base while there is one; the damaged base goes last.
@@ -207,11 +207,9 @@ int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t)
     return 1;
   };
   const bool vehicle_like = type == TargetType::kVehicle || type == TargetType::kTowedGun;
-  // 3.3: machine gun and mortar bases are killed when hit.
-  if (type == TargetType::kMachineGun || type == TargetType::kMortar) {
-    if (kind == FireKind::kSmallArms && shot.result == Result::kImmobilized) return 0;
-    return kill_one();
-  }
+  // 3.3: "Machine gun and mortar bases are killed when hit" - by any hit result, the I of a
+  // small arms box included (I, which "only happen[s] to vehicles", names no other effect).
+  if (type == TargetType::kMachineGun || type == TargetType::kMortar) return kill_one();
   switch (shot.result) {
     case Result::kKilled:
       return kill_one();

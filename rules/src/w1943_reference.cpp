@@ -63,7 +63,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
         StepRecord step;
         step.turn = turn;
         const TargetState before = target;
-        const int killed = apply_shot(s.target.type, shot, s.fire.kind, target);
+        const int killed = apply_shot(s.target.type, shot, target);
         if (shot.hit) {
           step.flags |= 1u << kFlagHit;
           if (shot.result == Result::kKilled) step.flags |= 1u << kFlagResultK;

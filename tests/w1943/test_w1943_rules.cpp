@@ -76,7 +76,7 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == 0.0);
 }
 
-TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1; a jam ends the chain", "[w1943][rules]") {
+TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1, and a jam ends the chain", "[w1943][rules]") {
   // Per shot P(jam) = 1/36; the chain goes on after a 12 only if the gun did not jam:
   // x = 1/36 + (35/36)(1/36) x  =>  x = (1/36) / (1 - 35/1296) = 36/1261.
   const Situation s = mg_vs_tank(MachineGun::kHeavy);
@@ -227,12 +227,25 @@ TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w19
   CHECK(exact(dc, v).run.flags[kFlagBaseKilled].value == 0.0);
 }
 
-TEST_CASE("3.3 MG and mortar bases die when hit; immobilization only for vehicles and towed guns", "[w1943][rules]") {
+TEST_CASE("3.3 MG and mortar bases die when hit, immobilization only for vehicles and towed guns", "[w1943][rules]") {
   // Kill boxes all "none": a hit still kills a mortar base. P(hit) = P(2d6 + 0 >= 7) = 21/36.
   Situation m = artillery_vs_infantry(1);
   m.target.type = TargetType::kMortar;
   const Chart none = uniform_chart(Result::kNone);
   CHECK(exact(none, m).run.flags[kFlagBaseKilled].value == Approx(21.0 / 36.0 + 0.0).margin(1e-12));
+  // Small arms: every box I, so every roll is a hit (3.3 Hit Results) and an MG or mortar base
+  // dies: P(hit) = P(killed) = 1. An infantry unit is hit and loses nothing (I only for vehicles).
+  const Chart imm_sa = uniform_chart(Result::kImmobilized);
+  for (const TargetType type : {TargetType::kMachineGun, TargetType::kMortar}) {
+    Situation sa = small_arms(2);
+    sa.target.type = type;
+    const sim::RunResult r = exact(imm_sa, sa);
+    CHECK(r.run.flags[kFlagHit].value == Approx(1.0).margin(1e-12));
+    CHECK(r.run.flags[kFlagBaseKilled].value == Approx(1.0).margin(1e-12));
+  }
+  const sim::RunResult inf_sa = exact(imm_sa, small_arms(2));
+  CHECK(inf_sa.run.flags[kFlagHit].value == Approx(1.0).margin(1e-12));
+  CHECK(inf_sa.run.flags[kFlagBaseKilled].value == 0.0);
   // Kill boxes all I: no effect on infantry, immobilizes a towed gun.
   const Chart imm = uniform_chart(Result::kImmobilized);
   const Situation inf = artillery_vs_infantry(2);

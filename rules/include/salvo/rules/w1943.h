@@ -254,8 +254,9 @@ struct Shot {
 /// 1..6. Flamethrower and smoke: `kill_die` is the d6 rolled (1..6), roll unused.
 Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die);
 
-/// 3.3: the effect of a shot on the target unit; returns bases killed (0 or 1).
-int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t);
+/// 3.3: the effect of a shot on the target unit; returns bases killed (0 or 1). A hit is any
+/// result box but "none" (3.3 Hit Results: K, D, I); machine gun and mortar bases die on any hit.
+int apply_shot(TargetType type, const Shot& shot, TargetState& t);
 
 /// The remnant threshold of 3.5 applied to the target: one third or less of its bases left.
 inline bool is_remnant(int alive, int bases) { return 3 * alive <= bases; }
