@@ -207,9 +207,10 @@ class Compiler {
     next.jammed = jams;
     next.ammo_out = k.ammo_out || ammo;
     next.fuel_out = k.fuel_out || fuel;
+    // Why the run ends (see EndReason): the target, then what stopped a shot that was due.
     if (ts.alive == 0) return end(leaf, End::kDestroyed, k.turn);
     if (jams) {
-      if (!multi(s_)) return end(leaf, End::kMgJammed, k.turn);
+      if (shot.rapid_fire && !multi(s_)) return end(leaf, End::kMgJammed, k.turn);
       return next_turn(leaf, next);
     }
     if (shot.rapid_fire) {  // 3.7 Rapid Fire Reward: fire again at once, same turn

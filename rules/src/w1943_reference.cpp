@@ -98,7 +98,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
         if (target.alive == 0) return finish(End::kDestroyed, turn);
         if (jams) {
           jammed = true;
-          if (!several) return finish(End::kMgJammed, turn);
+          if (!several && shot.rapid_fire) return finish(End::kMgJammed, turn);  // a Rapid Fire shot was due
           break;
         }
         if (!shot.rapid_fire) break;

@@ -87,6 +87,30 @@ TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1, and 
   CHECK(r.run.counters[kCounterShots].value == Approx(1296.0 / 1261.0).margin(1e-12));
 }
 
+TEST_CASE("1943 end reasons: what stopped a shot that was due", "[w1943][rules]") {
+  // Anti-tank MG that never hits: the fire ends as mg_jammed only when the jam cut a Rapid Fire
+  // shot, i.e. a natural 12 (1/36) and a jam (1/36) on the same shot: 1/1296; the chain goes on
+  // after a 12 without a jam, 35/1296: y = 1/1296 + (35/1296) y => y = 1/1261. Every other jam
+  // (36/1261 in all) ends the fire as fire_over.
+  const sim::RunResult at = exact(never_hits(), mg_vs_tank(MachineGun::kHeavy));
+  CHECK(at.run.end_reasons[kEndMgJammed].value == Approx(1.0 / 1261.0).margin(1e-12));
+  CHECK(at.run.end_reasons[kEndFireOver].value == Approx(1260.0 / 1261.0).margin(1e-12));
+  // Small arms have no Rapid Fire: a jam (11/216) never ends the fire as mg_jammed.
+  Situation sa = small_arms();
+  sa.firer.mg = MachineGun::kHeavy;
+  const sim::RunResult r = exact(illustrative_chart(), sa);
+  CHECK(r.run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
+  CHECK(r.run.end_reasons[kEndMgJammed].value == 0.0);
+  CHECK(r.run.end_reasons[kEndFireOver].value == Approx(1.0).margin(1e-12));
+  // The same for fuel: one flamethrower fire runs dry with 1/3 and ends as fire_over.
+  Situation ft = small_arms(6);
+  ft.fire.kind = FireKind::kFlamethrower;
+  ft.fire.range = 30;
+  const sim::RunResult f = exact(illustrative_chart(), ft);
+  CHECK(f.run.flags[kFlagOutOfFuel].value == Approx(1.0 / 3.0).margin(1e-12));
+  CHECK(f.run.end_reasons[kEndOutOfFuel].value == 0.0);
+}
+
 TEST_CASE("3.6, 3.7: a machine gun in the anti-tank role fires no H.E.", "[w1943][rules]") {
   // Heavy MG, weapon value 2 vs defense 1, 300 yards, the illustrative chart. To Hit: 7+ on the
   // two hit dice with no modifier, 21/36. To Kill: Under 400 yards +1, Heavy MG -1, weapons

@@ -186,7 +186,12 @@ enum Counter : int { kCounterShots, kCounterHits, kCounterBasesKilled, kCounterT
 /// Outcome of a step in one fire (turns == 1): the result box of the shot.
 enum ShotOutcome : int { kOutMiss, kOutNone, kOutI, kOutD, kOutK, kOutSmoke, kNumShotOutcomes };
 /// End reasons of one fire; multi-turn fire uses destroyed_turn_<t>, turns_over, out_of_ammo,
-/// out_of_fuel instead.
+/// out_of_fuel instead. One rule for both: the target destroyed ends the run; otherwise the run
+/// ends for what stopped a shot that was due - a Rapid Fire shot (3.7) or a following turn's
+/// fire - as mg_jammed (one fire only: over several turns a jammed MG spends the next turn on
+/// its repair roll), out_of_ammo (secondary ammunition out, no fallback) or out_of_fuel; when no
+/// shot was due, fire_over / turns_over. A jam or an empty rack on a shot that fires nothing
+/// more shows in the flags (mg_jam, secondary_ammo_out, out_of_fuel), not in the end reason.
 enum EndReason : int { kEndFireOver, kEndTargetDestroyed, kEndMgJammed, kEndOutOfAmmo, kEndOutOfFuel, kNumEndReasons };
 
 const char* flag_name(int flag);
