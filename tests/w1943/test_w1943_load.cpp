@@ -2,6 +2,8 @@
 // refused with file:line and a clear message.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 
@@ -153,6 +155,17 @@ TEST_CASE("1943 situation files: a machine gun takes no ammunition type (3.6, 3.
   CHECK(situation_error(he) ==
         "s.toml:14: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
         "3.7), got \"HE\" (sweep point: firer.ammo=HE)");
+}
+
+TEST_CASE("1943 situation files: fire.range is required", "[w1943][load][errors]") {
+  const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
+  const std::string missing = "s.toml:{}: fire.range: missing (required): the range in yards, closest point of the "
+                              "firer to closest point of the target (3.5, 3.6)";
+  auto at = [&](int line) { return fmt::format(fmt::runtime(missing), line); };
+  CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\nbases = 6\n[target]\nbases = 4\n[fire]\n"
+                               "kind = \"small_arms\"\n") == at(8));
+  CHECK(situation_error(head) == at(1));
+  CHECK(situation_error(head + "[sweep]\n\"fire.range\" = [100, 300]\n") == "(loaded without error)");
 }
 
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {

@@ -487,6 +487,13 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
     throw;
   }
 
+  // The range has no default a player would assume: every modifier by range hangs on it.
+  if (!set.count("fire.range") && !swept.count("fire.range")) {
+    const auto fire = headers.find("fire");
+    fail(c, fire != headers.end() ? fire->second : 1, "fire.range",
+         "missing (required): the range in yards, closest point of the firer to closest point of the target (3.5, 3.6)");
+  }
+
   std::vector<std::size_t> sizes;
   for (const Axis& a : axes) sizes.push_back(a.values.size());
   const SweepSize size = sweep_size(sizes, options.max_situations);

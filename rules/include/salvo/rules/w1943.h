@@ -153,7 +153,7 @@ struct Target {
 
 struct Fire {
   FireKind kind = FireKind::kSmallArms;
-  int range = 100;          ///< yards, closest point to closest point
+  int range = 100;          ///< yards, closest point to closest point (a situation file must give it)
   bool flank_rear = false;  ///< 3.6 At flank/rear
   int turns = 1;            ///< 1: one fire (with its Rapid Fire chain); >1: that many turns
 };
