@@ -35,6 +35,28 @@ const char* ammo_name(Ammo a) {
   return "?";
 }
 
+const char* mg_name(MachineGun m) {
+  switch (m) {
+    case MachineGun::kNone: return "none";
+    case MachineGun::kLight: return "light";
+    case MachineGun::kMedium: return "medium";
+    case MachineGun::kHeavy: return "heavy";
+  }
+  return "?";
+}
+
+// The weapons that deliver each kind of fire, as weapon_class() knows them.
+const char* fire_weapons(FireKind k) {
+  switch (k) {
+    case FireKind::kSmallArms: return "a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or hmg (3.1)";
+    case FireKind::kArtillery:
+      return "a gun, a mortar, an atr, mmg or hmg for direct artillery fire (3.2, 3.6 Weapon Size Index, 3.7)";
+    case FireKind::kFlamethrower: return "the flamethrower for flamethrower fire (3.7 Flamethrowers)";
+    case FireKind::kSmoke: return "a mortar or a gun for light smoke (3.7 Light Smoke)";
+  }
+  return "?";
+}
+
 const char* type_name(TargetType t) {
   switch (t) {
     case TargetType::kInfantry: return "infantry";
@@ -375,48 +397,83 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
     return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
                                             "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
-  if (f.jammed && f.mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
+  // The base type: an MG and the mortar rules follow from a weapon salvo knows (mg_of(),
+  // is_mortar()); a setting that contradicts the weapon is refused. A problem of a derived
+  // setting is reported at the weapon.
+  const std::optional<WeaponClass> wc = weapon_class(f.weapon);
+  const MachineGun mg = mg_of(f);
+  const bool mortar = is_mortar(f);
+  const char* mg_key = f.mg ? "firer.mg" : "firer.weapon";
+  const char* mortar_key = f.mortar ? "firer.mortar" : "firer.weapon";
+  if (wc && f.mg && *f.mg != wc->mg)
+    return err("firer.mg", std::string("expected \"") + mg_name(wc->mg) + "\" for weapon \"" + f.weapon +
+                               "\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"" + mg_name(*f.mg) + "\"");
+  if (wc && f.mortar && *f.mortar != wc->mortar)
+    return err("firer.mortar", std::string("expected ") + (wc->mortar ? "true" : "false") + " for weapon \"" + f.weapon +
+                                   "\" (3.7 Mortars), got " + (*f.mortar ? "true" : "false"));
+  if (mg != MachineGun::kNone && mortar)
+    return err(mortar_key, "expected a machine gun or a mortar, not both (3.7), got a mortar that is a machine gun");
+  if (mg != MachineGun::kNone && f.mounted_cavalry)
+    return err("firer.mounted_cavalry", "expected false for a machine gun base (3.1: cavalry bases fire small arms "
+                                        "while mounted; each machine gun base fires as a unit), got true");
+  if (f.jammed && mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
   if (f.jammed && fire.turns == 1)
     return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
-  if (f.moved && f.mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
+  if (f.moved && mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
     return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
-  if (f.moved && f.mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
+  if (f.moved && mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
   // 3.7 Machine Guns: an MG fires no shells, so neither H.E. ("from mortars or field guns for
   // example", 3.6 Firing H.E.) nor APCP, and it has no secondary ammunition.
   const Ammo ammo = ammo_of(f);
-  if (f.mg != MachineGun::kNone && f.ammo)
+  if (mg != MachineGun::kNone && f.ammo)
     return err("firer.ammo", std::string("expected no ammunition type for a machine gun (it fires no H.E. or APCP "
                                          "shells, 3.6, 3.7), got \"") + ammo_name(*f.ammo) + "\"");
-  if (f.mg != MachineGun::kNone && f.secondary)
+  if (mg != MachineGun::kNone && f.secondary)
     return err("firer.secondary", "expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
     return err("firer.shell_size", "expected a category in 0..11 (3.6 Weapon Size Index)");
   switch (fire.kind) {
     case FireKind::kSmallArms:
-      if (f.mortar) return err("firer.mortar", "mortars fire on the Direct Artillery Fire chart (3.2)");
+      if (mortar) return err(mortar_key, "mortars fire on the Direct Artillery Fire chart (3.2)");
+      // 3.7: light MGs "may not fire in any anti-tank capacity"; medium and heavy MGs firing on
+      // tank targets "are subject to all standard modifiers shown on the Direct Artillery
+      // Anti-Tank section" (3.5: the Small Arms chart is used by infantry assaulting armor).
+      if (mg == MachineGun::kLight && t.type == TargetType::kVehicle)
+        return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (mg != MachineGun::kNone && t.type == TargetType::kVehicle)
+        return err("fire.kind", "expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
+                                "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\"");
       break;
     case FireKind::kArtillery:
-      if (f.mg == MachineGun::kLight) return err("firer.mg", "light machine guns may not fire in any anti-tank capacity (3.7)");
-      if (f.mg != MachineGun::kNone && t.type != TargetType::kVehicle)
+      if (mg == MachineGun::kLight) return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (mg != MachineGun::kNone && t.type != TargetType::kVehicle)
         return err("fire.kind", "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only against tank targets (3.1, 3.7)");
-      if (f.mg == MachineGun::kNone && (ammo == Ammo::kSmoke || ammo == Ammo::kNone))
+      if (mg == MachineGun::kNone && (ammo == Ammo::kSmoke || ammo == Ammo::kNone))
         return err("firer.ammo", "direct artillery fire needs HE, AP or APCP (light smoke is fire.kind = \"smoke\")");
       if (t.type != TargetType::kVehicle && ammo != Ammo::kHE)
         return err("firer.ammo", "you must use H.E. in an antipersonnel role (3.6)");
-      if (f.mortar && ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
+      if (mortar && ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
       if (f.fallback_ammo != Ammo::kNone && f.fallback_ammo == ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
       if (f.fallback_ammo == Ammo::kAPCP || f.fallback_ammo == Ammo::kSmoke)
         return err("firer.fallback_ammo", "APCP and light smoke are always secondary ammunition (3.6, 3.7)");
       if (f.fallback_ammo == Ammo::kAP && t.type != TargetType::kVehicle)
         return err("firer.fallback_ammo", "you must use H.E. in an antipersonnel role (3.6)");
-      if (f.mortar && (fire.range < kMortarMinRange || fire.range > kMortarMaxRange))
+      if (mortar && (fire.range < kMortarMinRange || fire.range > kMortarMaxRange))
         return err("fire.range", "mortars fire from 120 to 1800 yards (3.7), got " + std::to_string(fire.range));
       break;
     case FireKind::kFlamethrower:
       break;
     case FireKind::kSmoke:
-      if (f.mg != MachineGun::kNone) return err("fire.kind", "machine guns do not fire smoke (3.7)");
+      if (mg != MachineGun::kNone) return err(mg_key, "machine guns do not fire smoke (3.7)");
       break;
+  }
+  // What the weapon can fire (3.1, 3.2, 3.7).
+  if (wc) {
+    const bool can = fire.kind == FireKind::kSmallArms  ? wc->small_arms
+                     : fire.kind == FireKind::kArtillery ? wc->artillery
+                     : fire.kind == FireKind::kFlamethrower ? wc->flamethrower
+                                                            : wc->smoke;
+    if (!can) return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
   }
   if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
     return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
@@ -477,7 +534,7 @@ Compiled compile(const Chart& chart, const Situation& s) {
     l.push_back("  - Rapid Fire shots stay on the same target while it lives (3.7 allows another target)");
   if (s.fire.turns > 1) {
     l.push_back("  - the target unit does not move, rally or return fire between turns; remnant: one third or less of its bases (3.5)");
-    if (s.firer.mg != MachineGun::kNone)
+    if (mg_of(s.firer) != MachineGun::kNone)
       l.push_back("  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after (3.7)");
   }
   if (s.target.packed && (s.fire.turns > 1 || s.fire.kind == FireKind::kArtillery))

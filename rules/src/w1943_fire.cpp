@@ -37,9 +37,26 @@ const char* end_reason_name(int reason) {
   return reason >= 0 && reason < kNumEndReasons ? names[reason] : "?";
 }
 
+MachineGun mg_of(const Firer& f) {
+  if (f.mg) return *f.mg;
+  const auto c = weapon_class(f.weapon);
+  return c ? c->mg : MachineGun::kNone;
+}
+
+bool is_mortar(const Firer& f) {
+  if (f.mortar) return *f.mortar;
+  const auto c = weapon_class(f.weapon);
+  return c && c->mortar;
+}
+
+std::optional<int> shell_size_of(const Firer& f) {
+  if (f.shell_size) return f.shell_size;
+  return shell_size_of(f.weapon);
+}
+
 Ammo ammo_of(const Firer& f) {
   if (f.ammo) return *f.ammo;
-  return f.mg != MachineGun::kNone ? Ammo::kNone : Ammo::kHE;  // 3.6 Firing H.E., 3.7 Machine Guns
+  return mg_of(f) != MachineGun::kNone ? Ammo::kNone : Ammo::kHE;  // 3.6 Firing H.E., 3.7 Machine Guns
 }
 
 ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive) {
@@ -54,6 +71,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
   spec.ammo = ammo;
   spec.anti_tank = t.type == TargetType::kVehicle;
   const bool fired_ammo = ammo == ammo_of(f);
+  const MachineGun mg = mg_of(f);
   spec.secondary = fired_ammo && (f.secondary || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
   auto add = [](std::vector<Modifier>& to, int& sum, std::string what, int value, std::string rule) {
     sum += value;
@@ -64,7 +82,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
     case FireKind::kSmallArms: {
       spec.dice = chart.small_arms_dice;
       spec.table = &chart.small_arms_results;
-      spec.jam_on_fire_die = f.mg != MachineGun::kNone;  // 3.7
+      spec.jam_on_fire_die = mg != MachineGun::kNone;  // 3.7
       auto& m = spec.hit_mods;
       int& sum = spec.hit_mod;
       const auto& cm = chart.small_arms_mods;
@@ -76,8 +94,8 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
       else if (3 * firing <= 2 * f.bases)
         add(m, sum, "Weak unit firing (" + std::to_string(firing) + " of " + std::to_string(f.bases) + " bases)",
             kWeakFire, "3.5");
-      if (f.mg == MachineGun::kHeavy) chart_mod("hmg", "Hmg: belt-fed heavy machine gun");
-      if (f.mg == MachineGun::kLight) chart_mod("lmg", "Lmg: clip-fed light machine gun");
+      if (mg == MachineGun::kHeavy) chart_mod("hmg", "Hmg: belt-fed heavy machine gun");
+      if (mg == MachineGun::kLight) chart_mod("lmg", "Lmg: clip-fed light machine gun");
       if (t.prone) chart_mod("at_prone", "at prone");
       if (packed) chart_mod("at_packed", "at packed target");
       if (t.rushing) chart_mod("at_rushing", "at rushing");
@@ -100,7 +118,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
       const ArtillerySection& sec = spec.anti_tank ? chart.anti_tank : chart.anti_personnel;
       spec.table = &sec.kill;
       spec.rapid_fire = true;                                                      // 3.7
-      spec.jam_on_kill_die = spec.anti_tank && f.mg != MachineGun::kNone;          // 3.7
+      spec.jam_on_kill_die = spec.anti_tank && mg != MachineGun::kNone;          // 3.7
       const RangeBand* b = band_of(chart.artillery_bands, range);
       if (!b) throw RulesError("fire.range", "no Direct Artillery range band of the chart holds " + std::to_string(range) + " yards");
       spec.to_hit = b->value;
@@ -132,14 +150,15 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
       cond("over_1000", range > 1000, "over 1000 yard range");
       if (spec.anti_tank) {
         cond("firing_he", ammo == Ammo::kHE, "firing H.E.");
-        if (f.mg == MachineGun::kMedium) add(spec.kill_mods, spec.kill_mod, "Medium MG", kMediumMgKill, "3.6");
-        if (f.mg == MachineGun::kHeavy) add(spec.kill_mods, spec.kill_mod, "Heavy MG", kHeavyMgKill, "3.6");
+        if (mg == MachineGun::kMedium) add(spec.kill_mods, spec.kill_mod, "Medium MG", kMediumMgKill, "3.6");
+        if (mg == MachineGun::kHeavy) add(spec.kill_mods, spec.kill_mod, "Heavy MG", kHeavyMgKill, "3.6");
         add(spec.kill_mods, spec.kill_mod,
             "weapons differential (" + std::to_string(f.weapon_value) + " vs defense " + std::to_string(t.defense) + ")",
             f.weapon_value - t.defense, "3.6");
       } else {
-        if (!f.shell_size) throw RulesError("firer.shell_size", "anti-personnel fire needs the shell size (3.6 Weapon Size Index)");
-        const int cat = *f.shell_size;
+        const std::optional<int> size = shell_size_of(f);
+        if (!size) throw RulesError("firer.shell_size", "anti-personnel fire needs the shell size (3.6 Weapon Size Index)");
+        const int cat = *size;
         add(spec.kill_mods, spec.kill_mod, "shell size " + std::to_string(cat),
             chart.shell_size_kill[static_cast<std::size_t>(cat)], "3.6");
       }

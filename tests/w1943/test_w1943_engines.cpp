@@ -97,7 +97,7 @@ TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1
     compiled.program.validate();
     const sim::RunResult r = sim::solve_exact(compiled.program);
     // Artillery: Rapid Fire chains are cut after about 5 shots (the cut mass is the margin).
-    const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (c.s.firer.mg != MachineGun::kNone ? 10 : 8) : 64;
+    const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (mg_of(c.s.firer) != MachineGun::kNone ? 10 : 8) : 64;
     const Enumerated e = enumerate(chart, c.s, compiled.program, draws);
     const double margin = e.truncated + 1e-12;
     CHECK(e.truncated < 1e-6);

@@ -168,6 +168,99 @@ TEST_CASE("1943 situation files: fire.range is required", "[w1943][load][errors]
   CHECK(situation_error(head + "[sweep]\n\"fire.range\" = [100, 300]\n") == "(loaded without error)");
 }
 
+namespace {
+
+/// A situation file with the given lines in each table (each line ends in \n).
+std::string sit(const std::string& firer, const std::string& target, const std::string& fire) {
+  return "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\n" + firer + "[target]\n" + target +
+         "[fire]\n" + fire;
+}
+
+/// The error of `text`, expected at the line that starts with `at`: "s.toml:<line>: <message>".
+std::string error_at(const std::string& text, const std::string& at, const std::string& message) {
+  return "s.toml:" + std::to_string(line_of(text, at)) + ": " + message;
+}
+
+}  // namespace
+
+TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][load][errors]") {
+  // The auditor's reproducer: a medium mortar at 50 yards, without mortar = true.
+  const std::string close = sit("weapon = \"medium_mortar\"\nshell_size = 3\n", "type = \"infantry\"\n",
+                                "kind = \"direct_artillery\"\nrange = 50\n");
+  CHECK(situation_error(close) == error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
+  const std::string moved = sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", "type = \"infantry\"\n",
+                                "kind = \"direct_artillery\"\nrange = 500\n");
+  CHECK(situation_error(moved) == error_at(moved, "moved = true", "firer.moved: mortar bases may not fire on the same "
+                                                                   "turn they have moved (3.7)"));
+  const std::string no = sit("weapon = \"medium_mortar\"\nmortar = false\n", "type = \"infantry\"\n",
+                             "kind = \"direct_artillery\"\nrange = 500\n");
+  CHECK(situation_error(no) ==
+        error_at(no, "mortar = false", "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"));
+  const std::string gun = sit("weapon = \"field_gun\"\nmortar = true\nshell_size = 3\n", "type = \"infantry\"\n",
+                              "kind = \"direct_artillery\"\nrange = 500\n");
+  CHECK(situation_error(gun) ==
+        error_at(gun, "mortar = true", "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"));
+  // The shell size of a mortar comes from the Weapon Size Index (medium mortar: 3).
+  const std::string ok = sit("weapon = \"medium_mortar\"\n", "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
+  CHECK(situation_error(ok) == "(loaded without error)");
+}
+
+TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)", "[w1943][load][errors]") {
+  const std::string inf = "type = \"infantry\"\nbases = 4\n";
+  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
+  const std::string rifle_art = sit("weapon = \"rifle\"\nshell_size = 5\n", inf, art);
+  CHECK(situation_error(rifle_art) ==
+        error_at(rifle_art, "weapon =", "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery "
+                                        "fire (3.2, 3.6 Weapon Size Index, 3.7), got \"rifle\""));
+  const std::string rifle_ft = sit("weapon = \"rifle\"\n", inf, "kind = \"flamethrower\"\nrange = 30\n");
+  CHECK(situation_error(rifle_ft) == error_at(rifle_ft, "weapon =", "firer.weapon: expected the flamethrower for "
+                                                                    "flamethrower fire (3.7 Flamethrowers), got \"rifle\""));
+  const std::string rifle_smoke = sit("weapon = \"rifle\"\n", inf, "kind = \"smoke\"\nrange = 300\n");
+  CHECK(situation_error(rifle_smoke) ==
+        error_at(rifle_smoke, "weapon =", "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), "
+                                          "got \"rifle\""));
+  const std::string gun_sa = sit("weapon = \"field_gun\"\n", inf, "kind = \"small_arms\"\nrange = 300\n");
+  CHECK(situation_error(gun_sa) ==
+        error_at(gun_sa, "weapon =", "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, "
+                                     "atr, lmg, mmg or hmg (3.1), got \"field_gun\""));
+  // 3.7: "light machine guns may not fire in any anti-tank capacity", small arms included; the
+  // key is the one that made it a light MG.
+  const std::string tank = "type = \"vehicle\"\n";
+  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
+  const std::string lmg = sit("weapon = \"lmg\"\n", tank, sa);
+  CHECK(situation_error(lmg) ==
+        error_at(lmg, "weapon =", "firer.weapon: light machine guns may not fire in any anti-tank capacity (3.7)"));
+  const std::string lmg_mg = sit("mg = \"light\"\n", tank, sa);
+  CHECK(situation_error(lmg_mg) ==
+        error_at(lmg_mg, "mg =", "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"));
+  // 3.7: medium and heavy MGs firing on tank targets use the Direct Artillery Anti-Tank section.
+  const std::string hmg = sit("weapon = \"hmg\"\n", tank, sa);
+  CHECK(situation_error(hmg) ==
+        error_at(hmg, "kind =", "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on "
+                                "a vehicle (3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""));
+  // Infantry assaulting armor use the Small Arms chart (3.5).
+  CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) == "(loaded without error)");
+}
+
+TEST_CASE("1943 situation files: the MG type follows the weapon; contradictions are refused", "[w1943][load][errors]") {
+  const std::string inf = "type = \"infantry\"\nbases = 4\n";
+  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
+  const std::string none = sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa);
+  CHECK(situation_error(none) == error_at(none, "mg =", "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, "
+                                                        "3.6 Medium/Heavy MG), got \"none\""));
+  const std::string rifle = sit("weapon = \"rifle\"\nmg = \"heavy\"\n", inf, sa);
+  CHECK(situation_error(rifle) == error_at(rifle, "mg =", "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 "
+                                                          "Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""));
+  const std::string cav = sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n");
+  CHECK(situation_error(cav) ==
+        error_at(cav, "mounted_cavalry", "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry "
+                                         "bases fire small arms while mounted; each machine gun base fires as a unit), "
+                                         "got true"));
+  // weapon = "hmg" alone is a heavy MG: the Hmg modifier and the jam check apply.
+  const load::W1943File f = load::load_w1943_string(sit("weapon = \"hmg\"\n", inf, sa), "s.toml", kDir);
+  CHECK(w1943::mg_of(f.situations.at(0).situation.firer) == w1943::MachineGun::kHeavy);
+}
+
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
   const std::string one = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
                           "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"

@@ -313,6 +313,33 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   CHECK_FALSE(shell_size_of("88mm").has_value());
 }
 
+TEST_CASE("1943 weapons: what a known weapon name implies", "[w1943][rules]") {
+  Firer f;
+  f.weapon = "hmg";
+  CHECK(mg_of(f) == MachineGun::kHeavy);
+  CHECK(ammo_of(f) == Ammo::kNone);
+  f.weapon = "lmg";
+  CHECK(mg_of(f) == MachineGun::kLight);
+  f.weapon = "rifle";
+  CHECK(mg_of(f) == MachineGun::kNone);
+  CHECK_FALSE(is_mortar(f));
+  f.weapon = "medium_mortar";
+  CHECK(is_mortar(f));
+  CHECK(shell_size_of(f) == 3);  // 3.6 Weapon Size Index: Med.Mortar (80mm), 3
+  f.shell_size = 4;              // a given shell size wins
+  CHECK(shell_size_of(f) == 4);
+  f.weapon = "81mm_mortar";
+  CHECK(is_mortar(f));
+  f.weapon = "kar98k";  // a chart's own name: nothing implied
+  CHECK_FALSE(weapon_class(f.weapon).has_value());
+  CHECK(mg_of(f) == MachineGun::kNone);
+  // The Hmg modifier follows from the weapon: +2 on the illustrative chart at 300 yards.
+  Situation s = small_arms();
+  s.firer.weapon = "hmg";
+  s.firer.bases = 1;
+  CHECK(build_spec(illustrative_chart(), s, ammo_of(s.firer), s.target.bases).hit_mod == 2);
+}
+
 TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
   const Chart c = illustrative_chart();
   auto message = [&](const Situation& s) {

@@ -119,8 +119,8 @@ enum class TargetSize : std::uint8_t { kNormal, kLarge, kSmall };
 struct Firer {
   int bases = 1;
   int bases_firing = 0;  ///< 0: all of them (3.1, 3.5 Weak/Remnant)
-  MachineGun mg = MachineGun::kNone;
-  bool mortar = false;
+  std::optional<MachineGun> mg;  ///< unset: from the weapon, see mg_of()
+  std::optional<bool> mortar;    ///< the 3.7 mortar rules; unset: from the weapon, see is_mortar()
   bool mounted_cavalry = false;  ///< 3.1: assault weapon range, Moved modifier
   Training training = Training::kAverage;
   bool demoralized = false;
@@ -132,7 +132,7 @@ struct Firer {
   std::optional<Ammo> ammo;
   bool secondary = false;          ///< ammo is secondary (3.7); APCP and smoke always are
   Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
-  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index)
+  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index); unset: see shell_size_of(const Firer&)
   int weapon_value = 0;            ///< anti-tank value for the weapon differential
   bool jammed = false;             ///< an MG already jammed when the fire starts
 };
@@ -167,6 +167,27 @@ struct Situation {
   Target target;
   Fire fire;
 };
+
+/// What salvo knows of a Base and Range chart weapon by its name: the names of
+/// examples/1943/illustrative-chart.toml, and any name ending in "_mortar". The fire it can
+/// deliver (3.1, 3.2, 3.7) and the base type it implies. Other names get the range check only.
+struct WeaponClass {
+  MachineGun mg = MachineGun::kNone;
+  bool mortar = false;
+  bool small_arms = false;    ///< 3.1: infantry, machine guns, anti-tank rifles
+  bool artillery = false;     ///< 3.2: guns and mortars; 3.7: medium and heavy MGs at tanks; ATRs (3.6 size 1)
+  bool flamethrower = false;  ///< 3.7 Flamethrowers
+  bool smoke = false;         ///< 3.7 Light Smoke: mortars and guns
+};
+std::optional<WeaponClass> weapon_class(const std::string& weapon);
+
+/// The firer's machine gun: `firer.mg` if given, else the weapon's (lmg, mmg, hmg), else none.
+MachineGun mg_of(const Firer& f);
+/// Whether the 3.7 mortar rules apply: `firer.mortar` if given, else a "*_mortar" weapon.
+bool is_mortar(const Firer& f);
+/// The shell size category: `firer.shell_size` if given, else the weapon's name in the 3.6
+/// Weapon Size Index ("medium_mortar" is 3), else nothing.
+std::optional<int> shell_size_of(const Firer& f);
 
 /// The ammunition the firer starts with: `firer.ammo` if given, else none for a machine gun
 /// (3.7: it fires bullets, never "high explosives (from mortars or field guns for example)",
