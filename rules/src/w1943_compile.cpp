@@ -333,6 +333,117 @@ void explain_spec(std::vector<std::string>& out, const Situation& s, const Chart
   (void)c;
 }
 
+// Where a setting changes the fire: the contexts of a shot.
+enum Where : unsigned {
+  kSaPersonnel = 1,  // Small Arms Fire chart at a personnel target (3.5)
+  kSaVehicle = 2,    // Small Arms Fire chart at a vehicle: infantry assaulting armor (3.5)
+  kAntiTank = 4,     // Direct Artillery, anti-tank section (3.6)
+  kAntiPersonnel = 8,
+  kFlame = 16,       // 3.7 Flamethrowers: "regardless of the target's protection"
+  kLightSmoke = 32,  // 3.7 Light Smoke: no target, no modifiers
+  kSmallArms = kSaPersonnel | kSaVehicle,
+  kArtillery = kAntiTank | kAntiPersonnel,
+};
+
+Where where_of(const Situation& s) {
+  const bool vehicle = s.target.type == TargetType::kVehicle;
+  switch (s.fire.kind) {
+    case FireKind::kSmallArms: return vehicle ? kSaVehicle : kSaPersonnel;
+    case FireKind::kArtillery: return vehicle ? kAntiTank : kAntiPersonnel;
+    case FireKind::kFlamethrower: return kFlame;
+    case FireKind::kSmoke: return kLightSmoke;
+  }
+  return kSaPersonnel;
+}
+
+const char* where_name(Where w) {
+  switch (w) {
+    case kSaPersonnel: return "small arms fire at personnel";
+    case kSaVehicle: return "small arms fire at a vehicle";
+    case kAntiTank: return "direct artillery fire at a vehicle";
+    case kAntiPersonnel: return "direct artillery fire at personnel";
+    case kFlame: return "flamethrower fire";
+    case kLightSmoke: return "light smoke";
+    default: return "?";
+  }
+}
+
+std::string quoted(const std::string& v) { return "\"" + v + "\""; }
+
+// A setting that changes nothing in the fire described (a modifier of the other chart or
+// section, a target condition under a flamethrower or smoke, the tank values of a personnel
+// target), or that contradicts another: refused, so no setting is silently ignored.
+std::optional<RulesError> setting_problem(const Situation& s) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
+  if (t.stationary_in_open && t.moving)
+    return err("target.stationary_in_open", "expected false for a moving target (3.6 At stationary in open: \"not "
+                                            "moving or behind any sort of cover\"), got true");
+  if (t.stationary_in_open && (t.soft_cover || t.solid_cover || t.hard_cover))
+    return err("target.stationary_in_open", "expected false for a target in cover (3.6 At stationary in open: \"not "
+                                            "moving or behind any sort of cover\"), got true");
+  // 3.6 APCP: "firing unit may run out each time it is used"; 3.7 Mortars: "light smoke
+  // counting as secondary ammunition", so their HE is primary.
+  if (f.secondary == false && ammo_of(f) == Ammo::kAPCP)
+    return err("firer.secondary", "expected true for APCP (3.6: the firing unit may run out each time it is used), "
+                                  "got false");
+  if (f.secondary == true && is_mortar(f) && fire.kind == FireKind::kArtillery)
+    return err("firer.secondary", "expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
+                                  "ammunition), got true");
+
+  struct Use {
+    const char* key;
+    bool set;
+    unsigned where;        // the contexts where it changes the fire
+    std::string expected;  // its neutral value
+    std::string got;
+    const char* what;      // the rule that uses it
+  };
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  const char* sizes[] = {"normal", "large", "small"};
+  const char* trainings[] = {"average", "outstanding", "abysmal"};
+  const Use uses[] = {
+      {"target.prone", t.prone, kSaPersonnel, "false", "true", "At prone is a 3.5 Small Arms modifier for personnel"},
+      {"target.rushing", t.rushing, kSaPersonnel, "false", "true", "At rushing is a 3.5 Small Arms modifier for personnel"},
+      {"target.soft_cover", t.soft_cover, kSmallArms, "false", "true",
+       "At soft cover is a 3.5 Small Arms modifier; 3.6 has solid and hard cover"},
+      {"target.solid_cover", t.solid_cover, kSmallArms | kArtillery, "false", "true",
+       "At solid cover is a 3.5 and 3.6 modifier"},
+      {"target.hard_cover", t.hard_cover, kSmallArms | kArtillery, "false", "true", "At hard cover is a 3.5 and 3.6 modifier"},
+      {"target.packed", t.packed, kSmallArms | kAntiPersonnel, "false", "true", "At packed is a 3.5 and 3.6 modifier"},
+      {"target.stationary_in_open", t.stationary_in_open, kArtillery, "false", "true",
+       "At stationary in open is a 3.6 Direct Artillery modifier"},
+      {"target.moving", t.moving, kArtillery, "false", "true", "Moving target is a 3.6 Direct Artillery modifier"},
+      {"target.size", t.size != TargetSize::kNormal, kAntiTank, quoted("normal"),
+       quoted(sizes[static_cast<int>(t.size)]), "Large and Small target are 3.6 anti-tank modifiers"},
+      {"target.defense", t.defense != 0, kSaVehicle | kAntiTank, "no defense value", std::to_string(t.defense),
+       "the weapon differential is against tank targets, 3.5, 3.6"},
+      {"firer.weapon_value", f.weapon_value != 0, kSaVehicle | kAntiTank, "no weapon value",
+       std::to_string(f.weapon_value), "the weapon differential is against tank targets, 3.5, 3.6"},
+      {"fire.flank_rear", fire.flank_rear, kAntiTank, "false", "true",
+       "At flank/rear is a 3.6 anti-tank modifier: the flank or rear sectors of the target tanks"},
+      {"firer.demoralized", f.demoralized, kSmallArms, "false", "true", "Demoralized is a 3.5 Small Arms modifier"},
+      {"firer.bases_firing", f.bases_firing != 0, kSmallArms, "no bases_firing", std::to_string(f.bases_firing),
+       "Weak and Remnant unit firing are 3.5 Small Arms modifiers"},
+      {"firer.training", f.training != Training::kAverage, kArtillery, quoted("average"),
+       quoted(trainings[static_cast<int>(f.training)]), "Outstanding and Abysmal are 3.6 Direct Artillery modifiers"},
+      {"firer.damaged", f.damaged, kArtillery, "false", "true", "Damaged is a 3.6 Direct Artillery modifier"},
+      {"firer.moved", f.moved, kSmallArms | kArtillery, "false", "true", "Moving-firing is 3.5, Moved 3.6"},
+      {"firer.ammo", f.ammo.has_value(), kArtillery, "no ammunition type", f.ammo ? quoted(ammo_name(*f.ammo)) : "",
+       "ammunition types are fired on the Direct Artillery chart, 3.6, 3.7"},
+      {"firer.secondary", f.secondary.has_value(), kArtillery, "no secondary setting", flag(f.secondary.value_or(false)),
+       "secondary ammunition runs out on the Direct Artillery kill die, 3.7"},
+  };
+  const Where here = where_of(s);
+  for (const Use& u : uses)
+    if (u.set && !(u.where & here))
+      return err(u.key, "expected " + u.expected + " for " + where_name(here) + " (" + u.what + "), got " + u.got);
+  return std::nullopt;
+}
+
 }  // namespace
 
 int end_index(const Situation& s, End e, int turn) {
@@ -397,6 +508,7 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
     return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
                                             "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
+  if (auto e = setting_problem(s)) return e;
   // The base type: an MG and the mortar rules follow from a weapon salvo knows (mg_of(),
   // is_mortar()); a setting that contradicts the weapon is refused. A problem of a derived
   // setting is reported at the weapon.
@@ -428,7 +540,7 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (mg != MachineGun::kNone && f.ammo)
     return err("firer.ammo", std::string("expected no ammunition type for a machine gun (it fires no H.E. or APCP "
                                          "shells, 3.6, 3.7), got \"") + ammo_name(*f.ammo) + "\"");
-  if (mg != MachineGun::kNone && f.secondary)
+  if (mg != MachineGun::kNone && f.secondary.value_or(false))
     return err("firer.secondary", "expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
     return err("firer.shell_size", "expected a category in 0..11 (3.6 Weapon Size Index)");
@@ -477,7 +589,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   }
   if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
     return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
-  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary && ammo != Ammo::kAPCP)
+  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary.value_or(false) &&
+      ammo != Ammo::kAPCP)
     return err("firer.fallback_ammo", "a fallback needs secondary ammunition (firer.secondary = true) (3.7)");
   // Base and Range chart.
   std::string weapon = f.weapon;

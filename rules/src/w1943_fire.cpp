@@ -72,7 +72,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
   spec.anti_tank = t.type == TargetType::kVehicle;
   const bool fired_ammo = ammo == ammo_of(f);
   const MachineGun mg = mg_of(f);
-  spec.secondary = fired_ammo && (f.secondary || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
+  spec.secondary = fired_ammo && (f.secondary.value_or(false) || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
   auto add = [](std::vector<Modifier>& to, int& sum, std::string what, int value, std::string rule) {
     sum += value;
     to.push_back(Modifier{std::move(what), value, std::move(rule)});

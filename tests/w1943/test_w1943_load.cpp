@@ -261,6 +261,67 @@ TEST_CASE("1943 situation files: the MG type follows the weapon; contradictions 
   CHECK(w1943::mg_of(f.situations.at(0).situation.firer) == w1943::MachineGun::kHeavy);
 }
 
+TEST_CASE("1943 situation files: contradictory settings and settings no rule uses are refused", "[w1943][load][errors]") {
+  const std::string inf = "type = \"infantry\"\nbases = 4\n";
+  const std::string tank = "type = \"vehicle\"\ndefense = 5\n";
+  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
+  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
+  const std::string gun = "weapon = \"field_gun\"\nammo = \"AP\"\nweapon_value = 5\n";
+  struct Case {
+    std::string text, at, message;
+  };
+  const Case cases[] = {
+      // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
+      {sit(gun, tank + "stationary_in_open = true\nmoving = true\n", art), "stationary_in_open",
+       "target.stationary_in_open: expected false for a moving target (3.6 At stationary in open: \"not moving or "
+       "behind any sort of cover\"), got true"},
+      {sit(gun, tank + "solid_cover = true\nstationary_in_open = true\n", art), "stationary_in_open",
+       "target.stationary_in_open: expected false for a target in cover (3.6 At stationary in open: \"not moving or "
+       "behind any sort of cover\"), got true"},
+      // 3.6 APCP: "may run out each time it is used".
+      {sit("weapon = \"field_gun\"\nammo = \"APCP\"\nsecondary = false\nweapon_value = 5\n", tank, art), "secondary",
+       "firer.secondary: expected true for APCP (3.6: the firing unit may run out each time it is used), got false"},
+      {sit("weapon = \"medium_mortar\"\nsecondary = true\n", inf, art), "secondary",
+       "firer.secondary: expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary ammunition), "
+       "got true"},
+      // Modifiers where their chart or section does not apply.
+      {sit("weapon = \"rifle\"\n", inf, sa + "flank_rear = true\n"), "flank_rear",
+       "fire.flank_rear: expected false for small arms fire at personnel (At flank/rear is a 3.6 anti-tank modifier: "
+       "the flank or rear sectors of the target tanks), got true"},
+      {sit("weapon = \"rifle\"\n", inf + "defense = 5\n", sa), "defense",
+       "target.defense: expected no defense value for small arms fire at personnel (the weapon differential is "
+       "against tank targets, 3.5, 3.6), got 5"},
+      {sit("weapon = \"field_gun\"\n", inf + "size = \"large\"\n", art), "size",
+       "target.size: expected \"normal\" for direct artillery fire at personnel (Large and Small target are 3.6 "
+       "anti-tank modifiers), got \"large\""},
+      {sit("weapon = \"field_gun\"\ndemoralized = true\n", inf, art), "demoralized",
+       "firer.demoralized: expected false for direct artillery fire at personnel (Demoralized is a 3.5 Small Arms "
+       "modifier), got true"},
+      {sit("weapon = \"rifle\"\ntraining = \"outstanding\"\n", inf, sa), "training",
+       "firer.training: expected \"average\" for small arms fire at personnel (Outstanding and Abysmal are 3.6 Direct "
+       "Artillery modifiers), got \"outstanding\""},
+      {sit("weapon = \"rifle\"\nammo = \"HE\"\n", inf, sa), "ammo",
+       "firer.ammo: expected no ammunition type for small arms fire at personnel (ammunition types are fired on the "
+       "Direct Artillery chart, 3.6, 3.7), got \"HE\""},
+      {sit("weapon = \"field_gun\"\n", inf + "prone = true\n", art), "prone",
+       "target.prone: expected false for direct artillery fire at personnel (At prone is a 3.5 Small Arms modifier "
+       "for personnel), got true"},
+      {sit("weapon = \"atr\"\n", "type = \"vehicle\"\nrushing = true\n", sa), "rushing",
+       "target.rushing: expected false for small arms fire at a vehicle (At rushing is a 3.5 Small Arms modifier for "
+       "personnel), got true"},
+      {sit("weapon = \"field_gun\"\n", inf + "soft_cover = true\n", art), "soft_cover",
+       "target.soft_cover: expected false for direct artillery fire at personnel (At soft cover is a 3.5 Small Arms "
+       "modifier; 3.6 has solid and hard cover), got true"},
+      // 3.7 Flamethrowers: "regardless of the target's protection".
+      {sit("weapon = \"flamethrower\"\n", inf + "hard_cover = true\n", "kind = \"flamethrower\"\nrange = 30\n"),
+       "hard_cover", "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got true"},
+  };
+  for (const Case& k : cases) {
+    INFO(k.text);
+    CHECK(situation_error(k.text) == error_at(k.text, k.at, k.message));
+  }
+}
+
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
   const std::string one = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
                           "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"

@@ -1,5 +1,8 @@
 // 1943 special fire rules: each expected value derived by hand first (in the comment), then
 // checked against the exact engine on the compiled program.
+#include <array>
+#include <functional>
+
 #include "salvo/sim/exact.h"
 #include "w1943_test_util.h"
 
@@ -340,6 +343,86 @@ TEST_CASE("1943 weapons: what a known weapon name implies", "[w1943][rules]") {
   CHECK(build_spec(illustrative_chart(), s, ammo_of(s.firer), s.target.bases).hit_mod == 2);
 }
 
+TEST_CASE("1943: each setting is accepted exactly where a rule uses it", "[w1943][errors]") {
+  // The contexts of a shot, and the settings each rule of the text uses there:
+  //   3.5 Small Arms: prone, rushing (personnel only), soft/solid/hard cover, packed,
+  //       demoralized, weak/remnant (bases_firing), moving-firing; the weapon differential
+  //       (weapon value, defense) against tanks only.
+  //   3.6 Direct Artillery: solid/hard cover, stationary in open, moving target, moved, damaged,
+  //       training; ammunition (3.6, 3.7); anti-tank: size, flank/rear, weapons differential;
+  //       anti-personnel: packed infantry.
+  //   3.7 Flamethrowers: "regardless of the target's protection"; Light Smoke: no target.
+  enum { kSaP, kSaV, kAT, kAP, kFT, kSmoke, kContexts };
+  Situation base[kContexts];
+  base[kSaP] = small_arms(3);
+  base[kSaV] = small_arms(1);
+  base[kSaV].target.type = TargetType::kVehicle;
+  base[kAT] = artillery_vs_tank();
+  base[kAT].firer.weapon_value = 0;
+  base[kAT].target.defense = 0;
+  base[kAT].firer.ammo.reset();
+  base[kAP] = artillery_vs_infantry(3);
+  base[kAP].firer.ammo.reset();
+  base[kFT] = small_arms(3);
+  base[kFT].firer.bases = 1;
+  base[kFT].fire.kind = FireKind::kFlamethrower;
+  base[kFT].fire.range = 30;
+  base[kSmoke] = small_arms(3);
+  base[kSmoke].firer.bases = 1;
+  base[kSmoke].fire.kind = FireKind::kSmoke;
+  struct Setting {
+    const char* key;
+    std::function<void(Situation&)> set;
+    std::array<bool, kContexts> used;  // SaP, SaV, AT, AP, FT, smoke
+  };
+  const Setting settings[] = {
+      {"target.prone", [](Situation& s) { s.target.prone = true; }, {1, 0, 0, 0, 0, 0}},
+      {"target.rushing", [](Situation& s) { s.target.rushing = true; }, {1, 0, 0, 0, 0, 0}},
+      {"target.soft_cover", [](Situation& s) { s.target.soft_cover = true; }, {1, 1, 0, 0, 0, 0}},
+      {"target.solid_cover", [](Situation& s) { s.target.solid_cover = true; }, {1, 1, 1, 1, 0, 0}},
+      {"target.hard_cover", [](Situation& s) { s.target.hard_cover = true; }, {1, 1, 1, 1, 0, 0}},
+      {"target.stationary_in_open", [](Situation& s) { s.target.stationary_in_open = true; }, {0, 0, 1, 1, 0, 0}},
+      {"target.moving", [](Situation& s) { s.target.moving = true; }, {0, 0, 1, 1, 0, 0}},
+      {"target.size", [](Situation& s) { s.target.size = TargetSize::kLarge; }, {0, 0, 1, 0, 0, 0}},
+      {"target.defense", [](Situation& s) { s.target.defense = 3; }, {0, 1, 1, 0, 0, 0}},
+      {"firer.weapon_value", [](Situation& s) { s.firer.weapon_value = 3; }, {0, 1, 1, 0, 0, 0}},
+      {"fire.flank_rear", [](Situation& s) { s.fire.flank_rear = true; }, {0, 0, 1, 0, 0, 0}},
+      {"firer.demoralized", [](Situation& s) { s.firer.demoralized = true; }, {1, 1, 0, 0, 0, 0}},
+      {"firer.bases_firing", [](Situation& s) { s.firer.bases_firing = 1; }, {1, 1, 0, 0, 0, 0}},
+      {"firer.training", [](Situation& s) { s.firer.training = Training::kOutstanding; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.damaged", [](Situation& s) { s.firer.damaged = true; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.moved", [](Situation& s) { s.firer.moved = true; }, {1, 1, 1, 1, 0, 0}},
+      {"firer.ammo", [](Situation& s) { s.firer.ammo = Ammo::kHE; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.secondary", [](Situation& s) { s.firer.secondary = true; }, {0, 0, 1, 1, 0, 0}},
+  };
+  const Chart c = illustrative_chart();
+  for (int w = 0; w < kContexts; ++w) {
+    REQUIRE_FALSE(check(c, base[w]).has_value());
+    for (const Setting& st : settings) {
+      INFO("context " << w << ", " << st.key);
+      Situation s = base[w];
+      st.set(s);
+      const auto e = check(c, s);
+      if (st.used[static_cast<std::size_t>(w)]) {
+        CHECK_FALSE(e.has_value());
+      } else {
+        REQUIRE(e.has_value());
+        CHECK(e->key() == st.key);
+        CHECK(std::string(e->what()).rfind("expected ", 0) == 0);
+      }
+    }
+  }
+  // packed needs two bases (3.5) and, for direct artillery, an infantry unit (3.6).
+  Situation p = small_arms(3);
+  p.target.packed = true;
+  CHECK_FALSE(check(c, p).has_value());
+  p.fire.kind = FireKind::kFlamethrower;
+  p.fire.range = 30;
+  p.firer.bases = 1;
+  REQUIRE(check(c, p).has_value());
+  CHECK(check(c, p)->key() == "target.packed");
+}
+
 TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
   const Chart c = illustrative_chart();
   auto message = [&](const Situation& s) {
@@ -369,7 +452,9 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   s.target.packed = true;
   CHECK(message(s) == "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
                       "got true with target.type = \"machine_gun\"");
-  s.fire.kind = FireKind::kSmallArms;  // 3.5 At packed target: "the unit being fired upon", any unit
+  s = small_arms(3);  // 3.5 At packed target: "the unit being fired upon", any unit
+  s.target.type = TargetType::kMachineGun;
+  s.target.packed = true;
   CHECK_FALSE(check(c, s).has_value());
   s = mg_vs_tank(MachineGun::kHeavy);
   s.firer.ammo = Ammo::kHE;

@@ -130,7 +130,7 @@ struct Firer {
   /// Direct artillery ammunition; unset: the weapon's own, see ammo_of(). A machine gun fires
   /// no H.E. or APCP shells and takes no ammunition setting (3.6, 3.7).
   std::optional<Ammo> ammo;
-  bool secondary = false;          ///< ammo is secondary (3.7); APCP and smoke always are
+  std::optional<bool> secondary;   ///< ammo is secondary (3.7); unset: only APCP and smoke are
   Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
   std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index); unset: see shell_size_of(const Firer&)
   int weapon_value = 0;            ///< anti-tank value for the weapon differential
