@@ -157,7 +157,9 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
             f.weapon_value - t.defense, "3.6");
       } else {
         const std::optional<int> size = shell_size_of(f);
-        if (!size) throw RulesError("firer.shell_size", "anti-personnel fire needs the shell size (3.6 Weapon Size Index)");
+        if (!size)
+          throw RulesError("firer.shell_size", "missing (required for direct artillery fire at personnel): a category "
+                                               "0..11 or a name of the 3.6 Weapon Size Index");
         const int cat = *size;
         add(spec.kill_mods, spec.kill_mod, "shell size " + std::to_string(cat),
             chart.shell_size_kill[static_cast<std::size_t>(cat)], "3.6");

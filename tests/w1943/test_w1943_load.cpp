@@ -322,6 +322,36 @@ TEST_CASE("1943 situation files: contradictory settings and settings no rule use
   }
 }
 
+TEST_CASE("1943 messages: a chart directory, a missing shell size, a short array", "[w1943][load][errors]") {
+  // The chart key names a directory: the situation file's line and key.
+  CHECK(situation_error("ruleset = \"1943\"\n\nchart = \".\"\n") ==
+        "s.toml:3: chart: expected a chart file, got a directory (" + kDir + "/)");
+  // Direct artillery at personnel without a shell size: the line of fire.kind, which needs it,
+  // whether or not there is a [firer] table.
+  const std::string needs = "firer.shell_size: missing (required for direct artillery fire at personnel): a category "
+                            "0..11 or a name of the 3.6 Weapon Size Index";
+  const std::string bare = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"infantry\"\n"
+                           "[fire]\nkind = \"direct_artillery\"\nrange = 300\n";
+  CHECK(situation_error(bare) == "s.toml:6: " + needs);
+  const std::string with_firer = sit("weapon = \"field_gun\"\n", "type = \"infantry\"\n",
+                                     "range = 300\nkind = \"direct_artillery\"\n");
+  CHECK(situation_error(with_firer) == error_at(with_firer, "kind =", needs));
+  // A shell_size_kill array of the wrong length says how long it was.
+  const std::string shell = "shell_size_kill = [-2, -1, -1, 0, 0, 1, 1, 1, 2, 2, 2, 3]";
+  const std::string two = edited(shell, "shell_size_kill = [1, 2]");
+  CHECK(chart_error(two) == "chart.toml:" + std::to_string(line_of(two, "shell_size_kill")) +
+                                ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
+                                "0..11), got an array of 2 values");
+  const std::string one = edited(shell, "shell_size_kill = [1]");
+  CHECK(chart_error(one) == "chart.toml:" + std::to_string(line_of(one, "shell_size_kill")) +
+                                ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
+                                "0..11), got an array of 1 value");
+  const std::string scalar = edited(shell, "shell_size_kill = 3");
+  CHECK(chart_error(scalar) == "chart.toml:" + std::to_string(line_of(scalar, "shell_size_kill")) +
+                                   ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
+                                   "0..11), got 3");
+}
+
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
   const std::string one = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
                           "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
