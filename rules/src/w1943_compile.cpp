@@ -528,6 +528,14 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (mg != MachineGun::kNone && f.mounted_cavalry)
     return err("firer.mounted_cavalry", "expected false for a machine gun base (3.1: cavalry bases fire small arms "
                                         "while mounted; each machine gun base fires as a unit), got true");
+  // 3.1: "Each machine gun base also fires as a unit"; 3.2: "Each such artillery base may fire
+  // once each turn" - one base, never Weak or Remnant.
+  if (mg != MachineGun::kNone && f.bases > 1)
+    return err("firer.bases", "expected 1 for a machine gun (3.1: each machine gun base fires as a unit), got " +
+                                  std::to_string(f.bases));
+  if (fire.kind == FireKind::kArtillery && f.bases > 1)
+    return err("firer.bases", "expected 1 for direct artillery fire (3.2: each artillery base fires on its own), got " +
+                                  std::to_string(f.bases));
   if (f.jammed && mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
   if (f.jammed && fire.turns == 1)
     return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");

@@ -35,11 +35,11 @@ std::vector<Case> cases() {
   add("remnant in hard and solid cover", small_arms(), true, [](Situation& s) {
     s.firer.bases_firing = 2; s.target.solid_cover = true; s.target.hard_cover = true; });
   add("lmg at prone, 600 yards", small_arms(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kLight; s.target.prone = true; s.fire.range = 600; });
+    s.firer.mg = MachineGun::kLight; s.firer.bases = 1; s.target.prone = true; s.fire.range = 600; });
   add("hmg 2 turns vs 3 bases", small_arms(3), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.fire.turns = 2; s.target.packed = true; });
+    s.firer.mg = MachineGun::kHeavy; s.firer.bases = 1; s.fire.turns = 2; s.target.packed = true; });
   add("hmg jammed, 3 turns", small_arms(2), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.jammed = true; s.fire.turns = 3; });
+    s.firer.mg = MachineGun::kHeavy; s.firer.bases = 1; s.firer.jammed = true; s.fire.turns = 3; });
   add("infantry assault on armor", small_arms(1), true, [](Situation& s) {
     s.target.type = TargetType::kVehicle; s.firer.weapon_value = 3; s.target.defense = 4; s.fire.range = 50; });
   add("small arms vs MG section, 2 turns", small_arms(2), true, [](Situation& s) {

@@ -242,7 +242,7 @@ TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)
   CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) == "(loaded without error)");
 }
 
-TEST_CASE("1943 situation files: the MG type follows the weapon; contradictions are refused", "[w1943][load][errors]") {
+TEST_CASE("1943 situation files: the MG type follows the weapon, contradictions are refused", "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
   const std::string none = sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa);
@@ -256,6 +256,12 @@ TEST_CASE("1943 situation files: the MG type follows the weapon; contradictions 
         error_at(cav, "mounted_cavalry", "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry "
                                          "bases fire small arms while mounted; each machine gun base fires as a unit), "
                                          "got true"));
+  const std::string three = sit("weapon = \"hmg\"\nbases = 3\nbases_firing = 1\n", inf, sa);
+  CHECK(situation_error(three) == error_at(three, "bases = 3", "firer.bases: expected 1 for a machine gun (3.1: each "
+                                                               "machine gun base fires as a unit), got 3"));
+  const std::string guns = sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n");
+  CHECK(situation_error(guns) == error_at(guns, "bases = 2", "firer.bases: expected 1 for direct artillery fire (3.2: "
+                                                             "each artillery base fires on its own), got 2"));
   // weapon = "hmg" alone is a heavy MG: the Hmg modifier and the jam check apply.
   const load::W1943File f = load::load_w1943_string(sit("weapon = \"hmg\"\n", inf, sa), "s.toml", kDir);
   CHECK(w1943::mg_of(f.situations.at(0).situation.firer) == w1943::MachineGun::kHeavy);

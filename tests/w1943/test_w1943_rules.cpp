@@ -69,6 +69,7 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
   // 2d6: P(at least one 1) = 11/36, then 1/6: P(jam) = 11/216. A 1d6 chart: 1/6 * 1/6 = 1/36.
   Situation s = small_arms();
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;  // 3.1: each machine gun base fires as a unit
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
   Chart one = illustrative_chart();
   one.small_arms_dice = 1;
@@ -101,6 +102,7 @@ TEST_CASE("1943 end reasons: what stopped a shot that was due", "[w1943][rules]"
   // Small arms have no Rapid Fire: a jam (11/216) never ends the fire as mg_jammed.
   Situation sa = small_arms();
   sa.firer.mg = MachineGun::kHeavy;
+  sa.firer.bases = 1;
   const sim::RunResult r = exact(illustrative_chart(), sa);
   CHECK(r.run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
   CHECK(r.run.end_reasons[kEndMgJammed].value == 0.0);
@@ -142,6 +144,7 @@ TEST_CASE("3.7 MG repair: one roll a turn, fixed on a 1", "[w1943][rules]") {
   // E[shots] = 1/6 (1 + 205/216) + 5/36 = 1/6 * 421/216 + 5/36.
   Situation s = small_arms(2);
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;
   s.firer.jammed = true;
   s.fire.turns = 3;
   const sim::RunResult r = exact(uniform_chart(Result::kNone), s);
@@ -441,6 +444,7 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   CHECK(message(s) == "fire.range: mortars fire from 120 to 1800 yards (3.7), got 100");
   s = small_arms();
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;
   s.firer.moved = true;
   CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
   s = small_arms(1);
