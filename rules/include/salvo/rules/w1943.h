@@ -315,7 +315,7 @@ std::string format_explain(const std::string& file, const std::string& name,
                            const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e);
 
 /// Version of the built-in 1943 rules data (the chart itself is hashed separately).
-inline constexpr const char* kRulesDataVersion = "1943-2026.11-1";
+inline constexpr const char* kRulesDataVersion = "1943-2026.11-2";
 
 /// Hash of the built-in values (shell size index, stated modifiers) combined with a chart.
 std::uint64_t rules_data_hash(const Chart& chart);
