@@ -508,7 +508,6 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
     return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
                                             "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
-  if (auto e = setting_problem(s)) return e;
   // The base type: an MG and the mortar rules follow from a weapon salvo knows (mg_of(),
   // is_mortar()); a setting that contradicts the weapon is refused. A problem of a derived
   // setting is reported at the weapon.
@@ -528,6 +527,14 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (mg != MachineGun::kNone && f.mounted_cavalry)
     return err("firer.mounted_cavalry", "expected false for a machine gun base (3.1: cavalry bases fire small arms "
                                         "while mounted; each machine gun base fires as a unit), got true");
+  // What the weapon can fire (3.1, 3.2, 3.7).
+  if (wc) {
+    const bool can = fire.kind == FireKind::kSmallArms  ? wc->small_arms
+                     : fire.kind == FireKind::kArtillery ? wc->artillery
+                     : fire.kind == FireKind::kFlamethrower ? wc->flamethrower
+                                                            : wc->smoke;
+    if (!can) return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
+  }
   // 3.1: "Each machine gun base also fires as a unit"; 3.2: "Each such artillery base may fire
   // once each turn" - one base, never Weak or Remnant.
   if (mg != MachineGun::kNone && f.bases > 1)
@@ -587,14 +594,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
       if (mg != MachineGun::kNone) return err(mg_key, "machine guns do not fire smoke (3.7)");
       break;
   }
-  // What the weapon can fire (3.1, 3.2, 3.7).
-  if (wc) {
-    const bool can = fire.kind == FireKind::kSmallArms  ? wc->small_arms
-                     : fire.kind == FireKind::kArtillery ? wc->artillery
-                     : fire.kind == FireKind::kFlamethrower ? wc->flamethrower
-                                                            : wc->smoke;
-    if (!can) return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
-  }
+  // Settings that change nothing here, or contradict each other.
+  if (auto e = setting_problem(s)) return e;
   if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
     return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
   if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary.value_or(false) &&

@@ -208,7 +208,8 @@ TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][
 TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)", "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
-  const std::string rifle_art = sit("weapon = \"rifle\"\nshell_size = 5\n", inf, art);
+  // The weapon is refused before anything that follows from it (here its six bases, 3.2).
+  const std::string rifle_art = sit("weapon = \"rifle\"\nbases = 6\nshell_size = 5\n", inf, art);
   CHECK(situation_error(rifle_art) ==
         error_at(rifle_art, "weapon =", "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery "
                                         "fire (3.2, 3.6 Weapon Size Index, 3.7), got \"rifle\""));
@@ -238,6 +239,9 @@ TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)
   CHECK(situation_error(hmg) ==
         error_at(hmg, "kind =", "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on "
                                 "a vehicle (3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""));
+  // A rule of the fire is reported before a setting it leaves unused (the weapon value here).
+  const std::string apcp = sit("weapon = \"field_gun\"\nammo = \"APCP\"\nweapon_value = 6\n", inf, art);
+  CHECK(situation_error(apcp) == error_at(apcp, "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"));
   // Infantry assaulting armor use the Small Arms chart (3.5).
   CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) == "(loaded without error)");
 }
