@@ -580,7 +580,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
       if (t.type != TargetType::kVehicle && ammo != Ammo::kHE)
         return err("firer.ammo", "you must use H.E. in an antipersonnel role (3.6)");
       if (mortar && ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
-      if (f.fallback_ammo != Ammo::kNone && f.fallback_ammo == ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
+      if (f.fallback_ammo != Ammo::kNone && f.fallback_ammo == ammo)
+        return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
       if (f.fallback_ammo == Ammo::kAPCP || f.fallback_ammo == Ammo::kSmoke)
         return err("firer.fallback_ammo", "APCP and light smoke are always secondary ammunition (3.6, 3.7)");
       if (f.fallback_ammo == Ammo::kAP && t.type != TargetType::kVehicle)
@@ -648,7 +649,7 @@ Compiled compile(const Chart& chart, const Situation& s) {
   l.push_back("notes");
   l.push_back("  - hits: a K removes a base; a second D on an infantry unit with a damaged base is a K (3.3)");
   if (s.target.type == TargetType::kMachineGun || s.target.type == TargetType::kMortar)
-    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the kill die (3.3)");
+    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the box, K, D or I (3.3)");
   if (s.target.type == TargetType::kInfantry)
     l.push_back("  - immobilization only happens to vehicles and towed guns: I has no effect here (3.3)");
   l.push_back("  - a K removes an undamaged base while one remains (salvo's reading; the text does not say)");

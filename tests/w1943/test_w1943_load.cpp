@@ -139,7 +139,7 @@ TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w
 }
 
 TEST_CASE("1943 situation files: a machine gun takes no ammunition type (3.6, 3.7)", "[w1943][load][errors]") {
-  // The auditor's reproducer: a heavy MG against a half-track at 300 yards. With no "Firing
+  // A heavy MG against a half-track at 300 yards. With no "Firing
   // H.E." the first shot kills with 21/36 * 1/2 = 7/24 (derived in test_w1943_rules.cpp).
   const std::string mg = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nmg = \"heavy\"\n"
                          "weapon = \"hmg\"\nweapon_value = 2\n[target]\ntype = \"vehicle\"\ndefense = 1\n[fire]\n"
@@ -184,7 +184,7 @@ std::string error_at(const std::string& text, const std::string& at, const std::
 }  // namespace
 
 TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][load][errors]") {
-  // The auditor's reproducer: a medium mortar at 50 yards, without mortar = true.
+  // A medium mortar at 50 yards, without mortar = true.
   const std::string close = sit("weapon = \"medium_mortar\"\nshell_size = 3\n", "type = \"infantry\"\n",
                                 "kind = \"direct_artillery\"\nrange = 50\n");
   CHECK(situation_error(close) == error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
