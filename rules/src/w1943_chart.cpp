@@ -106,6 +106,41 @@ std::optional<int> shell_size_of(const std::string& weapon_class) {
   return std::nullopt;
 }
 
+std::optional<WeaponClass> weapon_class(const std::string& weapon) {
+  using M = MachineGun;
+  // name, MG, mortar, small arms, direct artillery, flamethrower, smoke.
+  struct Row {
+    const char* name;
+    WeaponClass c;
+  };
+  static const Row rows[] = {
+      {"rifle", {M::kNone, false, true, false, false, false}},
+      {"assault", {M::kNone, false, true, false, false, false}},
+      // Anti-tank rifles: infantry fire (3.5 weapon differential) and a 3.6 shell size (ATR, 1).
+      {"atr", {M::kNone, false, true, true, false, false}},
+      // 3.7: "light machine guns may not fire in any anti-tank capacity"; medium and heavy MGs
+      // fire on tank targets with the Direct Artillery Anti-Tank modifiers.
+      {"lmg", {M::kLight, false, true, false, false, false}},
+      {"mmg", {M::kMedium, false, true, true, false, false}},
+      {"hmg", {M::kHeavy, false, true, true, false, false}},
+      // 3.2: "Towed cannons, vehicle-mounted cannons and mortars may only conduct direct fire";
+      // 3.7 Light Smoke: "All mortar sections may use light smoke, as can vehicles with an S
+      // weapon code" (salvo cannot see a gun's code: every gun may).
+      {"light_gun", {M::kNone, false, false, true, false, true}},
+      {"field_gun", {M::kNone, false, false, true, false, true}},
+      {"tank_gun", {M::kNone, false, false, true, false, true}},
+      {"flamethrower", {M::kNone, false, false, false, true, false}},
+  };
+  for (const Row& r : rows)
+    if (weapon == r.name) return r.c;
+  // 3.7 Mortars: Direct Artillery Fire chart, HE and light smoke.
+  const std::string suffix = "_mortar";
+  if (weapon == "mortar" ||
+      (weapon.size() > suffix.size() && weapon.compare(weapon.size() - suffix.size(), suffix.size(), suffix) == 0))
+    return WeaponClass{M::kNone, true, false, true, false, true};
+  return std::nullopt;
+}
+
 const std::vector<std::string>& shell_size_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;

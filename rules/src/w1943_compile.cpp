@@ -2,6 +2,7 @@
 // Fire shot, target unit bases / damage / immobilization, MG jammed, secondary ammo out, fuel
 // out); each state's DAG rolls the fire dice (the Small Arms chart's dice, or the two hit dice
 // then the kill die), then a jam die when an MG must check.
+#include <array>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -34,6 +35,39 @@ const char* ammo_name(Ammo a) {
   return "?";
 }
 
+const char* mg_name(MachineGun m) {
+  switch (m) {
+    case MachineGun::kNone: return "none";
+    case MachineGun::kLight: return "light";
+    case MachineGun::kMedium: return "medium";
+    case MachineGun::kHeavy: return "heavy";
+  }
+  return "?";
+}
+
+// The weapons that deliver each kind of fire, as weapon_class() knows them.
+const char* fire_weapons(FireKind k) {
+  switch (k) {
+    case FireKind::kSmallArms: return "a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or hmg (3.1)";
+    case FireKind::kArtillery:
+      return "a gun, a mortar, an atr, mmg or hmg for direct artillery fire (3.2, 3.6 Weapon Size Index, 3.7)";
+    case FireKind::kFlamethrower: return "the flamethrower for flamethrower fire (3.7 Flamethrowers)";
+    case FireKind::kSmoke: return "a mortar or a gun for light smoke (3.7 Light Smoke)";
+  }
+  return "?";
+}
+
+const char* type_name(TargetType t) {
+  switch (t) {
+    case TargetType::kInfantry: return "infantry";
+    case TargetType::kMachineGun: return "machine_gun";
+    case TargetType::kMortar: return "mortar";
+    case TargetType::kTowedGun: return "towed_gun";
+    case TargetType::kVehicle: return "vehicle";
+  }
+  return "?";
+}
+
 std::string signed_int(int v) {
   std::string r;
   if (v > 0) r.push_back('+');
@@ -53,8 +87,15 @@ struct Key {
 class Compiler {
  public:
   Compiler(const Chart& chart, const Situation& s) : c_(chart), s_(s) {
-    main_ = build_spec(chart, s, s.firer.ammo);
-    if (s.firer.fallback_ammo != Ammo::kNone) fallback_ = build_spec(chart, s, s.firer.fallback_ammo);
+    // One spec per ammunition and per number of bases that changes a modifier: a packed unit
+    // stops being packed at one base (3.5, 3.6).
+    const int bases = s.target.bases;
+    main_[0] = build_spec(chart, s, ammo_of(s.firer), 1);
+    main_[1] = build_spec(chart, s, ammo_of(s.firer), bases);
+    if (s.firer.fallback_ammo != Ammo::kNone) {
+      fallback_[0] = build_spec(chart, s, s.firer.fallback_ammo, 1);
+      fallback_[1] = build_spec(chart, s, s.firer.fallback_ammo, bases);
+    }
   }
 
   RollProgram run() {
@@ -103,11 +144,14 @@ class Compiler {
 
   bool can_fire(const Key& k) const {
     if (k.fuel_out) return false;
-    if (k.ammo_out && (s_.fire.kind == FireKind::kSmoke || !fallback_)) return false;
+    if (k.ammo_out && (s_.fire.kind == FireKind::kSmoke || !fallback_[0])) return false;
     return true;
   }
 
-  const ShotSpec& spec_of(const Key& k) const { return k.ammo_out ? *fallback_ : main_; }
+  const ShotSpec& spec_of(const Key& k) const {
+    const std::size_t i = k.alive >= 2 ? 1 : 0;
+    return k.ammo_out ? *fallback_[i] : main_[i];
+  }
 
   std::uint32_t remnant_flags(int from_turn) const {
     std::uint32_t f = 1u << kFlagTargetRemnant;
@@ -154,7 +198,7 @@ class Compiler {
   // The leaf of a shot: its effect, then where the fire goes.
   Link finish(const Key& k, const ShotSpec& spec, const Shot& shot, bool jams) {
     TargetState ts{k.alive, k.damaged, k.immobilized};
-    const int killed = apply_shot(s_.target.type, shot, s_.fire.kind, ts);
+    const int killed = apply_shot(s_.target.type, shot, ts);
     Leaf leaf;
     if (shot.hit) leaf.flags |= 1u << kFlagHit;
     if (shot.hit && shot.result == Result::kKilled) leaf.flags |= 1u << kFlagResultK;
@@ -185,9 +229,10 @@ class Compiler {
     next.jammed = jams;
     next.ammo_out = k.ammo_out || ammo;
     next.fuel_out = k.fuel_out || fuel;
+    // Why the run ends (see EndReason): the target, then what stopped a shot that was due.
     if (ts.alive == 0) return end(leaf, End::kDestroyed, k.turn);
     if (jams) {
-      if (!multi(s_)) return end(leaf, End::kMgJammed, k.turn);
+      if (shot.rapid_fire && !multi(s_)) return end(leaf, End::kMgJammed, k.turn);
       return next_turn(leaf, next);
     }
     if (shot.rapid_fire) {  // 3.7 Rapid Fire Reward: fire again at once, same turn
@@ -237,8 +282,8 @@ class Compiler {
 
   const Chart& c_;
   const Situation& s_;
-  ShotSpec main_;
-  std::optional<ShotSpec> fallback_;
+  std::array<ShotSpec, 2> main_;                   // [0]: one base left, [1]: two or more
+  std::array<std::optional<ShotSpec>, 2> fallback_;
   ProgramBuilder b_;
   std::map<Key, std::int32_t> ids_;
   std::queue<Key> pending_;
@@ -286,6 +331,117 @@ void explain_spec(std::vector<std::string>& out, const Situation& s, const Chart
     out.push_back(std::string("  secondary ammunition ") + ammo_name(spec.ammo) +
                   ": runs out on an unmodified 1 or 2 on the kill die (3.7)");
   (void)c;
+}
+
+// Where a setting changes the fire: the contexts of a shot.
+enum Where : unsigned {
+  kSaPersonnel = 1,  // Small Arms Fire chart at a personnel target (3.5)
+  kSaVehicle = 2,    // Small Arms Fire chart at a vehicle: infantry assaulting armor (3.5)
+  kAntiTank = 4,     // Direct Artillery, anti-tank section (3.6)
+  kAntiPersonnel = 8,
+  kFlame = 16,       // 3.7 Flamethrowers: "regardless of the target's protection"
+  kLightSmoke = 32,  // 3.7 Light Smoke: no target, no modifiers
+  kSmallArms = kSaPersonnel | kSaVehicle,
+  kArtillery = kAntiTank | kAntiPersonnel,
+};
+
+Where where_of(const Situation& s) {
+  const bool vehicle = s.target.type == TargetType::kVehicle;
+  switch (s.fire.kind) {
+    case FireKind::kSmallArms: return vehicle ? kSaVehicle : kSaPersonnel;
+    case FireKind::kArtillery: return vehicle ? kAntiTank : kAntiPersonnel;
+    case FireKind::kFlamethrower: return kFlame;
+    case FireKind::kSmoke: return kLightSmoke;
+  }
+  return kSaPersonnel;
+}
+
+const char* where_name(Where w) {
+  switch (w) {
+    case kSaPersonnel: return "small arms fire at personnel";
+    case kSaVehicle: return "small arms fire at a vehicle";
+    case kAntiTank: return "direct artillery fire at a vehicle";
+    case kAntiPersonnel: return "direct artillery fire at personnel";
+    case kFlame: return "flamethrower fire";
+    case kLightSmoke: return "light smoke";
+    default: return "?";
+  }
+}
+
+std::string quoted(const std::string& v) { return "\"" + v + "\""; }
+
+// A setting that changes nothing in the fire described (a modifier of the other chart or
+// section, a target condition under a flamethrower or smoke, the tank values of a personnel
+// target), or that contradicts another: refused, so no setting is silently ignored.
+std::optional<RulesError> setting_problem(const Situation& s) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const Fire& fire = s.fire;
+  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
+  if (t.stationary_in_open && t.moving)
+    return err("target.stationary_in_open", "expected false for a moving target (3.6 At stationary in open: \"not "
+                                            "moving or behind any sort of cover\"), got true");
+  if (t.stationary_in_open && (t.soft_cover || t.solid_cover || t.hard_cover))
+    return err("target.stationary_in_open", "expected false for a target in cover (3.6 At stationary in open: \"not "
+                                            "moving or behind any sort of cover\"), got true");
+  // 3.6 APCP: "firing unit may run out each time it is used"; 3.7 Mortars: "light smoke
+  // counting as secondary ammunition", so their HE is primary.
+  if (f.secondary == false && ammo_of(f) == Ammo::kAPCP)
+    return err("firer.secondary", "expected true for APCP (3.6: the firing unit may run out each time it is used), "
+                                  "got false");
+  if (f.secondary == true && is_mortar(f) && fire.kind == FireKind::kArtillery)
+    return err("firer.secondary", "expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
+                                  "ammunition), got true");
+
+  struct Use {
+    const char* key;
+    bool set;
+    unsigned where;        // the contexts where it changes the fire
+    std::string expected;  // its neutral value
+    std::string got;
+    const char* what;      // the rule that uses it
+  };
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  const char* sizes[] = {"normal", "large", "small"};
+  const char* trainings[] = {"average", "outstanding", "abysmal"};
+  const Use uses[] = {
+      {"target.prone", t.prone, kSaPersonnel, "false", "true", "At prone is a 3.5 Small Arms modifier for personnel"},
+      {"target.rushing", t.rushing, kSaPersonnel, "false", "true", "At rushing is a 3.5 Small Arms modifier for personnel"},
+      {"target.soft_cover", t.soft_cover, kSmallArms, "false", "true",
+       "At soft cover is a 3.5 Small Arms modifier; 3.6 has solid and hard cover"},
+      {"target.solid_cover", t.solid_cover, kSmallArms | kArtillery, "false", "true",
+       "At solid cover is a 3.5 and 3.6 modifier"},
+      {"target.hard_cover", t.hard_cover, kSmallArms | kArtillery, "false", "true", "At hard cover is a 3.5 and 3.6 modifier"},
+      {"target.packed", t.packed, kSmallArms | kAntiPersonnel, "false", "true", "At packed is a 3.5 and 3.6 modifier"},
+      {"target.stationary_in_open", t.stationary_in_open, kArtillery, "false", "true",
+       "At stationary in open is a 3.6 Direct Artillery modifier"},
+      {"target.moving", t.moving, kArtillery, "false", "true", "Moving target is a 3.6 Direct Artillery modifier"},
+      {"target.size", t.size != TargetSize::kNormal, kAntiTank, quoted("normal"),
+       quoted(sizes[static_cast<int>(t.size)]), "Large and Small target are 3.6 anti-tank modifiers"},
+      {"target.defense", t.defense != 0, kSaVehicle | kAntiTank, "no defense value", std::to_string(t.defense),
+       "the weapon differential is against tank targets, 3.5, 3.6"},
+      {"firer.weapon_value", f.weapon_value != 0, kSaVehicle | kAntiTank, "no weapon value",
+       std::to_string(f.weapon_value), "the weapon differential is against tank targets, 3.5, 3.6"},
+      {"fire.flank_rear", fire.flank_rear, kAntiTank, "false", "true",
+       "At flank/rear is a 3.6 anti-tank modifier: the flank or rear sectors of the target tanks"},
+      {"firer.demoralized", f.demoralized, kSmallArms, "false", "true", "Demoralized is a 3.5 Small Arms modifier"},
+      {"firer.bases_firing", f.bases_firing != 0, kSmallArms, "no bases_firing", std::to_string(f.bases_firing),
+       "Weak and Remnant unit firing are 3.5 Small Arms modifiers"},
+      {"firer.training", f.training != Training::kAverage, kArtillery, quoted("average"),
+       quoted(trainings[static_cast<int>(f.training)]), "Outstanding and Abysmal are 3.6 Direct Artillery modifiers"},
+      {"firer.damaged", f.damaged, kArtillery, "false", "true", "Damaged is a 3.6 Direct Artillery modifier"},
+      {"firer.moved", f.moved, kSmallArms | kArtillery, "false", "true", "Moving-firing is 3.5, Moved 3.6"},
+      {"firer.ammo", f.ammo.has_value(), kArtillery, "no ammunition type", f.ammo ? quoted(ammo_name(*f.ammo)) : "",
+       "ammunition types are fired on the Direct Artillery chart, 3.6, 3.7"},
+      {"firer.secondary", f.secondary.has_value(), kArtillery, "no secondary setting", flag(f.secondary.value_or(false)),
+       "secondary ammunition runs out on the Direct Artillery kill die, 3.7"},
+  };
+  const Where here = where_of(s);
+  for (const Use& u : uses)
+    if (u.set && !(u.where & here))
+      return err(u.key, "expected " + u.expected + " for " + where_name(here) + " (" + u.what + "), got " + u.got);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -344,44 +500,107 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   if (t.immobilized && t.type != TargetType::kVehicle && t.type != TargetType::kTowedGun)
     return err("target.immobilized", "only vehicles and towed guns can be immobilized (3.3)");
   if (fire.turns < 1 || fire.turns > kMaxTurns) return err("fire.turns", "expected 1.." + std::to_string(kMaxTurns));
-  if (f.jammed && f.mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
+  // 3.5 At packed target, 3.6 At packed Infantry: "any bases which are within 10 yards of each
+  // other" takes two bases; 3.6 gives the artillery bonus against "an infantry unit" only.
+  if (t.packed && t.bases < 2)
+    return err("target.packed", "expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each "
+                                "other), got true with target.bases = " + std::to_string(t.bases));
+  if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
+    return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
+                                            "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
+  // The base type: an MG and the mortar rules follow from a weapon salvo knows (mg_of(),
+  // is_mortar()); a setting that contradicts the weapon is refused. A problem of a derived
+  // setting is reported at the weapon.
+  const std::optional<WeaponClass> wc = weapon_class(f.weapon);
+  const MachineGun mg = mg_of(f);
+  const bool mortar = is_mortar(f);
+  const char* mg_key = f.mg ? "firer.mg" : "firer.weapon";
+  const char* mortar_key = f.mortar ? "firer.mortar" : "firer.weapon";
+  if (wc && f.mg && *f.mg != wc->mg)
+    return err("firer.mg", std::string("expected \"") + mg_name(wc->mg) + "\" for weapon \"" + f.weapon +
+                               "\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"" + mg_name(*f.mg) + "\"");
+  if (wc && f.mortar && *f.mortar != wc->mortar)
+    return err("firer.mortar", std::string("expected ") + (wc->mortar ? "true" : "false") + " for weapon \"" + f.weapon +
+                                   "\" (3.7 Mortars), got " + (*f.mortar ? "true" : "false"));
+  if (mg != MachineGun::kNone && mortar)
+    return err(mortar_key, "expected a machine gun or a mortar, not both (3.7), got a mortar that is a machine gun");
+  if (mg != MachineGun::kNone && f.mounted_cavalry)
+    return err("firer.mounted_cavalry", "expected false for a machine gun base (3.1: cavalry bases fire small arms "
+                                        "while mounted; each machine gun base fires as a unit), got true");
+  // What the weapon can fire (3.1, 3.2, 3.7).
+  if (wc) {
+    const bool can = fire.kind == FireKind::kSmallArms  ? wc->small_arms
+                     : fire.kind == FireKind::kArtillery ? wc->artillery
+                     : fire.kind == FireKind::kFlamethrower ? wc->flamethrower
+                                                            : wc->smoke;
+    if (!can) return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
+  }
+  // 3.1: "Each machine gun base also fires as a unit"; 3.2: "Each such artillery base may fire
+  // once each turn" - one base, never Weak or Remnant.
+  if (mg != MachineGun::kNone && f.bases > 1)
+    return err("firer.bases", "expected 1 for a machine gun (3.1: each machine gun base fires as a unit), got " +
+                                  std::to_string(f.bases));
+  if (fire.kind == FireKind::kArtillery && f.bases > 1)
+    return err("firer.bases", "expected 1 for direct artillery fire (3.2: each artillery base fires on its own), got " +
+                                  std::to_string(f.bases));
+  if (f.jammed && mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
   if (f.jammed && fire.turns == 1)
     return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
-  if (f.moved && f.mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
+  if (f.moved && mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
     return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
-  if (f.moved && f.mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
+  if (f.moved && mortar) return err("firer.moved", "mortar bases may not fire on the same turn they have moved (3.7)");
+  // 3.7 Machine Guns: an MG fires no shells, so neither H.E. ("from mortars or field guns for
+  // example", 3.6 Firing H.E.) nor APCP, and it has no secondary ammunition.
+  const Ammo ammo = ammo_of(f);
+  if (mg != MachineGun::kNone && f.ammo)
+    return err("firer.ammo", std::string("expected no ammunition type for a machine gun (it fires no H.E. or APCP "
+                                         "shells, 3.6, 3.7), got \"") + ammo_name(*f.ammo) + "\"");
+  if (mg != MachineGun::kNone && f.secondary.value_or(false))
+    return err("firer.secondary", "expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
     return err("firer.shell_size", "expected a category in 0..11 (3.6 Weapon Size Index)");
   switch (fire.kind) {
     case FireKind::kSmallArms:
-      if (f.mortar) return err("firer.mortar", "mortars fire on the Direct Artillery Fire chart (3.2)");
+      if (mortar) return err(mortar_key, "mortars fire on the Direct Artillery Fire chart (3.2)");
+      // 3.7: light MGs "may not fire in any anti-tank capacity"; medium and heavy MGs firing on
+      // tank targets "are subject to all standard modifiers shown on the Direct Artillery
+      // Anti-Tank section" (3.5: the Small Arms chart is used by infantry assaulting armor).
+      if (mg == MachineGun::kLight && t.type == TargetType::kVehicle)
+        return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (mg != MachineGun::kNone && t.type == TargetType::kVehicle)
+        return err("fire.kind", "expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
+                                "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\"");
       break;
     case FireKind::kArtillery:
-      if (f.mg == MachineGun::kLight) return err("firer.mg", "light machine guns may not fire in any anti-tank capacity (3.7)");
-      if (f.mg != MachineGun::kNone && t.type != TargetType::kVehicle)
+      if (mg == MachineGun::kLight) return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (mg != MachineGun::kNone && t.type != TargetType::kVehicle)
         return err("fire.kind", "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only against tank targets (3.1, 3.7)");
-      if (f.ammo == Ammo::kSmoke || f.ammo == Ammo::kNone)
+      if (mg == MachineGun::kNone && (ammo == Ammo::kSmoke || ammo == Ammo::kNone))
         return err("firer.ammo", "direct artillery fire needs HE, AP or APCP (light smoke is fire.kind = \"smoke\")");
-      if (t.type != TargetType::kVehicle && f.ammo != Ammo::kHE)
+      if (t.type != TargetType::kVehicle && ammo != Ammo::kHE)
         return err("firer.ammo", "you must use H.E. in an antipersonnel role (3.6)");
-      if (f.mortar && f.ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
-      if (f.fallback_ammo == f.ammo) return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
+      if (mortar && ammo != Ammo::kHE) return err("firer.ammo", "mortars may only use HE and light smoke (3.7)");
+      if (f.fallback_ammo != Ammo::kNone && f.fallback_ammo == ammo)
+        return err("firer.fallback_ammo", "the primary ammunition must differ from the secondary");
       if (f.fallback_ammo == Ammo::kAPCP || f.fallback_ammo == Ammo::kSmoke)
         return err("firer.fallback_ammo", "APCP and light smoke are always secondary ammunition (3.6, 3.7)");
       if (f.fallback_ammo == Ammo::kAP && t.type != TargetType::kVehicle)
         return err("firer.fallback_ammo", "you must use H.E. in an antipersonnel role (3.6)");
-      if (f.mortar && (fire.range < kMortarMinRange || fire.range > kMortarMaxRange))
+      if (mortar && (fire.range < kMortarMinRange || fire.range > kMortarMaxRange))
         return err("fire.range", "mortars fire from 120 to 1800 yards (3.7), got " + std::to_string(fire.range));
       break;
     case FireKind::kFlamethrower:
       break;
     case FireKind::kSmoke:
-      if (f.mg != MachineGun::kNone) return err("fire.kind", "machine guns do not fire smoke (3.7)");
+      if (mg != MachineGun::kNone) return err(mg_key, "machine guns do not fire smoke (3.7)");
       break;
   }
+  // Settings that change nothing here, or contradict each other.
+  if (auto e = setting_problem(s)) return e;
   if (fire.kind != FireKind::kArtillery && f.fallback_ammo != Ammo::kNone)
     return err("firer.fallback_ammo", "only direct artillery fire has secondary ammunition with a fallback (3.7)");
-  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary && f.ammo != Ammo::kAPCP)
+  if (fire.kind == FireKind::kArtillery && f.fallback_ammo != Ammo::kNone && !f.secondary.value_or(false) &&
+      ammo != Ammo::kAPCP)
     return err("firer.fallback_ammo", "a fallback needs secondary ammunition (firer.secondary = true) (3.7)");
   // Base and Range chart.
   std::string weapon = f.weapon;
@@ -402,8 +621,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
                                    "-yard range of " + weapon + " (Base and Range chart)");
   }
   try {
-    build_spec(chart, s, f.ammo);
-    if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo);
+    build_spec(chart, s, ammo, t.bases);
+    if (f.fallback_ammo != Ammo::kNone) build_spec(chart, s, f.fallback_ammo, t.bases);
   } catch (const RulesError& e) {
     return e;
   }
@@ -418,16 +637,19 @@ Compiled compile(const Chart& chart, const Situation& s) {
   l.push_back("chart: " + chart.name);
   l.push_back(std::string("fire: ") + kind_name(s.fire.kind) + ", " + std::to_string(s.fire.range) + " yards, " +
               (s.fire.turns == 1 ? std::string("one fire") : std::to_string(s.fire.turns) + " turns"));
-  const ShotSpec main = build_spec(chart, s, s.firer.ammo);
-  explain_spec(l, s, chart, main,
-               s.fire.kind == FireKind::kArtillery ? std::string("shots with ") + ammo_name(s.firer.ammo) : "each fire");
+  const Ammo ammo = ammo_of(s.firer);
+  const ShotSpec main = build_spec(chart, s, ammo, s.target.bases);
+  std::string label = "each fire";
+  if (s.fire.kind == FireKind::kArtillery)
+    label = ammo == Ammo::kNone ? std::string("machine gun shots (no H.E.)") : std::string("shots with ") + ammo_name(ammo);
+  explain_spec(l, s, chart, main, label);
   if (s.firer.fallback_ammo != Ammo::kNone)
-    explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo),
+    explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo, s.target.bases),
                  std::string("shots with ") + ammo_name(s.firer.fallback_ammo) + " once the secondary is out");
   l.push_back("notes");
   l.push_back("  - hits: a K removes a base; a second D on an infantry unit with a damaged base is a K (3.3)");
   if (s.target.type == TargetType::kMachineGun || s.target.type == TargetType::kMortar)
-    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the kill die (3.3)");
+    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the box, K, D or I (3.3)");
   if (s.target.type == TargetType::kInfantry)
     l.push_back("  - immobilization only happens to vehicles and towed guns: I has no effect here (3.3)");
   l.push_back("  - a K removes an undamaged base while one remains (salvo's reading; the text does not say)");
@@ -435,11 +657,12 @@ Compiled compile(const Chart& chart, const Situation& s) {
     l.push_back("  - Rapid Fire shots stay on the same target while it lives (3.7 allows another target)");
   if (s.fire.turns > 1) {
     l.push_back("  - the target unit does not move, rally or return fire between turns; remnant: one third or less of its bases (3.5)");
-    if (s.firer.mg != MachineGun::kNone)
+    if (mg_of(s.firer) != MachineGun::kNone)
       l.push_back("  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after (3.7)");
   }
-  if (s.target.packed && s.fire.turns > 1)
-    l.push_back("  - packed target: salvo keeps the packed modifier as losses thin the unit (3.3 may lift it)");
+  if (s.target.packed && (s.fire.turns > 1 || s.fire.kind == FireKind::kArtillery))
+    l.push_back("  - packed target: the modifier lapses once one base is left, no two bases within 10 yards (3.5, 3.6);"
+                " salvo takes every base as packed (3.3 removes packed bases first)");
   return out;
 }
 

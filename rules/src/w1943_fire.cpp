@@ -37,16 +37,42 @@ const char* end_reason_name(int reason) {
   return reason >= 0 && reason < kNumEndReasons ? names[reason] : "?";
 }
 
-ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
+MachineGun mg_of(const Firer& f) {
+  if (f.mg) return *f.mg;
+  const auto c = weapon_class(f.weapon);
+  return c ? c->mg : MachineGun::kNone;
+}
+
+bool is_mortar(const Firer& f) {
+  if (f.mortar) return *f.mortar;
+  const auto c = weapon_class(f.weapon);
+  return c && c->mortar;
+}
+
+std::optional<int> shell_size_of(const Firer& f) {
+  if (f.shell_size) return f.shell_size;
+  return shell_size_of(f.weapon);
+}
+
+Ammo ammo_of(const Firer& f) {
+  if (f.ammo) return *f.ammo;
+  return mg_of(f) != MachineGun::kNone ? Ammo::kNone : Ammo::kHE;  // 3.6 Firing H.E., 3.7 Machine Guns
+}
+
+ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const int range = s.fire.range;
+  // 3.5 At packed target, 3.6 At packed Infantry: "any bases which are within 10 yards of each
+  // other at the time the die is rolled" - one base left is no pair.
+  const bool packed = t.packed && alive >= 2;
   ShotSpec spec;
   spec.kind = s.fire.kind;
   spec.ammo = ammo;
   spec.anti_tank = t.type == TargetType::kVehicle;
-  const bool fired_ammo = ammo == f.ammo;
-  spec.secondary = fired_ammo && (f.secondary || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
+  const bool fired_ammo = ammo == ammo_of(f);
+  const MachineGun mg = mg_of(f);
+  spec.secondary = fired_ammo && (f.secondary.value_or(false) || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
   auto add = [](std::vector<Modifier>& to, int& sum, std::string what, int value, std::string rule) {
     sum += value;
     to.push_back(Modifier{std::move(what), value, std::move(rule)});
@@ -56,7 +82,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
     case FireKind::kSmallArms: {
       spec.dice = chart.small_arms_dice;
       spec.table = &chart.small_arms_results;
-      spec.jam_on_fire_die = f.mg != MachineGun::kNone;  // 3.7
+      spec.jam_on_fire_die = mg != MachineGun::kNone;  // 3.7
       auto& m = spec.hit_mods;
       int& sum = spec.hit_mod;
       const auto& cm = chart.small_arms_mods;
@@ -68,10 +94,10 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       else if (3 * firing <= 2 * f.bases)
         add(m, sum, "Weak unit firing (" + std::to_string(firing) + " of " + std::to_string(f.bases) + " bases)",
             kWeakFire, "3.5");
-      if (f.mg == MachineGun::kHeavy) chart_mod("hmg", "Hmg: belt-fed heavy machine gun");
-      if (f.mg == MachineGun::kLight) chart_mod("lmg", "Lmg: clip-fed light machine gun");
+      if (mg == MachineGun::kHeavy) chart_mod("hmg", "Hmg: belt-fed heavy machine gun");
+      if (mg == MachineGun::kLight) chart_mod("lmg", "Lmg: clip-fed light machine gun");
       if (t.prone) chart_mod("at_prone", "at prone");
-      if (t.packed) chart_mod("at_packed", "at packed target");
+      if (packed) chart_mod("at_packed", "at packed target");
       if (t.rushing) chart_mod("at_rushing", "at rushing");
       if (t.soft_cover) chart_mod("soft_cover", "at soft cover");
       if (t.solid_cover) chart_mod("solid_cover", "at solid cover");
@@ -92,7 +118,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       const ArtillerySection& sec = spec.anti_tank ? chart.anti_tank : chart.anti_personnel;
       spec.table = &sec.kill;
       spec.rapid_fire = true;                                                      // 3.7
-      spec.jam_on_kill_die = spec.anti_tank && f.mg != MachineGun::kNone;          // 3.7
+      spec.jam_on_kill_die = spec.anti_tank && mg != MachineGun::kNone;          // 3.7
       const RangeBand* b = band_of(chart.artillery_bands, range);
       if (!b) throw RulesError("fire.range", "no Direct Artillery range band of the chart holds " + std::to_string(range) + " yards");
       spec.to_hit = b->value;
@@ -108,7 +134,7 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       if (f.training == Training::kOutstanding) add(spec.hit_mods, spec.hit_mod, "Outstanding unit", kOutstandingHit, "3.6");
       if (f.training == Training::kAbysmal) add(spec.hit_mods, spec.hit_mod, "Abysmal unit", kAbysmalHit, "3.6");
       cond("stationary_in_open", t.stationary_in_open, "at stationary in open");
-      if (!spec.anti_tank) cond("packed_infantry", t.packed, "at packed infantry");
+      if (!spec.anti_tank) cond("packed_infantry", packed, "at packed infantry");
       cond("solid_cover", t.solid_cover, "at solid cover");
       cond("hard_cover", t.hard_cover, "at hard cover");
       cond("range_1000_2000", range >= 1000 && range <= 2000, "1000 to 2000 yard range");
@@ -124,14 +150,17 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo) {
       cond("over_1000", range > 1000, "over 1000 yard range");
       if (spec.anti_tank) {
         cond("firing_he", ammo == Ammo::kHE, "firing H.E.");
-        if (f.mg == MachineGun::kMedium) add(spec.kill_mods, spec.kill_mod, "Medium MG", kMediumMgKill, "3.6");
-        if (f.mg == MachineGun::kHeavy) add(spec.kill_mods, spec.kill_mod, "Heavy MG", kHeavyMgKill, "3.6");
+        if (mg == MachineGun::kMedium) add(spec.kill_mods, spec.kill_mod, "Medium MG", kMediumMgKill, "3.6");
+        if (mg == MachineGun::kHeavy) add(spec.kill_mods, spec.kill_mod, "Heavy MG", kHeavyMgKill, "3.6");
         add(spec.kill_mods, spec.kill_mod,
             "weapons differential (" + std::to_string(f.weapon_value) + " vs defense " + std::to_string(t.defense) + ")",
             f.weapon_value - t.defense, "3.6");
       } else {
-        if (!f.shell_size) throw RulesError("firer.shell_size", "anti-personnel fire needs the shell size (3.6 Weapon Size Index)");
-        const int cat = *f.shell_size;
+        const std::optional<int> size = shell_size_of(f);
+        if (!size)
+          throw RulesError("firer.shell_size", "missing (required for direct artillery fire at personnel): a category "
+                                               "0..11 or a name of the 3.6 Weapon Size Index");
+        const int cat = *size;
         add(spec.kill_mods, spec.kill_mod, "shell size " + std::to_string(cat),
             chart.shell_size_kill[static_cast<std::size_t>(cat)], "3.6");
       }
@@ -190,7 +219,7 @@ Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die) {
   return shot;
 }
 
-int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t) {
+int apply_shot(TargetType type, const Shot& shot, TargetState& t) {
   if (!shot.hit || t.alive == 0) return 0;
   auto kill_one = [&t] {
     // A K removes an undamaged base while there is one; the damaged base goes last.
@@ -199,11 +228,9 @@ int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t)
     return 1;
   };
   const bool vehicle_like = type == TargetType::kVehicle || type == TargetType::kTowedGun;
-  // 3.3: machine gun and mortar bases are killed when hit.
-  if (type == TargetType::kMachineGun || type == TargetType::kMortar) {
-    if (kind == FireKind::kSmallArms && shot.result == Result::kImmobilized) return 0;
-    return kill_one();
-  }
+  // 3.3: "Machine gun and mortar bases are killed when hit" - by any hit result, the I of a
+  // small arms box included (I, which "only happen[s] to vehicles", names no other effect).
+  if (type == TargetType::kMachineGun || type == TargetType::kMortar) return kill_one();
   switch (shot.result) {
     case Result::kKilled:
       return kill_one();

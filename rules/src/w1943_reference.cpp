@@ -1,21 +1,32 @@
 // The 1943 scalar reference interpreter: turns of fire as a plain loop over shots.
 #include "salvo/rules/w1943_reference.h"
 
+#include <map>
+#include <utility>
+
 namespace salvo::w1943 {
 
 Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
   if (auto e = check(chart, s)) throw *e;
-  const ShotSpec main = build_spec(chart, s, s.firer.ammo);
-  std::optional<ShotSpec> fallback;
-  if (s.firer.fallback_ammo != Ammo::kNone) fallback = build_spec(chart, s, s.firer.fallback_ammo);
+  const bool has_fallback = s.firer.fallback_ammo != Ammo::kNone;
   const bool several = s.fire.turns > 1;
+  // The modifiers as the dice are rolled depend on the ammunition left and on the bases left
+  // (a packed unit is no longer packed at one base): specs by [secondary out][bases left].
+  std::map<std::pair<bool, int>, ShotSpec> specs;
+  auto spec_for = [&](bool out, int alive) -> const ShotSpec& {
+    auto it = specs.find({out, alive});
+    if (it == specs.end())
+      it = specs.emplace(std::pair{out, alive},
+                         build_spec(chart, s, out ? s.firer.fallback_ammo : ammo_of(s.firer), alive)).first;
+    return it->second;
+  };
   const int full = s.target.bases;
 
   Trace trace;
   TargetState target{full, s.target.damaged, s.target.immobilized};
   bool jammed = s.firer.jammed, ammo_out = false, fuel_out = false;
   auto can_fire = [&] {
-    return !fuel_out && !(ammo_out && (s.fire.kind == FireKind::kSmoke || !fallback));
+    return !fuel_out && !(ammo_out && (s.fire.kind == FireKind::kSmoke || !has_fallback));
   };
   auto finish = [&](End e, int turn) {
     trace.end = end_index(s, e, turn);
@@ -35,7 +46,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
       trace.steps.push_back(step);
     } else {
       for (bool first = true;; first = false) {
-        const ShotSpec& spec = ammo_out ? *fallback : main;
+        const ShotSpec& spec = spec_for(ammo_out, target.alive);
         // Roll the fire dice, then the jam die if needed.
         int roll = 0, kill_die = 0;
         if (spec.kind == FireKind::kSmallArms) {
@@ -52,7 +63,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
         StepRecord step;
         step.turn = turn;
         const TargetState before = target;
-        const int killed = apply_shot(s.target.type, shot, s.fire.kind, target);
+        const int killed = apply_shot(s.target.type, shot, target);
         if (shot.hit) {
           step.flags |= 1u << kFlagHit;
           if (shot.result == Result::kKilled) step.flags |= 1u << kFlagResultK;
@@ -87,7 +98,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
         if (target.alive == 0) return finish(End::kDestroyed, turn);
         if (jams) {
           jammed = true;
-          if (!several) return finish(End::kMgJammed, turn);
+          if (!several && shot.rapid_fire) return finish(End::kMgJammed, turn);  // a Rapid Fire shot was due
           break;
         }
         if (!shot.rapid_fire) break;

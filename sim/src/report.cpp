@@ -210,6 +210,25 @@ void add_unique(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
+// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
+std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
+  const auto pos = name.rfind("_turn_");
+  if (pos == std::string::npos || pos == 0) return std::nullopt;
+  const std::string digits = name.substr(pos + 6);
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int t = std::stoi(digits);
+  if (t < 1) return std::nullopt;
+  return std::make_pair(name.substr(0, pos), t);
+}
+
+bool has_turns(const ResultNames& n) {
+  for (const auto* v : {&n.flags, &n.end_reasons})
+    for (const auto& name : *v)
+      if (turn_split(name)) return true;
+  return false;
+}
+
 // What a table needs to know about all its reports before the first row, gathered in one pass
 // (which also checks every value).
 struct Summary {
@@ -220,6 +239,7 @@ struct Summary {
   std::uint64_t trials_run = 0;            // Monte Carlo trials over all reports
   bool mc_interrupted = false;             // a Monte Carlo result stopped early
   std::optional<SituationReport> first;    // a one-situation table shows it alone
+  std::size_t with_turns = 0;              // reports over several turns: their first window is turn 1
 
   bool interrupted(const Provenance& prov) const { return prov.interrupted || mc_interrupted; }
   // Some report names q (phase_q holds every name: flags, counters, outcomes, end reasons).
@@ -232,6 +252,7 @@ Summary summarize(const ReportSource& reports) {
   reports.for_each([&](const SituationReport& r) {
     check_finite(r);
     if (++s.count == 1) s.first = r;
+    if (has_turns(r.names)) ++s.with_turns;
     add_unique(s.files, r.file);
     for (const auto& kv : r.sweep) add_unique(s.keys, kv.first);
     if (!last || !(*last == r.names)) {
@@ -545,25 +566,6 @@ std::string footnote_disagreements(int raised) {
       raised, raised == 1 ? "" : "s");
 }
 
-// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
-std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
-  const auto pos = name.rfind("_turn_");
-  if (pos == std::string::npos || pos == 0) return std::nullopt;
-  const std::string digits = name.substr(pos + 6);
-  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  const int t = std::stoi(digits);
-  if (t < 1) return std::nullopt;
-  return std::make_pair(name.substr(0, pos), t);
-}
-
-bool has_turns(const ResultNames& n) {
-  for (const auto* v : {&n.flags, &n.end_reasons})
-    for (const auto& name : *v)
-      if (turn_split(name)) return true;
-  return false;
-}
-
 // One situation: a vertical table, quantities down, windows (and methods) across. A program
 // over several turns (names ending "_turn_<t>") also gets a table with a row per turn.
 std::string text_single(const SituationReport& r, const Provenance& prov) {
@@ -744,9 +746,15 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
     t.align.push_back(Align::kLeft);
     title.push_back("method");
   }
+  // The first window is the first shot, or turn 1 of a situation over several turns (a duel):
+  // named so when every situation has turns, footnoted when only some do.
+  const bool all_turns = sum.with_turns == sum.count;
   for (const auto& c : cols) {
     t.align.push_back(Align::kRight);
-    title.push_back(both ? std::string(c.title) + "  " : std::string(c.title));
+    std::string name = c.title;
+    for (const char* window : {"first ", "phase "})
+      if (all_turns && name.rfind(window, 0) == 0) name = (c.phase ? "all turns " : "turn 1 ") + name.substr(6);
+    title.push_back(both ? name + "  " : name);
   }
 
   double max_half = 0.0;
@@ -797,6 +805,8 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   });
 
   std::string foot;
+  if (sum.with_turns > 0 && !all_turns)
+    foot += "\nfirst: the first shot, or turn 1 of a situation over several turns; phase: the whole run\n";
   if (prov.method != MethodChoice::kExact)
     foot += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n", 100.0 * max_half);
   if (both) {
@@ -888,7 +898,10 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
     }
     out(text);
   });
-  out("\n_" + md_escape(provenance_line(prov)) + "_\n");
+  std::string foot = "\n";
+  if (sum.with_turns > 0)
+    foot += "_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_\n\n";
+  out(foot + "_" + md_escape(provenance_line(prov)) + "_\n");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -327,6 +327,37 @@ TEST_CASE("text, several situations: one compact row each, sweep values leading"
   CHECK(rows == 3);
 }
 
+TEST_CASE("compact tables name the first window turn 1 for situations over several turns", "[report]") {
+  // A program over several turns names per-turn quantities "<name>_turn_<t>"; its first window
+  // is the whole of turn 1, not the first shot.
+  auto duel = [](std::string name) {
+    SituationReport r = report(std::move(name), {}, true, false);
+    r.names.end_reasons = {"destroyed_turn_1", "turns_over"};
+    return r;
+  };
+  auto prov = provenance(MethodChoice::kExact);
+  prov.situations_total = 2;
+  const auto both_duels = salvo::sim::format_odds({duel("a"), duel("b")}, prov, Format::kText);
+  INFO(both_duels);
+  const auto head = line_starting(both_duels, "situation");
+  CHECK(head.find("turn 1 p_hit") != std::string::npos);
+  CHECK(head.find("all turns p_hit") != std::string::npos);
+  CHECK(head.find("first p_hit") == std::string::npos);
+  CHECK(both_duels.find("first: the first shot") == std::string::npos);
+  const auto mixed = salvo::sim::format_odds({duel("a"), report("b", {}, true, false)}, prov, Format::kText);
+  INFO(mixed);
+  CHECK(line_starting(mixed, "situation").find("first p_hit") != std::string::npos);
+  CHECK(mixed.find("\nfirst: the first shot, or turn 1 of a situation over several turns; phase: the whole run\n") !=
+        std::string::npos);
+  const auto md = salvo::sim::format_odds({duel("a")}, prov, Format::kMarkdown);
+  CHECK(md.find("_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_") !=
+        std::string::npos);
+  // Without turns there is no footnote.
+  const auto plain = salvo::sim::format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
+                                             Format::kText);
+  CHECK(plain.find("first: the first shot") == std::string::npos);
+}
+
 TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
   auto prov = provenance(MethodChoice::kMonteCarlo);
   const auto md = salvo::sim::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},

@@ -35,11 +35,11 @@ std::vector<Case> cases() {
   add("remnant in hard and solid cover", small_arms(), true, [](Situation& s) {
     s.firer.bases_firing = 2; s.target.solid_cover = true; s.target.hard_cover = true; });
   add("lmg at prone, 600 yards", small_arms(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kLight; s.target.prone = true; s.fire.range = 600; });
+    s.firer.mg = MachineGun::kLight; s.firer.bases = 1; s.target.prone = true; s.fire.range = 600; });
   add("hmg 2 turns vs 3 bases", small_arms(3), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.fire.turns = 2; s.target.packed = true; });
+    s.firer.mg = MachineGun::kHeavy; s.firer.bases = 1; s.fire.turns = 2; s.target.packed = true; });
   add("hmg jammed, 3 turns", small_arms(2), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.jammed = true; s.fire.turns = 3; });
+    s.firer.mg = MachineGun::kHeavy; s.firer.bases = 1; s.firer.jammed = true; s.fire.turns = 3; });
   add("infantry assault on armor", small_arms(1), true, [](Situation& s) {
     s.target.type = TargetType::kVehicle; s.firer.weapon_value = 3; s.target.defense = 4; s.fire.range = 50; });
   add("small arms vs MG section, 2 turns", small_arms(2), true, [](Situation& s) {
@@ -55,10 +55,10 @@ std::vector<Case> cases() {
     s.firer.ammo = Ammo::kAPCP; s.firer.fallback_ammo = Ammo::kAP; s.target.defense = 7; });
   add("HE vs large tank, long range", artillery_vs_tank(), true, [](Situation& s) {
     s.firer.ammo = Ammo::kHE; s.target.size = TargetSize::kLarge; s.fire.range = 1500; s.firer.training = Training::kAbysmal; });
-  add("heavy MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 3; s.target.defense = 1; s.fire.range = 150; });
-  add("medium MG anti-tank", artillery_vs_tank(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kMedium; s.firer.weapon_value = 3; s.target.defense = 0; });
+  add("heavy MG anti-tank", mg_vs_tank(MachineGun::kHeavy), true, [](Situation& s) {
+    s.firer.weapon_value = 3; s.target.defense = 1; s.fire.range = 150; });
+  add("medium MG anti-tank", mg_vs_tank(MachineGun::kMedium), true, [](Situation& s) {
+    s.firer.weapon_value = 3; s.target.defense = 0; });
   add("HE vs infantry with a damaged base", artillery_vs_infantry(), true, [](Situation& s) {
     s.target.damaged = true; s.target.packed = true; s.firer.training = Training::kOutstanding; });
   add("mortar vs mortar section", artillery_vs_infantry(1), true, [](Situation& s) {
@@ -68,8 +68,8 @@ std::vector<Case> cases() {
   add("HE vs infantry, 3 turns", artillery_vs_infantry(3), false, [](Situation& s) { s.fire.turns = 3; });
   add("secondary HE, 4 turns, AP fallback vs tank", artillery_vs_tank(), false, [](Situation& s) {
     s.firer.ammo = Ammo::kHE; s.firer.secondary = true; s.firer.fallback_ammo = Ammo::kAP; s.fire.turns = 4; s.target.defense = 8; });
-  add("heavy MG anti-tank 5 turns", artillery_vs_tank(), false, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy; s.firer.weapon_value = 2; s.target.defense = 3; s.fire.turns = 5; });
+  add("heavy MG anti-tank 5 turns", mg_vs_tank(MachineGun::kHeavy), false, [](Situation& s) {
+    s.firer.weapon_value = 2; s.target.defense = 3; s.fire.turns = 5; });
   return v;
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1
     compiled.program.validate();
     const sim::RunResult r = sim::solve_exact(compiled.program);
     // Artillery: Rapid Fire chains are cut after about 5 shots (the cut mass is the margin).
-    const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (c.s.firer.mg != MachineGun::kNone ? 10 : 8) : 64;
+    const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (mg_of(c.s.firer) != MachineGun::kNone ? 10 : 8) : 64;
     const Enumerated e = enumerate(chart, c.s, compiled.program, draws);
     const double margin = e.truncated + 1e-12;
     CHECK(e.truncated < 1e-6);

@@ -1,5 +1,8 @@
 // 1943 special fire rules: each expected value derived by hand first (in the comment), then
 // checked against the exact engine on the compiled program.
+#include <array>
+#include <functional>
+
 #include "salvo/sim/exact.h"
 #include "w1943_test_util.h"
 
@@ -66,6 +69,7 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
   // 2d6: P(at least one 1) = 11/36, then 1/6: P(jam) = 11/216. A 1d6 chart: 1/6 * 1/6 = 1/36.
   Situation s = small_arms();
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;  // 3.1: each machine gun base fires as a unit
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
   Chart one = illustrative_chart();
   one.small_arms_dice = 1;
@@ -76,16 +80,58 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == 0.0);
 }
 
-TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1; a jam ends the chain", "[w1943][rules]") {
+TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1, and a jam ends the chain", "[w1943][rules]") {
   // Per shot P(jam) = 1/36; the chain goes on after a 12 only if the gun did not jam:
   // x = 1/36 + (35/36)(1/36) x  =>  x = (1/36) / (1 - 35/1296) = 36/1261.
-  Situation s = artillery_vs_tank();
-  s.firer.mg = MachineGun::kHeavy;
+  const Situation s = mg_vs_tank(MachineGun::kHeavy);
   const sim::RunResult r = exact(never_hits(), s);
   CHECK(r.run.flags[kFlagMgJam].value == Approx(36.0 / 1261.0).margin(1e-12));
   CHECK(r.first.flags[kFlagMgJam].value == Approx(1.0 / 36.0).margin(1e-12));
   // E[shots] = 1 / (1 - (1/36)(35/36)) = 1296/1261.
   CHECK(r.run.counters[kCounterShots].value == Approx(1296.0 / 1261.0).margin(1e-12));
+}
+
+TEST_CASE("1943 end reasons: what stopped a shot that was due", "[w1943][rules]") {
+  // Anti-tank MG that never hits: the fire ends as mg_jammed only when the jam cut a Rapid Fire
+  // shot, i.e. a natural 12 (1/36) and a jam (1/36) on the same shot: 1/1296; the chain goes on
+  // after a 12 without a jam, 35/1296: y = 1/1296 + (35/1296) y => y = 1/1261. Every other jam
+  // (36/1261 in all) ends the fire as fire_over.
+  const sim::RunResult at = exact(never_hits(), mg_vs_tank(MachineGun::kHeavy));
+  CHECK(at.run.end_reasons[kEndMgJammed].value == Approx(1.0 / 1261.0).margin(1e-12));
+  CHECK(at.run.end_reasons[kEndFireOver].value == Approx(1260.0 / 1261.0).margin(1e-12));
+  // Small arms have no Rapid Fire: a jam (11/216) never ends the fire as mg_jammed.
+  Situation sa = small_arms();
+  sa.firer.mg = MachineGun::kHeavy;
+  sa.firer.bases = 1;
+  const sim::RunResult r = exact(illustrative_chart(), sa);
+  CHECK(r.run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
+  CHECK(r.run.end_reasons[kEndMgJammed].value == 0.0);
+  CHECK(r.run.end_reasons[kEndFireOver].value == Approx(1.0).margin(1e-12));
+  // The same for fuel: one flamethrower fire runs dry with 1/3 and ends as fire_over.
+  Situation ft = small_arms(6);
+  ft.fire.kind = FireKind::kFlamethrower;
+  ft.fire.range = 30;
+  const sim::RunResult f = exact(illustrative_chart(), ft);
+  CHECK(f.run.flags[kFlagOutOfFuel].value == Approx(1.0 / 3.0).margin(1e-12));
+  CHECK(f.run.end_reasons[kEndOutOfFuel].value == 0.0);
+}
+
+TEST_CASE("3.6, 3.7: a machine gun in the anti-tank role fires no H.E.", "[w1943][rules]") {
+  // Heavy MG, weapon value 2 vs defense 1, 300 yards, the illustrative chart. To Hit: 7+ on the
+  // two hit dice with no modifier, 21/36. To Kill: Under 400 yards +1, Heavy MG -1, weapons
+  // differential 2 - 1 = +1, and no "Firing H.E." (-2): +1 in all. The anti-tank boxes give K
+  // on a modified 5 or 6, i.e. a kill die of 4, 5 or 6: 1/2. First shot P(K) = 21/36 * 1/2 = 7/24.
+  Situation s = mg_vs_tank(MachineGun::kHeavy);
+  s.firer.weapon_value = 2;
+  s.target.defense = 1;
+  s.fire.range = 300;
+  CHECK(ammo_of(s.firer) == Ammo::kNone);
+  const Chart c = illustrative_chart();
+  CHECK(build_spec(c, s, ammo_of(s.firer), 1).kill_mod == 1);
+  CHECK(exact(c, s).first.flags[kFlagResultK].value == Approx(7.0 / 24.0).margin(1e-12));
+  // Any other firer fires H.E. unless told otherwise (3.6: H.E. is a choice against tanks).
+  CHECK(ammo_of(artillery_vs_infantry().firer) == Ammo::kHE);
+  CHECK(ammo_of(Firer{}) == Ammo::kHE);
 }
 
 TEST_CASE("3.7 MG repair: one roll a turn, fixed on a 1", "[w1943][rules]") {
@@ -98,6 +144,7 @@ TEST_CASE("3.7 MG repair: one roll a turn, fixed on a 1", "[w1943][rules]") {
   // E[shots] = 1/6 (1 + 205/216) + 5/36 = 1/6 * 421/216 + 5/36.
   Situation s = small_arms(2);
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;
   s.firer.jammed = true;
   s.fire.turns = 3;
   const sim::RunResult r = exact(uniform_chart(Result::kNone), s);
@@ -156,6 +203,32 @@ TEST_CASE("3.7 flamethrower: one base a turn, out of fuel on 1-2", "[w1943][rule
         Approx(5.0 / 9.0).margin(1e-12));
 }
 
+TEST_CASE("3.5, 3.6 packed target: the modifier lapses when one base is left", "[w1943][rules]") {
+  // Small arms boxes: K on a modified 10+, nothing below. Six rifle bases at 300 yards (no
+  // modifier) at a packed unit of 2 bases (+2), two turns.
+  // Turn 1, packed: K on 2d6 >= 8, 15/36. Turn 2 at the last base, no longer packed (no two bases
+  // within 10 yards): K on 2d6 >= 10, 6/36. P(destroyed) = 15/36 * 6/36 = 90/1296 = 5/72.
+  // (Keeping the bonus would give 15/36 * 15/36 = 225/1296.)
+  Chart c = illustrative_chart();
+  c.small_arms_results = {2, {Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone,
+                              Result::kNone, Result::kNone, Result::kKilled, Result::kKilled, Result::kKilled}};
+  Situation s = small_arms(2);
+  s.target.packed = true;
+  s.fire.turns = 2;
+  CHECK(exact(c, s).run.flags[kFlagTargetDestroyed].value == Approx(90.0 / 1296.0).margin(1e-12));
+  // The modifier as built for two bases and for one.
+  CHECK(build_spec(c, s, ammo_of(s.firer), 2).hit_mod == 2);
+  CHECK(build_spec(c, s, ammo_of(s.firer), 1).hit_mod == 0);
+  // Direct artillery, within one fire: every kill box K, 500 yards, To Hit 7+, packed infantry +1
+  // to hit (illustrative chart). The first shot kills a base on 2d6 >= 6; a natural 12 (1/36)
+  // fires again at the last base, no longer packed: hits on 2d6 >= 7, 21/36.
+  // P(destroyed) = 1/36 * 21/36 = 21/1296 (with the bonus kept: 26/1296).
+  Chart k = uniform_chart(Result::kKilled);
+  Situation a = artillery_vs_infantry(2);
+  a.target.packed = true;
+  CHECK(exact(k, a).run.flags[kFlagTargetDestroyed].value == Approx(21.0 / 1296.0).margin(1e-12));
+}
+
 TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w1943][rules]") {
   // Every small arms box is D and the roll cannot fail: turn 1 damages, turn 2 kills, turn 3
   // damages, turn 4 kills the last of 2 bases: destroyed in turn 4 for certain.
@@ -184,12 +257,25 @@ TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w19
   CHECK(exact(dc, v).run.flags[kFlagBaseKilled].value == 0.0);
 }
 
-TEST_CASE("3.3 MG and mortar bases die when hit; immobilization only for vehicles and towed guns", "[w1943][rules]") {
+TEST_CASE("3.3 MG and mortar bases die when hit, immobilization only for vehicles and towed guns", "[w1943][rules]") {
   // Kill boxes all "none": a hit still kills a mortar base. P(hit) = P(2d6 + 0 >= 7) = 21/36.
   Situation m = artillery_vs_infantry(1);
   m.target.type = TargetType::kMortar;
   const Chart none = uniform_chart(Result::kNone);
   CHECK(exact(none, m).run.flags[kFlagBaseKilled].value == Approx(21.0 / 36.0 + 0.0).margin(1e-12));
+  // Small arms: every box I, so every roll is a hit (3.3 Hit Results) and an MG or mortar base
+  // dies: P(hit) = P(killed) = 1. An infantry unit is hit and loses nothing (I only for vehicles).
+  const Chart imm_sa = uniform_chart(Result::kImmobilized);
+  for (const TargetType type : {TargetType::kMachineGun, TargetType::kMortar}) {
+    Situation sa = small_arms(2);
+    sa.target.type = type;
+    const sim::RunResult r = exact(imm_sa, sa);
+    CHECK(r.run.flags[kFlagHit].value == Approx(1.0).margin(1e-12));
+    CHECK(r.run.flags[kFlagBaseKilled].value == Approx(1.0).margin(1e-12));
+  }
+  const sim::RunResult inf_sa = exact(imm_sa, small_arms(2));
+  CHECK(inf_sa.run.flags[kFlagHit].value == Approx(1.0).margin(1e-12));
+  CHECK(inf_sa.run.flags[kFlagBaseKilled].value == 0.0);
   // Kill boxes all I: no effect on infantry, immobilizes a towed gun.
   const Chart imm = uniform_chart(Result::kImmobilized);
   const Situation inf = artillery_vs_infantry(2);
@@ -206,7 +292,7 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   s.firer.bases = 6;
   auto mod = [&](int firing) {
     s.firer.bases_firing = firing;
-    return build_spec(c, s, s.firer.ammo).hit_mod;
+    return build_spec(c, s, ammo_of(s.firer), s.target.bases).hit_mod;
   };
   CHECK(mod(6) == 0);   // more than two thirds
   CHECK(mod(5) == 0);
@@ -216,16 +302,13 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   CHECK(mod(1) == -4);
   Situation a = artillery_vs_tank();
   a.firer.training = Training::kOutstanding;
-  const int base_hit = build_spec(c, artillery_vs_tank(), Ammo::kAP).hit_mod;
-  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit + 1);
+  const int base_hit = build_spec(c, artillery_vs_tank(), Ammo::kAP, 1).hit_mod;
+  CHECK(build_spec(c, a, Ammo::kAP, 1).hit_mod == base_hit + 1);
   a.firer.training = Training::kAbysmal;
-  CHECK(build_spec(c, a, Ammo::kAP).hit_mod == base_hit - 1);
-  Situation mg = artillery_vs_tank();
-  const int base_kill = build_spec(c, mg, Ammo::kAP).kill_mod;
-  mg.firer.mg = MachineGun::kMedium;
-  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 2);
-  mg.firer.mg = MachineGun::kHeavy;
-  CHECK(build_spec(c, mg, Ammo::kAP).kill_mod == base_kill - 1);
+  CHECK(build_spec(c, a, Ammo::kAP, 1).hit_mod == base_hit - 1);
+  const int base_kill = build_spec(c, artillery_vs_tank(), Ammo::kAP, 1).kill_mod;
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kMedium), Ammo::kNone, 1).kill_mod == base_kill - 2);
+  CHECK(build_spec(c, mg_vs_tank(MachineGun::kHeavy), Ammo::kNone, 1).kill_mod == base_kill - 1);
   // Weapon Size Index.
   CHECK(shell_size_of("machine_gun") == 0);
   CHECK(shell_size_of("75mm") == 5);
@@ -236,6 +319,113 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
   CHECK_FALSE(shell_size_of("88mm").has_value());
 }
 
+TEST_CASE("1943 weapons: what a known weapon name implies", "[w1943][rules]") {
+  Firer f;
+  f.weapon = "hmg";
+  CHECK(mg_of(f) == MachineGun::kHeavy);
+  CHECK(ammo_of(f) == Ammo::kNone);
+  f.weapon = "lmg";
+  CHECK(mg_of(f) == MachineGun::kLight);
+  f.weapon = "rifle";
+  CHECK(mg_of(f) == MachineGun::kNone);
+  CHECK_FALSE(is_mortar(f));
+  f.weapon = "medium_mortar";
+  CHECK(is_mortar(f));
+  CHECK(shell_size_of(f) == 3);  // 3.6 Weapon Size Index: Med.Mortar (80mm), 3
+  f.shell_size = 4;              // a given shell size wins
+  CHECK(shell_size_of(f) == 4);
+  f.weapon = "81mm_mortar";
+  CHECK(is_mortar(f));
+  f.weapon = "kar98k";  // a chart's own name: nothing implied
+  CHECK_FALSE(weapon_class(f.weapon).has_value());
+  CHECK(mg_of(f) == MachineGun::kNone);
+  // The Hmg modifier follows from the weapon: +2 on the illustrative chart at 300 yards.
+  Situation s = small_arms();
+  s.firer.weapon = "hmg";
+  s.firer.bases = 1;
+  CHECK(build_spec(illustrative_chart(), s, ammo_of(s.firer), s.target.bases).hit_mod == 2);
+}
+
+TEST_CASE("1943: each setting is accepted exactly where a rule uses it", "[w1943][errors]") {
+  // The contexts of a shot, and the settings each rule of the text uses there:
+  //   3.5 Small Arms: prone, rushing (personnel only), soft/solid/hard cover, packed,
+  //       demoralized, weak/remnant (bases_firing), moving-firing; the weapon differential
+  //       (weapon value, defense) against tanks only.
+  //   3.6 Direct Artillery: solid/hard cover, stationary in open, moving target, moved, damaged,
+  //       training; ammunition (3.6, 3.7); anti-tank: size, flank/rear, weapons differential;
+  //       anti-personnel: packed infantry.
+  //   3.7 Flamethrowers: "regardless of the target's protection"; Light Smoke: no target.
+  enum { kSaP, kSaV, kAT, kAP, kFT, kSmoke, kContexts };
+  Situation base[kContexts];
+  base[kSaP] = small_arms(3);
+  base[kSaV] = small_arms(1);
+  base[kSaV].target.type = TargetType::kVehicle;
+  base[kAT] = artillery_vs_tank();
+  base[kAT].firer.weapon_value = 0;
+  base[kAT].target.defense = 0;
+  base[kAT].firer.ammo.reset();
+  base[kAP] = artillery_vs_infantry(3);
+  base[kAP].firer.ammo.reset();
+  base[kFT] = small_arms(3);
+  base[kFT].firer.bases = 1;
+  base[kFT].fire.kind = FireKind::kFlamethrower;
+  base[kFT].fire.range = 30;
+  base[kSmoke] = small_arms(3);
+  base[kSmoke].firer.bases = 1;
+  base[kSmoke].fire.kind = FireKind::kSmoke;
+  struct Setting {
+    const char* key;
+    std::function<void(Situation&)> set;
+    std::array<bool, kContexts> used;  // SaP, SaV, AT, AP, FT, smoke
+  };
+  const Setting settings[] = {
+      {"target.prone", [](Situation& s) { s.target.prone = true; }, {1, 0, 0, 0, 0, 0}},
+      {"target.rushing", [](Situation& s) { s.target.rushing = true; }, {1, 0, 0, 0, 0, 0}},
+      {"target.soft_cover", [](Situation& s) { s.target.soft_cover = true; }, {1, 1, 0, 0, 0, 0}},
+      {"target.solid_cover", [](Situation& s) { s.target.solid_cover = true; }, {1, 1, 1, 1, 0, 0}},
+      {"target.hard_cover", [](Situation& s) { s.target.hard_cover = true; }, {1, 1, 1, 1, 0, 0}},
+      {"target.stationary_in_open", [](Situation& s) { s.target.stationary_in_open = true; }, {0, 0, 1, 1, 0, 0}},
+      {"target.moving", [](Situation& s) { s.target.moving = true; }, {0, 0, 1, 1, 0, 0}},
+      {"target.size", [](Situation& s) { s.target.size = TargetSize::kLarge; }, {0, 0, 1, 0, 0, 0}},
+      {"target.defense", [](Situation& s) { s.target.defense = 3; }, {0, 1, 1, 0, 0, 0}},
+      {"firer.weapon_value", [](Situation& s) { s.firer.weapon_value = 3; }, {0, 1, 1, 0, 0, 0}},
+      {"fire.flank_rear", [](Situation& s) { s.fire.flank_rear = true; }, {0, 0, 1, 0, 0, 0}},
+      {"firer.demoralized", [](Situation& s) { s.firer.demoralized = true; }, {1, 1, 0, 0, 0, 0}},
+      {"firer.bases_firing", [](Situation& s) { s.firer.bases_firing = 1; }, {1, 1, 0, 0, 0, 0}},
+      {"firer.training", [](Situation& s) { s.firer.training = Training::kOutstanding; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.damaged", [](Situation& s) { s.firer.damaged = true; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.moved", [](Situation& s) { s.firer.moved = true; }, {1, 1, 1, 1, 0, 0}},
+      {"firer.ammo", [](Situation& s) { s.firer.ammo = Ammo::kHE; }, {0, 0, 1, 1, 0, 0}},
+      {"firer.secondary", [](Situation& s) { s.firer.secondary = true; }, {0, 0, 1, 1, 0, 0}},
+  };
+  const Chart c = illustrative_chart();
+  for (int w = 0; w < kContexts; ++w) {
+    REQUIRE_FALSE(check(c, base[w]).has_value());
+    for (const Setting& st : settings) {
+      INFO("context " << w << ", " << st.key);
+      Situation s = base[w];
+      st.set(s);
+      const auto e = check(c, s);
+      if (st.used[static_cast<std::size_t>(w)]) {
+        CHECK_FALSE(e.has_value());
+      } else {
+        REQUIRE(e.has_value());
+        CHECK(e->key() == st.key);
+        CHECK(std::string(e->what()).rfind("expected ", 0) == 0);
+      }
+    }
+  }
+  // packed needs two bases (3.5) and, for direct artillery, an infantry unit (3.6).
+  Situation p = small_arms(3);
+  p.target.packed = true;
+  CHECK_FALSE(check(c, p).has_value());
+  p.fire.kind = FireKind::kFlamethrower;
+  p.fire.range = 30;
+  p.firer.bases = 1;
+  REQUIRE(check(c, p).has_value());
+  CHECK(check(c, p)->key() == "target.packed");
+}
+
 TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
   const Chart c = illustrative_chart();
   auto message = [&](const Situation& s) {
@@ -243,8 +433,7 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
     REQUIRE(e.has_value());
     return e->key() + ": " + e->what();
   };
-  Situation s = artillery_vs_tank();
-  s.firer.mg = MachineGun::kLight;
+  Situation s = mg_vs_tank(MachineGun::kLight);
   CHECK(message(s) == "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
   s = artillery_vs_infantry();
   s.firer.ammo = Ammo::kAP;
@@ -255,8 +444,32 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   CHECK(message(s) == "fire.range: mortars fire from 120 to 1800 yards (3.7), got 100");
   s = small_arms();
   s.firer.mg = MachineGun::kHeavy;
+  s.firer.bases = 1;
   s.firer.moved = true;
   CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
+  s = small_arms(1);
+  s.target.packed = true;
+  CHECK(message(s) == "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of "
+                      "each other), got true with target.bases = 1");
+  s = artillery_vs_infantry(3);
+  s.target.type = TargetType::kMachineGun;
+  s.target.packed = true;
+  CHECK(message(s) == "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
+                      "got true with target.type = \"machine_gun\"");
+  s = small_arms(3);  // 3.5 At packed target: "the unit being fired upon", any unit
+  s.target.type = TargetType::kMachineGun;
+  s.target.packed = true;
+  CHECK_FALSE(check(c, s).has_value());
+  s = mg_vs_tank(MachineGun::kHeavy);
+  s.firer.ammo = Ammo::kHE;
+  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+                      "3.6, 3.7), got \"HE\"");
+  s.firer.ammo = Ammo::kAPCP;
+  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+                      "3.6, 3.7), got \"APCP\"");
+  s = mg_vs_tank(MachineGun::kMedium);
+  s.firer.secondary = true;
+  CHECK(message(s) == "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   s = small_arms();
   s.firer.weapon = "rifle";
   s.fire.range = 900;

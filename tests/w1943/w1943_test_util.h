@@ -43,6 +43,16 @@ inline Situation artillery_vs_tank() {
   return s;
 }
 
+/// A medium or heavy machine gun in the anti-tank role (3.7): Direct Artillery, no ammunition
+/// setting (it fires no H.E. or APCP).
+inline Situation mg_vs_tank(MachineGun mg) {
+  Situation s = artillery_vs_tank();
+  s.name = "machine gun vs tank";
+  s.firer.mg = mg;
+  s.firer.ammo.reset();
+  return s;
+}
+
 inline Situation artillery_vs_infantry(int bases = 3) {
   Situation s;
   s.name = "artillery vs infantry";

@@ -231,8 +231,12 @@ w::Chart load_chart(std::string_view text, const std::string& file) {
                });
              } else if (s.key == "shell_size_kill") {
                const auto* a = s.node->as_array();
-               if (a == nullptr || a->size() != static_cast<std::size_t>(w::kNumShellSizes))
-                 expected(c, sp, *s.node, "an array of 12 integers (shell size categories 0..11)");
+               if (a == nullptr || a->size() != static_cast<std::size_t>(w::kNumShellSizes)) {
+                 const std::string what = "an array of 12 integers (shell size categories 0..11)";
+                 if (a == nullptr) expected(c, sp, *s.node, what);
+                 fail(c, line_of(*s.node), sp,
+                      fmt::format("expected {}, got an array of {} value{}", what, a->size(), a->size() == 1 ? "" : "s"));
+               }
                for (std::size_t i = 0; i < a->size(); ++i)
                  chart.shell_size_kill[i] = read_int(c, fmt::format("{}[{}]", sp, i), *a->get(i), -20, 20);
              }
@@ -422,6 +426,11 @@ int conflict_line(const std::string& key, const Lines& swept, const Lines& set, 
       const auto dot = k.rfind('.');
       k = dot == std::string::npos ? std::string() : k.substr(0, dot);
     }
+  // A setting that is missing: the line of the setting that requires it (the shell size is
+  // needed by direct artillery fire at personnel).
+  if (key == "firer.shell_size")
+    for (const Lines* lines : {&swept, &set})
+      if (const auto it = lines->find("fire.kind"); it != lines->end()) return it->second;
   const auto table = headers.find(std::string_view(key).substr(0, key.find('.')));
   return table != headers.end() ? table->second : 1;
 }
@@ -479,12 +488,21 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
   std::filesystem::path cp(chart_path);
   if (cp.is_relative()) cp = std::filesystem::path(base_dir) / cp;
   out.chart_path = cp.lexically_normal().string();
+  if (std::error_code ec; std::filesystem::is_directory(cp, ec))
+    fail(c, chart_line, "chart", fmt::format("expected a chart file, got a directory ({})", out.chart_path));
   try {
     out.chart = std::make_shared<const w::Chart>(load_chart_file(out.chart_path));
   } catch (const InputError& e) {
     // A chart that cannot be read is the situation file's problem; a bad chart is the chart's.
     if (!std::filesystem::exists(cp)) fail(c, chart_line, "chart", fmt::format("cannot read {}", out.chart_path));
     throw;
+  }
+
+  // The range has no default a player would assume: every modifier by range hangs on it.
+  if (!set.count("fire.range") && !swept.count("fire.range")) {
+    const auto fire = headers.find("fire");
+    fail(c, fire != headers.end() ? fire->second : 1, "fire.range",
+         "missing (required): the range in yards, closest point of the firer to closest point of the target (3.5, 3.6)");
   }
 
   std::vector<std::size_t> sizes;

@@ -119,18 +119,20 @@ enum class TargetSize : std::uint8_t { kNormal, kLarge, kSmall };
 struct Firer {
   int bases = 1;
   int bases_firing = 0;  ///< 0: all of them (3.1, 3.5 Weak/Remnant)
-  MachineGun mg = MachineGun::kNone;
-  bool mortar = false;
+  std::optional<MachineGun> mg;  ///< unset: from the weapon, see mg_of()
+  std::optional<bool> mortar;    ///< the 3.7 mortar rules; unset: from the weapon, see is_mortar()
   bool mounted_cavalry = false;  ///< 3.1: assault weapon range, Moved modifier
   Training training = Training::kAverage;
   bool demoralized = false;
   bool moved = false;  ///< moving-firing (3.5) / moved (3.6)
   bool damaged = false;
   std::string weapon;  ///< Base and Range chart entry, "" for no range check
-  Ammo ammo = Ammo::kHE;
-  bool secondary = false;          ///< ammo is secondary (3.7); APCP and smoke always are
+  /// Direct artillery ammunition; unset: the weapon's own, see ammo_of(). A machine gun fires
+  /// no H.E. or APCP shells and takes no ammunition setting (3.6, 3.7).
+  std::optional<Ammo> ammo;
+  std::optional<bool> secondary;   ///< ammo is secondary (3.7); unset: only APCP and smoke are
   Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
-  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index)
+  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index); unset: see shell_size_of(const Firer&)
   int weapon_value = 0;            ///< anti-tank value for the weapon differential
   bool jammed = false;             ///< an MG already jammed when the fire starts
 };
@@ -140,7 +142,8 @@ struct Target {
   int bases = 1;
   bool damaged = false;      ///< has a damaged base already (3.3)
   bool immobilized = false;  ///< vehicles and towed guns
-  bool prone = false, packed = false, rushing = false;
+  bool prone = false, rushing = false;
+  bool packed = false;  ///< every base within 10 yards of another: holds while two bases are left (3.5, 3.6)
   bool soft_cover = false, solid_cover = false, hard_cover = false;  ///< cumulative (3.5)
   TargetSize size = TargetSize::kNormal;
   bool stationary_in_open = false;
@@ -150,7 +153,7 @@ struct Target {
 
 struct Fire {
   FireKind kind = FireKind::kSmallArms;
-  int range = 100;          ///< yards, closest point to closest point
+  int range = 100;          ///< yards, closest point to closest point (a situation file must give it)
   bool flank_rear = false;  ///< 3.6 At flank/rear
   int turns = 1;            ///< 1: one fire (with its Rapid Fire chain); >1: that many turns
 };
@@ -165,6 +168,33 @@ struct Situation {
   Fire fire;
 };
 
+/// What salvo knows of a Base and Range chart weapon by its name: the names of
+/// examples/1943/illustrative-chart.toml, and any name ending in "_mortar". The fire it can
+/// deliver (3.1, 3.2, 3.7) and the base type it implies. Other names get the range check only.
+struct WeaponClass {
+  MachineGun mg = MachineGun::kNone;
+  bool mortar = false;
+  bool small_arms = false;    ///< 3.1: infantry, machine guns, anti-tank rifles
+  bool artillery = false;     ///< 3.2: guns and mortars; 3.7: medium and heavy MGs at tanks; ATRs (3.6 size 1)
+  bool flamethrower = false;  ///< 3.7 Flamethrowers
+  bool smoke = false;         ///< 3.7 Light Smoke: mortars and guns
+};
+std::optional<WeaponClass> weapon_class(const std::string& weapon);
+
+/// The firer's machine gun: `firer.mg` if given, else the weapon's (lmg, mmg, hmg), else none.
+MachineGun mg_of(const Firer& f);
+/// Whether the 3.7 mortar rules apply: `firer.mortar` if given, else a "*_mortar" weapon.
+bool is_mortar(const Firer& f);
+/// The shell size category: `firer.shell_size` if given, else the weapon's name in the 3.6
+/// Weapon Size Index ("medium_mortar" is 3), else nothing.
+std::optional<int> shell_size_of(const Firer& f);
+
+/// The ammunition the firer starts with: `firer.ammo` if given, else none for a machine gun
+/// (3.7: it fires bullets, never "high explosives (from mortars or field guns for example)",
+/// 3.6 Firing H.E.) and HE for every other weapon (3.6: "you must use H.E. in an
+/// antipersonnel role").
+Ammo ammo_of(const Firer& f);
+
 // ---- What the program records ----
 
 enum Flag : int {
@@ -177,7 +207,12 @@ enum Counter : int { kCounterShots, kCounterHits, kCounterBasesKilled, kCounterT
 /// Outcome of a step in one fire (turns == 1): the result box of the shot.
 enum ShotOutcome : int { kOutMiss, kOutNone, kOutI, kOutD, kOutK, kOutSmoke, kNumShotOutcomes };
 /// End reasons of one fire; multi-turn fire uses destroyed_turn_<t>, turns_over, out_of_ammo,
-/// out_of_fuel instead.
+/// out_of_fuel instead. One rule for both: the target destroyed ends the run; otherwise the run
+/// ends for what stopped a shot that was due - a Rapid Fire shot (3.7) or a following turn's
+/// fire - as mg_jammed (one fire only: over several turns a jammed MG spends the next turn on
+/// its repair roll), out_of_ammo (secondary ammunition out, no fallback) or out_of_fuel; when no
+/// shot was due, fire_over / turns_over. A jam or an empty rack on a shot that fires nothing
+/// more shows in the flags (mg_jam, secondary_ammo_out, out_of_fuel), not in the end reason.
 enum EndReason : int { kEndFireOver, kEndTargetDestroyed, kEndMgJammed, kEndOutOfAmmo, kEndOutOfFuel, kNumEndReasons };
 
 const char* flag_name(int flag);
@@ -245,14 +280,18 @@ struct Shot {
 /// 1..6. Flamethrower and smoke: `kill_die` is the d6 rolled (1..6), roll unused.
 Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die);
 
-/// 3.3: the effect of a shot on the target unit; returns bases killed (0 or 1).
-int apply_shot(TargetType type, const Shot& shot, FireKind kind, TargetState& t);
+/// 3.3: the effect of a shot on the target unit; returns bases killed (0 or 1). A hit is any
+/// result box but "none" (3.3 Hit Results: K, D, I); machine gun and mortar bases die on any hit.
+int apply_shot(TargetType type, const Shot& shot, TargetState& t);
 
 /// The remnant threshold of 3.5 applied to the target: one third or less of its bases left.
 inline bool is_remnant(int alive, int bases) { return 3 * alive <= bases; }
 
-/// Build the spec of the shots with `ammo`. Throws RulesError if the chart cannot serve it.
-ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo);
+/// Build the spec of the shots with `ammo` at a target unit with `alive` bases left (3.5, 3.6
+/// At packed: "any bases which are within 10 yards of each other at the time the die is rolled"
+/// needs two bases; with one left the packed modifier lapses). Throws RulesError if the chart
+/// cannot serve it.
+ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive);
 
 // ---- Compile ----
 
@@ -276,7 +315,7 @@ std::string format_explain(const std::string& file, const std::string& name,
                            const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e);
 
 /// Version of the built-in 1943 rules data (the chart itself is hashed separately).
-inline constexpr const char* kRulesDataVersion = "1943-2026.11-1";
+inline constexpr const char* kRulesDataVersion = "1943-2026.11-2";
 
 /// Hash of the built-in values (shell size index, stated modifiers) combined with a chart.
 std::uint64_t rules_data_hash(const Chart& chart);
