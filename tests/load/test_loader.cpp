@@ -173,7 +173,7 @@ basic_tk = 21
   CHECK(s.override_.basic_tk == 21);
 }
 
-TEST_CASE("keys left out take the struct defaults; name defaults to the file stem", "[load]") {
+TEST_CASE("keys left out take the struct defaults, name defaults to the file stem", "[load]") {
   const LoadedFile f = load::load_string("ruleset = \"asl\"\n", "some/dir/my-tank.toml");
   REQUIRE(f.situations.size() == 1);
   const asl::Situation& s = f.situations[0].situation;
@@ -281,7 +281,7 @@ range = 99
   }
 }
 
-TEST_CASE("sweep values are shown as written; dotted sweep keys need not be quoted", "[load][sweep]") {
+TEST_CASE("sweep values are shown as written, dotted sweep keys need not be quoted", "[load][sweep]") {
   const LoadedFile f = load_ok(R"(ruleset = "asl"
 [sweep]
 target.mp_in_los = [0.5, 2, 3.50]

@@ -156,7 +156,7 @@ TEST_CASE("C2.5: a vehicle or a T Gun changing CA keeps its full ROF", "[asl][ex
   CHECK(build_shot(s, ShotContext{}, nullptr).rof == 3);
 }
 
-TEST_CASE("C3.7: CH on an Original 2; when only the lowest Final DR hits, CH needs a subsequent dr 1", "[asl][example]") {
+TEST_CASE("C3.7: CH on an Original 2, when only the lowest Final DR hits, CH needs a subsequent dr 1", "[asl][example]") {
   Situation s = base();  // Modified TH# 10
   SECTION("lowest Final DR 2 + 7 = 9 < 10: Original 2 is a CH, no subsequent dr") {
     s.fire.extra_drm = 7;

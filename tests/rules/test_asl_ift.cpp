@@ -201,7 +201,7 @@ TEST_CASE("scripted dice: Improbable Hit and Multiple Hits on the Infantry Targe
   CHECK(t.steps[0].counts[kCounterHits] == 2);
 }
 
-TEST_CASE("scripted dice: HE on the Area Target Type; C3.71 EX", "[asl][ift]") {
+TEST_CASE("scripted dice: HE on the Area Target Type, C3.71 EX", "[asl][ift]") {
   Situation s = itt();
   s.target.type = TargetType::kArea;
   s.target.tem = 1;

@@ -115,7 +115,7 @@ TEST_CASE("scripted dice: movement rolls", "[asl][movement]") {
   CHECK(run(motion, {DR(1), TH(6, 6)}) == kMoveImmobilized);
 }
 
-TEST_CASE("movement rolls: exact == enumeration; Monte Carlo within 5 standard errors", "[asl][movement][engines]") {
+TEST_CASE("movement rolls: exact == enumeration, Monte Carlo within 5 standard errors", "[asl][movement][engines]") {
   std::vector<Movement> all = {esb(1), esb(2.5, Manufacturer::kRussian, true), esb(4, Manufacturer::kItalian, false, 16)};
   Movement start;
   start.roll = MovementRoll::kStart;

@@ -15,7 +15,7 @@ constexpr std::uint32_t bit(int f) { return 1u << f; }
 // base(): German 75L AP vs AF 8 front at 6 hexes. Modified TH# 10, DRM 0.
 // Final TK# = 17 + 0 (Case D, 3-6 hexes, >= 65mm) - 8 = 9.
 
-TEST_CASE("C3.3: a Final DR <= Modified TH# hits; C3.9 turret if colored < white", "[asl][th]") {
+TEST_CASE("C3.3: a Final DR <= Modified TH# hits, C3.9 turret if colored < white", "[asl][th]") {
   Situation s = base();
   s.fire.buttoned_up = true;  // Case I +1
   CHECK(run_script(s, {TH(4, 6)}).steps[0].outcome == kOutcomeMiss);          // 10 + 1 = 11
@@ -92,7 +92,7 @@ TEST_CASE("C3.72: a CH doubles the Basic TK# before the other Cases", "[asl][tk]
   CHECK(t.steps[0].flags & bit(kFlagCritical));
 }
 
-TEST_CASE("C7.21: rear Target Facing adds 1 to the TK#; D1.62 superior turret armor", "[asl][tk]") {
+TEST_CASE("C7.21: rear Target Facing adds 1 to the TK#, D1.62 superior turret armor", "[asl][tk]") {
   Situation s = base();
   s.target.facing = Facing::kRear;
   s.target.armor = Armor{8, 6, 8, 6};  // rear uses side AF 6: 17 + 1 - 6 = 12
@@ -112,7 +112,7 @@ TEST_CASE("C7.24: Case D 'NA' means the hit cannot kill and no TK DR is rolled",
   CHECK(t.steps[0].outcome == kOutcomeNoEffect);
 }
 
-TEST_CASE("C3.8: Multiple Hits for a 15-40mm Gun on Original doubles; the firer keeps the better", "[asl][th]") {
+TEST_CASE("C3.8: Multiple Hits for a 15-40mm Gun on Original doubles, the firer keeps the better", "[asl][th]") {
   Situation s = base();
   s.firer.gun = *parse_gun("37L");     // AP Basic TK# 9, Case D 0 at 6 hexes
   s.target.armor = Armor{1, 1, 4, 4};  // hull 8, turret 5
@@ -188,7 +188,7 @@ TEST_CASE("D3.2: same-hex fire takes Target Facing from the colored dr", "[asl][
   CHECK(run_script(s, {TH(5, 1), TK(1, 1)}).steps[0].outcome == kOutcomeNoEffect);
 }
 
-TEST_CASE("A9.7/C2.28: Original TH DR >= B# malfunctions; the attack is still resolved", "[asl][malfunction]") {
+TEST_CASE("A9.7/C2.28: Original TH DR >= B# malfunctions, the attack is still resolved", "[asl][malfunction]") {
   Situation s = base();
   s.firer.breakdown = 10;
   s.firer.rof = 6;  // keep ROF on any colored dr: the malfunction alone ends the phase
