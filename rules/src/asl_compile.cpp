@@ -279,9 +279,9 @@ class Compiler {
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
     next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
     const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
-    if (fired && k.acq_shots >= 0 && (k.revealed || hit.hit)) {  // C6.57
+    if (fired && s_.target.concealed && (k.revealed || hit.hit)) {  // C6.57: a hit removes the concealment
       next.revealed = true;
-      next.acq_shots = std::min(2, k.acq_shots + 1);
+      if (k.acq_shots >= 0) next.acq_shots = std::min(2, k.acq_shots + 1);
     }
     if (duel()) {  // the target and the gun after the step carry over to later steps and turns
       if (fired && outcome == kOutcomeShock) next.shock = Shock::kShocked;  // C7.42: a UK flips back to Shock

@@ -97,9 +97,9 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     trace.steps.push_back(step);
     ++fired_total;
     // C6.57: a hit removes a concealed target's concealment; from that shot on, shots acquire it
-    if (ctx.acquiring_shots >= 0 && (ctx.revealed || (step.flags & (1u << kFlagHit)))) {
+    if (s.target.concealed && (ctx.revealed || (step.flags & (1u << kFlagHit)))) {
       ctx.revealed = true;
-      ctx.acquiring_shots = std::min(2, ctx.acquiring_shots + 1);
+      if (ctx.acquiring_shots >= 0) ctx.acquiring_shots = std::min(2, ctx.acquiring_shots + 1);
     }
 
     // Does the phase go on?

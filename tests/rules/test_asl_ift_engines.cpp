@@ -54,6 +54,8 @@ std::vector<Situation> ift_situations(bool finite) {
     s.firer.gun = *parse_gun("50"); s.target.type = TargetType::kArea; s.target.tem = 1; s.target.ffnam = true; s.fire.phase = Phase::kDefensive; });
   add("Area 105 building", [](Situation& s) { s.firer.gun = *parse_gun("105"); s.target.type = TargetType::kArea; s.target.tem = 3; s.fire.range = 20; });
   add("Area 20L: only a CH attacks", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.target.type = TargetType::kArea; s.target.tem = 1; });
+  add("Area, concealed, Intensive Fire (C6.57)", [](Situation& s) {
+    s.target.type = TargetType::kArea; s.target.concealed = true; s.fire.intensive_fire = true; s.fire.range = 14; });
   add("MG 4 FP woods ROF 2", [&](Situation& s) { mg(s, 4); s.target.tem = 1; s.firer.rof = 2; s.fire.range = 5; });
   add("MG 2 FP Case A bow", [&](Situation& s) { mg(s, 2); s.firer.gun_type = GunType::kNT; s.fire.ca_change = 1; s.firer.rof = 1; });
   add("MG 8 FP AFPh", [&](Situation& s) { mg(s, 8); s.fire.phase = Phase::kAdvancing; s.firer.rof = 1; });

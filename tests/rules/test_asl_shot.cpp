@@ -305,6 +305,13 @@ TEST_CASE("C6.57: a concealed target is acquired only by the shot that removes i
   CHECK_FALSE(t.steps[1].flags & bit(kFlagHit));
   CHECK(t.steps[2].flags & bit(kFlagHit));
   CHECK(t.steps[3].flags & bit(kFlagHit));
+  SECTION("the Area Target Type acquires it shot by shot; a hit still removes the concealment") {
+    s.target.type = TargetType::kArea;
+    s.firer.ammo = Ammo::kHE;
+    const auto area_drm = [&](ShotContext c) { return build_shot(s, c, nullptr).drm; };
+    CHECK(area_drm(ShotContext{.shots_fired = 1}) - area_drm(ShotContext{}) == -1);  // Acquisition after a miss
+    CHECK(area_drm(ShotContext{.shots_fired = 1, .revealed = true}) - area_drm(ShotContext{}) == -3);  // no Case K
+  }
   SECTION("exact: P(hit in the phase) = (6/36) / (1 - 12/36) = 1/4, misses never acquiring") {
     // Hits: DR 2-4 (6/36). Misses that keep ROF 3: colored 1 & white 4-6, 2 & 3-6, 3 & 2-6 (12/36).
     s.target.armor = Armor{8, 8, 8, 8};
