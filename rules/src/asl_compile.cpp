@@ -473,8 +473,9 @@ class Compiler {
         continue;
       }
       // C3.8: the first TK DR decides the location of the second hit; the firer keeps the better.
-      if (!second_hit_kill(spec, hit, c1, w1)) {  // it cannot harm: no TK DR
-        links[static_cast<std::size_t>(f)] = leaf_for(std::max(o1, kOutcomeNoEffect));
+      const SecondHit second_hit_at = second_hit(spec, hit, c1, w1);
+      if (!second_hit_at.kill) {  // no TK DR: it cannot harm (at least "no effect"), or strikes nothing
+        links[static_cast<std::size_t>(f)] = leaf_for(second_hit_at.strikes ? std::max(o1, kOutcomeNoEffect) : o1);
         continue;
       }
       const std::array<Outcome, 36>& o2 = tk_outcomes(spec, second_hit_location(c1, w1), hit.facing, false);

@@ -79,13 +79,14 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
         if (hit.multiple) {
           const int f1 = dice.pair();
           best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));
-          if (const KillSpec* k2 = second_hit_kill(spec, hit, pair_colored(f1), pair_white(f1))) {
+          const SecondHit second = second_hit(spec, hit, pair_colored(f1), pair_white(f1));
+          if (second.kill) {
             const int f2 = dice.pair();
             const Location loc2 = second_hit_location(pair_colored(f1), pair_white(f1));
-            best = std::max(best, to_kill(spec, *k2, loc2, pair_colored(f2), pair_white(f2)));
-          } else {
-            best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (C7.24 NA, D4.2)
-          }
+            best = std::max(best, to_kill(spec, *second.kill, loc2, pair_colored(f2), pair_white(f2)));
+          } else if (second.strikes) {
+            best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (C7.24 NA)
+          }  // else it strikes the hull of a hull-down target: nothing (D4.2)
         } else if (k1.possible) {
           const int f1 = dice.pair();
           best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));

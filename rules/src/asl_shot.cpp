@@ -369,11 +369,11 @@ Outcome to_kill(const ShotSpec& spec, const KillSpec& k, Location loc, int c, in
 
 Location second_hit_location(int c, int w) { return c < w ? Location::kTurret : Location::kHull; }
 
-const KillSpec* second_hit_kill(const ShotSpec& spec, const Hit& first, int c, int w) {
+SecondHit second_hit(const ShotSpec& spec, const Hit& first, int c, int w) {
   const Location loc = second_hit_location(c, w);
-  if (spec.hull_down && loc == Location::kHull) return nullptr;  // D4.2: the hull is not hit
+  if (spec.hull_down && loc == Location::kHull) return SecondHit{nullptr, false};  // D4.2: the hull is not hit
   const KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(loc, first.facing, false))];
-  return k.possible ? &k : nullptr;
+  return SecondHit{k.possible ? &k : nullptr, true};
 }
 
 std::uint32_t outcome_flags(Outcome o) {

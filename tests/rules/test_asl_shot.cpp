@@ -164,6 +164,8 @@ TEST_CASE("C3.7, C3.8: vs hull down, a non-CH Original 2 is a normal turret hit 
     // TK1 colored >= white: the second hit strikes the hull, which a HD target does not show
     // (D4.2): no TK DR for it
     CHECK(run_script(s, {TH(1, 1), DR(3), TK(2, 1)}).steps[0].flags & bit(kFlagMultipleHit));
+    // ... so a Dud on the first TK DR stands (the second hit struck nothing)
+    CHECK(run_script(s, {TH(1, 1), DR(3), TK(6, 6)}).steps[0].outcome == kOutcomeDud);
   }
   SECTION("subsequent dr 1: a CH, never a Multiple Hit") {
     CHECK_FALSE(run_script(s, {TH(1, 1), DR(1), TK(6, 6)}).steps[0].flags & bit(kFlagMultipleHit));

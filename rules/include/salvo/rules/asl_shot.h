@@ -112,10 +112,14 @@ Outcome to_kill(const ShotSpec& spec, const KillSpec& kill, Location location, i
 /// C3.8: location of the second hit of a Multiple Hit, from the first TK DR (C3.9 reading).
 Location second_hit_location(int first_tk_colored, int first_tk_white);
 
-/// The To Kill entry the second hit of a Multiple Hit strikes (location from the first TK DR),
-/// or nullptr when it cannot harm and no TK DR is rolled for it: its Case D is NA (C7.24), or
-/// it strikes the hull of a hull-down target (D4.2).
-const KillSpec* second_hit_kill(const ShotSpec& spec, const Hit& first, int first_tk_colored, int first_tk_white);
+/// The second hit of a Multiple Hit (C3.8), located by the first TK DR (C3.9 reading).
+struct SecondHit {
+  const KillSpec* kill = nullptr;  ///< its To Kill entry, when a TK DR is rolled for it
+  bool strikes = true;             ///< false: it lands on the hull of a hull-down target, nothing (D4.2)
+};
+/// kill is nullptr when no TK DR is rolled: the hit cannot harm (Case D NA, C7.24: the result is
+/// at least "no effect") or strikes nothing (D4.2: the first hit's result stands alone).
+SecondHit second_hit(const ShotSpec& spec, const Hit& first, int first_tk_colored, int first_tk_white);
 
 /// Flags that an outcome sets (kill, burn, ...).
 std::uint32_t outcome_flags(Outcome o);
