@@ -135,12 +135,28 @@ const std::vector<Estimate>& values_for(const WindowStats& w, Src src) {
   return w.flags;
 }
 
-// The quantities of one report's window, in program order (end reasons: phase only).
+// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
+std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
+  const auto pos = name.rfind("_turn_");
+  if (pos == std::string::npos || pos == 0) return std::nullopt;
+  const std::string digits = name.substr(pos + 6);
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int t = std::stoi(digits);
+  if (t < 1) return std::nullopt;
+  return std::make_pair(name.substr(0, pos), t);
+}
+
+// The quantities of one report's window, in program order (end reasons: phase only). The first
+// window of a run over several turns is turn 1: its quantities of later turns mean nothing.
 std::vector<Quantity> quantities_of(const ResultNames& n, bool phase) {
   std::vector<Quantity> q;
   for (Src src : {Src::kFlag, Src::kCounter, Src::kOutcome, Src::kEnd}) {
     if (src == Src::kEnd && !phase) continue;
-    for (const auto& name : names_for(n, src)) q.push_back({src, name});
+    for (const auto& name : names_for(n, src)) {
+      if (const auto t = turn_split(name); !phase && t && t->second >= 2) continue;
+      q.push_back({src, name});
+    }
   }
   return q;
 }
@@ -208,18 +224,6 @@ void check_finite(const SituationReport& r) {
 template <class T>
 void add_unique(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
-}
-
-// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
-std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
-  const auto pos = name.rfind("_turn_");
-  if (pos == std::string::npos || pos == 0) return std::nullopt;
-  const std::string digits = name.substr(pos + 6);
-  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  const int t = std::stoi(digits);
-  if (t < 1) return std::nullopt;
-  return std::make_pair(name.substr(0, pos), t);
 }
 
 bool has_turns(const ResultNames& n) {

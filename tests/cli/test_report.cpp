@@ -358,6 +358,20 @@ TEST_CASE("compact tables name the first window turn 1 for situations over sever
   CHECK(plain.find("first: the first shot") == std::string::npos);
 }
 
+TEST_CASE("the first window of a run over several turns (turn 1) leaves out the quantities of later turns", "[report]") {
+  SituationReport r = report("duel", {}, true, false);
+  r.names.flags = {"hit", "destroyed_by_turn_1", "destroyed_by_turn_2", "malfunction"};
+  auto prov = provenance(MethodChoice::kExact);
+  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto& exact = j["situations"][0]["results"]["exact"];
+  CHECK(exact["first_shot"].contains("p_destroyed_by_turn_1"));
+  CHECK_FALSE(exact["first_shot"].contains("p_destroyed_by_turn_2"));
+  CHECK(exact["phase"].contains("p_destroyed_by_turn_2"));
+  const auto csv = salvo::sim::format_odds({r}, prov, Format::kCsv);
+  CHECK(csv.find("first_p_destroyed_by_turn_2") == std::string::npos);
+  CHECK(csv.find("phase_p_destroyed_by_turn_2") != std::string::npos);
+}
+
 TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
   auto prov = provenance(MethodChoice::kMonteCarlo);
   const auto md = salvo::sim::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
