@@ -148,7 +148,7 @@ struct CompileOptions {
 Compiled compile(const Situation& s, const CompileOptions& options = {});
 
 /// Version of the ASL rules data (bumped when any table changes).
-inline constexpr const char* kRulesDataVersion = "asl-2026.11-1";
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-2";
 
 }  // namespace salvo::asl
 
