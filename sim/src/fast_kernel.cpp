@@ -439,7 +439,7 @@ class LaneRunner {
     if (r.ended) r = fp_.summaries_[0];
     // The leaf of this step: its column, or (the last column) a walk from the state's root
     std::int32_t leaf;
-    const std::uint32_t column = (cell & kColumnMask) / sizeof(Slot);
+    const auto column = static_cast<std::uint32_t>((cell & kColumnMask) / sizeof(Slot));
     if (column == fp_.width_ - 1) {
       leaf = walk(lane, p_.state_root[st]);
     } else {
