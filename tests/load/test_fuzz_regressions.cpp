@@ -84,6 +84,12 @@ TEST_CASE("fuzz regressions: non-ASCII text outside strings and comments is refu
 
   CHECK(error_of("ruleset = \"asl\"\nname = \"\"\"a\\\xc9\xa3\"\"\"\n") ==
         "t.toml:2:13: TOML syntax error: non-ASCII character U+0263" + tail);
+  // Found by fuzz_chart: "\" then a tab inside a multi-line string; toml++ takes it for a
+  // line-ending backslash and tests what follows the tab for whitespace.
+  CHECK(error_of("ruleset = \"asl\"\nname = \"\"\"a\\\t\xc9\xa3\"\"\"\n") ==
+        "t.toml:2:14: TOML syntax error: non-ASCII character U+0263" + tail);
+  CHECK(error_of("ruleset = \"asl\"\nname = \"\"\"a\\ \t \xc3\xa9\"\"\"\n") ==
+        "t.toml:2:16: TOML syntax error: non-ASCII character U+00E9" + tail);
   // A quote that toml++ does not read as a string (here inside a bad value) protects nothing.
   CHECK(error_of("H=1'\xef\xb9\xbf'=\n") == "t.toml:1:5: TOML syntax error: non-ASCII character U+FE7F" + tail);
 

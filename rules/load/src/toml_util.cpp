@@ -229,6 +229,7 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
           while (at(k) == ' ' || at(k) == '\t' || at(k) == '\r') ++k;
           if (at(k) != '\n') {
             if (at(i + 1) >= 0x80) return stray(i + 1);  // toml++ tests it for whitespace too
+            if (k > i + 1 && at(k) >= 0x80) return stray(k);  // and the first one after "\ "
             ++i;  // an ordinary escape
             break;
           }
