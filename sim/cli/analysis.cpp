@@ -185,7 +185,7 @@ std::string quantity_label(const std::string& name) {
   return name;
 }
 
-std::string pct(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+std::string pct(double v) { return salvo::sim::format_percent(v); }
 std::string pts(double v) { return fmt::format("{:+.1f}", 100.0 * v); }
 
 // ---------------------------------------------------------------------------------------------

@@ -80,6 +80,16 @@ bool disagrees(double exact, double mc, std::uint64_t trials) {
   return std::fabs(exact - mc) > 4.5 * se;
 }
 
+std::string format_percent(double p) {
+  if (!std::isfinite(p)) return "-";
+  const double v = 100.0 * p;
+  // A chance that is not zero never prints as 0.0%, one short of certain never as 100.0%: a player
+  // asking "can it ever kill?" must see the difference. Below 0.05% three decimals, then a bound.
+  if (p > 0.0 && v < 0.05) return v >= 0.0005 ? fmt::format("{:.3f}%", v) : "<0.001%";
+  if (p < 1.0 && v >= 99.95) return v < 99.9995 ? fmt::format("{:.3f}%", v) : ">99.999%";
+  return fmt::format("{:.1f}%", v);
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -495,10 +505,7 @@ struct TextTable {
   }
 };
 
-std::string pct(double v) {
-  if (!std::isfinite(v)) return "-";
-  return fmt::format("{:.1f}%", 100.0 * v);
-}
+std::string pct(double v) { return format_percent(v); }
 
 std::string text_cell(const Quantity& q, const std::optional<Estimate>& e, bool mc) {
   if (!e) return "-";

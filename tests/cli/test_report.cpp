@@ -418,3 +418,19 @@ TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
   CHECK(line_starting(text, "hull front").find("-5") != std::string::npos);
   CHECK(text.find("Hull Down ignored") != std::string::npos);
 }
+
+TEST_CASE("text percentages: a chance that is neither 0 nor 1 never prints as 0.0% or 100.0%",
+          "[report]") {
+  using salvo::sim::format_percent;
+  CHECK(format_percent(0.0) == "0.0%");
+  CHECK(format_percent(1.0) == "100.0%");
+  CHECK(format_percent(0.375) == "37.5%");
+  CHECK(format_percent(0.0005) == "0.1%");  // from 0.05% on, one decimal
+  CHECK(format_percent(0.000231) == "0.023%");
+  CHECK(format_percent(1.0 / 46656.0) == "0.002%");  // one chance in 6^6
+  CHECK(format_percent(2e-9) == "<0.001%");
+  CHECK(format_percent(0.99972) == "99.972%");
+  CHECK(format_percent(1.0 - 1e-12) == ">99.999%");
+  CHECK(format_percent(0.9994) == "99.9%");
+  CHECK(format_percent(std::nan("")) == "-");
+}

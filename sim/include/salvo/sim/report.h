@@ -73,6 +73,10 @@ struct Provenance {
       0;  ///< situations asked for (reports may hold fewer if interrupted)
 };
 
+/// A probability as the text table prints it: one decimal ("37.5%"), except that a chance that is
+/// neither 0 nor 1 never prints as 0.0% or 100.0% ("0.023%", "<0.001%", "99.972%", ">99.999%").
+std::string format_percent(double p);
+
 /// The `odds` table in the given format. Ends with a newline. Throws std::logic_error
 /// ("FILE: NAME: mc phase p_hit is nan [0, 1]; no table written") if any value to be shown is
 /// NaN or infinite.
