@@ -245,21 +245,24 @@ class Compiler {
 
   // Leaf of a step: what happened, and where the phase goes next. Within one state the leaf
   // depends on the colored dr only through "ROF kept", so it is built once per distinct input.
+  // `hits`: the hits the shot scored (counter "hits"); -1: from `hit` (a Multiple Hit is two).
   Link finish(const Key& k, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired,
-              const Hit& hit, Outcome outcome) {
+              const Hit& hit, Outcome outcome, int hits = -1) {
+    if (hits < 0) hits = hit.hit ? (hit.multiple ? 2 : 1) : 0;
     const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
     const std::uint32_t memo = static_cast<std::uint32_t>(kept_rof) | static_cast<std::uint32_t>(bd) << 1 |
                                static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(fired) << 5 |
                                static_cast<std::uint32_t>(hit.hit) << 6 | static_cast<std::uint32_t>(hit.critical) << 7 |
-                               static_cast<std::uint32_t>(hit.multiple) << 8 | static_cast<std::uint32_t>(outcome) << 9;
+                               static_cast<std::uint32_t>(hit.multiple) << 8 | static_cast<std::uint32_t>(outcome) << 9 |
+                               static_cast<std::uint32_t>(hits) << 24;
     if (const Link* l = finish_memo_.find(memo)) return *l;
-    const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome);
+    const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome, hits);
     finish_memo_.insert(memo, l);
     return l;
   }
 
   Link finish_leaf(const Key& k, bool kept_rof, Breakdown bd, Depletion dep, bool fired,
-                   const Hit& hit, Outcome outcome) {
+                   const Hit& hit, Outcome outcome, int hits) {
     const ShotContext ctx = context_of(k);
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
@@ -273,7 +276,7 @@ class Compiler {
     if (hit.multiple) leaf.flags |= 1u << kFlagMultipleHit;
     leaf.flags |= outcome_flags(outcome);
     leaf.counts[kCounterShots] = fired ? 1 : 0;
-    leaf.counts[kCounterHits] = static_cast<std::uint8_t>(hit.hit ? (hit.multiple ? 2 : 1) : 0);
+    leaf.counts[kCounterHits] = static_cast<std::uint8_t>(hits);
 
     Key next = k;
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
@@ -328,7 +331,8 @@ class Compiler {
     if (ctx.intensive) return phase_over(kEndIntensiveFireDone);  // C5.6: one and only one shot
     bool intensive_next = false;
     if (!kept_rof) {
-      if (!s_.fire.intensive_fire) return phase_over(kEndRofExhausted);
+      // C2.5: no Intensive Fire in the Player Turn of a Conditional ROF CA change (the first).
+      if (!s_.fire.intensive_fire || (k.turn <= 1 && conditional_rof_bars_intensive(s_))) return phase_over(kEndRofExhausted);
       intensive_next = true;  // C5.6: after the normal ROF is exhausted
     }
     next.shots = s_.fire.max_shots ? fired_now : std::min(fired_now, saturate(k));
@@ -358,9 +362,11 @@ class Compiler {
     return end(leaf, duel::end_destroyed(t));
   }
 
-  bool can_fire(const Key& k) const {
-    return k.gun == Gun_::kOk && shot_ammo(s_, context_of(k)) != Ammo::kNone;
-  }
+  bool has_ammo(const Key& k) const { return shot_ammo(s_, context_of(k)) != Ammo::kNone; }
+  bool can_fire(const Key& k) const { return k.gun == Gun_::kOk && has_ammo(k); }
+  // A repair attempt in the Rally Phase: a malfunctioned weapon this firer may repair (A9.72,
+  // D3.7) and that has ammunition left to fire (else nothing it could do depends on it).
+  bool repairs(const Key& k) const { return k.gun == Gun_::kMalfunctioned && repairable(s_.firer) && has_ammo(k); }
 
   // Turn k.turn is over (its fire phase was played, or the gun could not fire): mark the gun,
   // then go on to the next turn's first Rally Phase, or end the run.
@@ -368,12 +374,14 @@ class Compiler {
     const int t = k.turn;
     mark_gun(leaf, t, k.gun);
     if (t == 1) leaf.closes_window = true;  // the first window is the first turn
-    if (t == turns_) return end(leaf, duel::end_turns_over(turns_));
-    if (!can_fire(k) && k.gun != Gun_::kMalfunctioned && k.shock == Shock::kNone) {
-      // Nothing can change any more: the gun is disabled, or no ammunition is left.
+    // The gun out for good (disabled, malfunctioned with no repair possible, or no ammunition
+    // left): the duel ends there, unless a Shocked target still has its recovery to roll. So a
+    // run that ends with the gun out for good, on the last turn too, says so.
+    if (!can_fire(k) && !repairs(k) && (k.shock == Shock::kNone || t == turns_)) {
       for (int u = t + 1; u <= turns_; ++u) mark_gun(leaf, u, k.gun);
-      return end(leaf, k.gun == Gun_::kDisabled ? duel::end_gun_disabled(turns_) : duel::end_out_of_ammo(turns_));
+      return end(leaf, k.gun != Gun_::kDisabled && !has_ammo(k) ? duel::end_out_of_ammo(turns_) : duel::end_gun_disabled(turns_));
     }
+    if (t == turns_) return end(leaf, duel::end_turns_over(turns_));
     k.turn = t + 1;
     k.rph = 1;
     k.shots = 0;
@@ -384,7 +392,7 @@ class Compiler {
 
   // The run goes on at Rally Phase k.rph of turn k.turn (k.rph == 0: at its fire phase).
   Link enter(Leaf leaf, Key k) {
-    if (k.rph > 0 && k.gun != Gun_::kMalfunctioned && k.shock == Shock::kNone) k.rph = 0;  // nothing to roll
+    if (k.rph > 0 && !repairs(k) && k.shock == Shock::kNone) k.rph = 0;  // nothing to roll
     if (k.rph > 0 || can_fire(k)) {
       leaf.next_state = state_of(k);
       return b_.leaf(leaf);
@@ -419,7 +427,7 @@ class Compiler {
       }
       return b_.node(DieKind::kD6, dr);
     };
-    if (k.gun != Gun_::kMalfunctioned) return after_repair(k.gun);
+    if (!repairs(k)) return after_repair(k.gun);
     std::array<Link, 6> dr;
     for (int r = 1; r <= 6; ++r)
       dr[static_cast<std::size_t>(r - 1)] =
@@ -453,12 +461,14 @@ class Compiler {
     const KillSpec& k1 = spec.kill[static_cast<std::size_t>(kill_index(hit.location, hit.facing, hit.critical))];
     if (!hit.multiple && !k1.possible) return finish(key, spec, colored, bd, dep, true, hit, kOutcomeNoEffect);
     // Only the outcome differs between the leaves of one kill DAG: finish() once per outcome.
-    std::array<Link, kNumOutcomes> by_outcome;
-    std::array<bool, kNumOutcomes> known{};
-    const auto leaf_for = [&](Outcome o) {
-      const auto i = static_cast<std::size_t>(o);
+    // A second hit on the hull of a hull-down target is no hit (D4.2): the shot scored one.
+    std::array<Link, 2 * kNumOutcomes> by_outcome;
+    std::array<bool, 2 * kNumOutcomes> known{};
+    const auto leaf_for = [&](Outcome o, bool second_struck = true) {
+      const auto i = static_cast<std::size_t>(o) + (second_struck ? 0 : kNumOutcomes);
       if (!known[i]) {
-        by_outcome[i] = finish(key, spec, colored, bd, dep, true, hit, o);
+        by_outcome[i] = second_struck ? finish(key, spec, colored, bd, dep, true, hit, o)
+                                      : finish(key, spec, colored, bd, dep, true, hit, o, 1);
         known[i] = true;
       }
       return by_outcome[i];
@@ -475,7 +485,8 @@ class Compiler {
       // C3.8: the first TK DR decides the location of the second hit; the firer keeps the better.
       const SecondHit second_hit_at = second_hit(spec, hit, c1, w1);
       if (!second_hit_at.kill) {  // no TK DR: it cannot harm (at least "no effect"), or strikes nothing
-        links[static_cast<std::size_t>(f)] = leaf_for(second_hit_at.strikes ? std::max(o1, kOutcomeNoEffect) : o1);
+        links[static_cast<std::size_t>(f)] =
+            second_hit_at.strikes ? leaf_for(std::max(o1, kOutcomeNoEffect)) : leaf_for(o1, false);
         continue;
       }
       const std::array<Outcome, 36>& o2 = tk_outcomes(spec, second_hit_location(c1, w1), hit.facing, false);
@@ -599,7 +610,7 @@ std::optional<RulesError> check_duel(const Situation& s) {
     return err("fire.turns", "a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
   if (fire.stop_on == StopOn::kNever)
     return err("fire.stop_on", "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
-  if (!s.firer.vehicle && !s.firer.repair)
+  if (!s.firer.vehicle && !s.firer.repair && repairable(s.firer))
     return err("firer.repair", "a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
   return std::nullopt;
 }
@@ -655,6 +666,9 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
     if (key) return err(key, "same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
   }
   if (f.bypass && !f.vehicle) return err("firer.bypass", "only a vehicle uses Bypass (D2.3)");
+  if (f.non_qualified && f.vehicle)
+    return err("firer.non_qualified", "non-qualified use is Infantry manning a crew-served Gun (A21.13): a vehicle's weapons are fired by its crew "
+                                      "(a captured vehicle: firer.captured)");
   if (f.bow_mounted && !f.vehicle) return err("firer.bow_mounted", "only a vehicle has bow-mounted weapons (D3.11)");
   if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass || f.gun_type == GunType::kNT))
     return err("fire.pivot", "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
@@ -662,7 +676,9 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (fire.follow_up) {
     if (fire.phase != Phase::kBounding)
       return err("fire.follow_up", "the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
-    if (f.rof == 0) return err("fire.follow_up", "only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
+    if (multiple_rof(f) == 0)
+      return err("fire.follow_up", f.rof == 0 ? "only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)"
+                                              : "a captured weapon's Multiple ROF is one lower (A21.12): none is left to keep through the MPh for an AFPh shot (D3.32)");
     if (!fire.max_shots)
       return err("fire.follow_up", "give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
     if (fire.intensive_fire) return err("fire.follow_up", "the AFPh follow-up shot is the weapon's last shot: no Intensive Fire with it (D3.32, C5.6)");
@@ -682,7 +698,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
     if (fire.phase == Phase::kAdvancing && !fire.opportunity)
       return err("fire.intensive_fire", "Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
     if (fire.pinned) return err("fire.intensive_fire", "a pinned firer cannot use Intensive Fire (C5.4, C5.6)");
-    if (!f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && f.rof == 0)
+    if (conditional_rof_bars_intensive(s) && fire.turns == 1)
       return err("fire.intensive_fire",
                  "a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player Turn (C2.5)");
   }
@@ -692,7 +708,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   // The tables must cover the gun and ammo of every shot kind (first shot, fallback ammo).
   try {
     const ShotSpec first = build_shot(s, ShotContext{.low_ammo_marked = f.low_ammo_marked}, nullptr);
-    if (is_special(f.ammo) && f.fallback_ammo != Ammo::kNone)
+    if (is_special(f.ammo) && f.fallback_ammo != Ammo::kNone && !always_apcr(f.gun, f.nationality))
       build_shot(s, ShotContext{.special_out = true, .low_ammo_marked = f.low_ammo_marked}, nullptr);
     if (first_shot) *first_shot = first;
   } catch (const RulesError& e) {
@@ -721,7 +737,8 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   ift_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
-  if (s.firer.captured) c.explain.th_color = "red: captured weapon (C5.8)";
+  if (s.firer.captured) c.explain.th_color = "red: captured weapon (A21.12, C5.8)";
+  else if (s.firer.non_qualified) c.explain.th_color = "red: non-qualified crew (A21.13, C5.8)";
   else if (s.firer.th_color == ThColor::kRed) c.explain.th_color = "red (set in the situation)";
   else if (s.firer.th_color == ThColor::kBlack) c.explain.th_color = "black (set in the situation)";
   else c.explain.th_color = (red ? "red: " : "black: ") + reason;
@@ -756,9 +773,15 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("duel over " + std::to_string(s.fire.turns) + " turns: the same fire phase each turn, " +
                     std::to_string(s.fire.rally_phases) + " Rally Phase" + (s.fire.rally_phases > 1 ? "s" : "") +
                     " between two of them (fire.rally_phases: 2 when the firer fires only in its own Player Turns)");
-    notes.push_back(s.firer.vehicle ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
-                                    : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
-                                          " repairs, 6 eliminates the Gun (A9.72)");
+    notes.push_back(s.firer.captured ? "a captured weapon is never repaired (A9.72): a malfunction puts it out for the rest of the duel"
+                    : !repairable(s.firer) ? "only a crew repairs a Gun (A9.72): manned by non-qualified Infantry, a malfunction puts it out for the rest of the duel"
+                    : s.firer.vehicle ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
+                                      : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
+                                            " repairs, 6 eliminates the Gun (A9.72)");
+    notes.push_back("the duel ends when nothing more can change: the target destroyed, or (the target not Shocked) the gun disabled, "
+                    "malfunctioned for good, or out of ammunition (a gun with none left makes no repair attempt)");
+    if (s.fire.intensive_fire && conditional_rof_bars_intensive(s))
+      notes.push_back("Conditional ROF (C2.5): no Intensive Fire in the first turn, which changes CA; in later turns it may");
     notes.push_back("Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first turn's first shot (C5.12)");
     notes.push_back("Low Ammo and spent special ammunition carry over (D3.71, C8.9)");
     notes.push_back("Shock: at the end of the next Rally Phase dr 1-2 removes it, else Unconfirmed Kill; a UK dr 1-3 removes it, else a wreck (C7.42); another Shock flips a UK back to Shock");

@@ -86,7 +86,9 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
             best = std::max(best, to_kill(spec, *second.kill, loc2, pair_colored(f2), pair_white(f2)));
           } else if (second.strikes) {
             best = std::max(best, kOutcomeNoEffect);  // the second hit cannot harm (C7.24 NA)
-          }  // else it strikes the hull of a hull-down target: nothing (D4.2)
+          } else {
+            step.counts[kCounterHits] = 1;  // it strikes the hull of a hull-down target: no hit (D4.2)
+          }
         } else if (k1.possible) {
           const int f1 = dice.pair();
           best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));
@@ -118,7 +120,7 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     }
     if (ctx.intensive) return done(kEndIntensiveFireDone);
     if (c > spec.rof) {
-      if (!s.fire.intensive_fire) return done(kEndRofExhausted);
+      if (!s.fire.intensive_fire || (!ctx.later_turn && conditional_rof_bars_intensive(s))) return done(kEndRofExhausted);  // C2.5
       ctx.intensive = true;
     }
     ctx.shots_fired = fired_total;
@@ -188,17 +190,20 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
     trace.end = duel::end_destroyed(t);
     return trace;
   };
-  auto can_fire = [&] {
+  auto has_ammo = [&] {
     ShotContext c;
     c.special_out = special_out;
-    return gun == kOk && shot_ammo(s_, c) != Ammo::kNone;
+    return shot_ammo(s_, c) != Ammo::kNone;
   };
+  auto can_fire = [&] { return gun == kOk && has_ammo(); };
+  // A9.72, D3.7: a repair attempt needs a weapon the firer may repair, and ammunition to fire.
+  auto repairs = [&] { return gun == kOut && repairable(s_.firer) && has_ammo(); };
   for (int t = 1; t <= T; ++t) {
     // Rally Phases (D3.7 / A9.72 repair; C7.42 Shock recovery)
     for (int r = 1; t > 1 && r <= fire.rally_phases; ++r) {
-      if (gun != kOut && shock == 0) break;
+      if (!repairs() && shock == 0) break;
       StepRecord st;
-      if (gun == kOut) {
+      if (repairs()) {
         const int dr = dice.d6() + 1;
         const int repair = s_.firer.vehicle ? 1 : *s_.firer.repair;
         if (dr == 6) {
@@ -251,13 +256,13 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
     }
     if (t == 1) trace.first_window_steps = trace.steps.size();
     gun_flags(t, t);
-    if (t == T) {
-      trace.end = duel::end_turns_over(T);
+    if (!can_fire() && !repairs() && (shock == 0 || t == T)) {  // the gun out for good
+      gun_flags(t + 1, T);
+      trace.end = gun != kGone && !has_ammo() ? duel::end_out_of_ammo(T) : duel::end_gun_disabled(T);
       return trace;
     }
-    if (!can_fire() && gun != kOut && shock == 0) {
-      gun_flags(t + 1, T);
-      trace.end = gun == kGone ? duel::end_gun_disabled(T) : duel::end_out_of_ammo(T);
+    if (t == T) {
+      trace.end = duel::end_turns_over(T);
       return trace;
     }
   }

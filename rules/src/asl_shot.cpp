@@ -53,12 +53,24 @@ int effective_rof(const Situation& s, const ShotContext& ctx) {
   if (ctx.follow_up) return 0;                                          // D3.32: "again once"
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
   if (fire.pinned) return 0;                                            // C5.4
+  const int rof = multiple_rof(f);                                      // A21.12-.13
   if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
-    return std::max(0, f.rof - 1);                                      // C2.5 Conditional ROF
-  return f.rof;
+    return std::max(0, rof - 1);                                        // C2.5 Conditional ROF
+  return rof;
 }
 
 }  // namespace
+
+int crew_penalty(const Firer& f) { return (f.captured ? 1 : 0) + (f.non_qualified ? 1 : 0); }
+
+int multiple_rof(const Firer& f) { return std::max(0, f.rof - crew_penalty(f)); }
+
+bool repairable(const Firer& f) { return !f.captured && (f.vehicle || !f.non_qualified); }
+
+bool conditional_rof_bars_intensive(const Situation& s) {
+  const Firer& f = s.firer;
+  return !f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && multiple_rof(f) == 0;
+}
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
   return ctx.special_out ? s.firer.fallback_ammo : s.firer.ammo;
@@ -78,7 +90,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // --- To Hit number (C3.3, C4) ---
   bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, nullptr);
   if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
-  if (f.captured) red = true;  // C5.8
+  if (crew_penalty(f) > 0) red = true;  // A21.12-.13, C5.8
   if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
   e.basic_th = basic_th(t.type, red, fire.range);
   e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
@@ -167,10 +179,12 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   spec.he = spec.ammo == Ammo::kHE;
   spec.red_cs = t.red_cs;
   const int tk_range = fire.same_hex ? 0 : fire.range;
-  const std::optional<int> table_tk = basic_tk(f.gun, spec.ammo, f.nationality);
+  // C7.32: the German 28LL and 40LL always use the APCR To Kill table unless firing HE.
+  const Ammo tk_ammo = spec.ammo == Ammo::kAP && always_apcr(f.gun, f.nationality) ? Ammo::kAPCR : spec.ammo;
+  const std::optional<int> table_tk = basic_tk(f.gun, tk_ammo, f.nationality);
   std::optional<int> base_tk = s.override_.basic_tk ? s.override_.basic_tk : table_tk;
   bool uncertain = false;
-  const std::optional<int> range_change = case_d(f.gun, spec.ammo, tk_range, &uncertain);
+  const std::optional<int> range_change = case_d(f.gun, tk_ammo, tk_range, &uncertain);
   // Personnel targets and MG/IFE fire go to the IFT instead (asl_ift.cpp).
   const bool ift_effects = build_ift_effects(s, ctx, spec, e);
   for (int loc = 0; loc < 2 && !ift_effects; ++loc)
@@ -246,7 +260,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     lower(1);  // D3.71: the original B# becomes an X#, the new B# is one less
     circled = false;
   }
-  if (f.captured) lower(2);      // C5.8
+  if (crew_penalty(f) > 0) lower(2 * crew_penalty(f));  // A21.11, A21.13 (doubled for both), C5.8
   if (ctx.intensive) lower(2);   // C5.62
   spec.breakdown = e.breakdown = b;
   spec.x_number = e.x_number = x;

@@ -67,7 +67,7 @@ vehicle = true
 stabilized = true
 armor_leader = -1
 captured = true
-non_qualified = true
+non_qualified = false  # true with vehicle = true is refused (A21.13)
 no_intensive_fire = true
 [target]
 type = "vehicle"
@@ -131,7 +131,7 @@ basic_tk = 21
   CHECK(r.stabilized);
   CHECK(r.armor_leader == -1);
   CHECK(r.captured);
-  CHECK(r.non_qualified);
+  CHECK_FALSE(r.non_qualified);
   CHECK(r.no_intensive_fire);
 
   const asl::Target& t = s.target;

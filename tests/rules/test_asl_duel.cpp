@@ -64,6 +64,16 @@ std::vector<Situation> duels() {
   add("intensive fire B11", 3, [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
   add("many shocks, 2 Rally Phases, 6 turns", 6, [](Situation& s) {
     s.override_.modified_th = 7; s.override_.basic_tk = 16; s.fire.rally_phases = 2; s.firer.breakdown = 11; });
+  add("captured 75L ROF 2: ROF 1, B10 X12, never repaired (A21.11-.12, A9.72)", 4, [](Situation& s) {
+    s.firer.captured = true; s.firer.rof = 2; s.fire.extra_drm = -2; });
+  add("Gun manned by non-qualified Infantry: no repair, R# unused (A21.13, A9.72)", 3, [](Situation& s) {
+    s.firer.vehicle = false; s.firer.gun_type = GunType::kT; s.firer.non_qualified = true; s.firer.rof = 1; s.firer.breakdown = 11; });
+  add("APCR, no fallback, B8: no repair once out of ammunition", 3, [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.breakdown = 8;
+    s.target.armor = Armor{11, 8, 11, 8}; s.fire.range = 8; });
+  add("C2.5: NT Gun ROF 0 changing CA, Intensive Fire from turn 2", 3, [](Situation& s) {
+    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.repair = 2; s.fire.ca_change = 1;
+    s.fire.intensive_fire = true; s.firer.breakdown = 11; });
   add("Case A turret, acquired at start", 4, [](Situation& s) {
     s.fire.tca = 0; s.fire.target_direction = 2; s.fire.acquisition = 1; s.firer.gun_type = GunType::kST; s.firer.rof = 1; });
   return v;
@@ -229,6 +239,8 @@ TEST_CASE("duel: the first turn is the one-turn fire phase", "[asl][duel]") {
     const Compiled d = compile(s);
     const sim::RunResult rd = sim::solve_exact(d.program);
     s.fire.turns = 1;
+    // C2.5: the duel's first turn takes no Intensive Fire shot, as a one-turn phase without it.
+    if (conditional_rof_bars_intensive(s)) s.fire.intensive_fire = false;
     const Compiled one = compile(s);
     const sim::RunResult r1 = sim::solve_exact(one.program);
     // Every per-step flag over turn 1 == over the one-turn phase.
@@ -267,11 +279,12 @@ TEST_CASE("duel: repair by hand (D3.7): a gun that malfunctions on every shot", 
   const Compiled c = compile(s);
   const sim::RunResult r = sim::solve_exact(c.program);
   // Turn 1 fires and malfunctions. RPh 2: 1 repairs (fire, malfunction), 6 disables (nothing
-  // left to roll: the run ends), else still out. RPh 3 (5/6): 1 repairs and fires.
+  // left to roll: the run ends), else still out. RPh 3 (5/6): 1 repairs and fires, 6 disables
+  // (the run ends with the gun out for good), else still out (repairable: the turns ran out).
   CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(47.0 / 36).margin(1e-12));
   CHECK(named(r.run, c.program, "disabled").value == Approx(11.0 / 36).margin(1e-12));
-  CHECK(end_named(r, c.program, "gun_disabled").value == Approx(1.0 / 6).margin(1e-12));
-  CHECK(end_named(r, c.program, "turns_over").value == Approx(5.0 / 6).margin(1e-12));
+  CHECK(end_named(r, c.program, "gun_disabled").value == Approx(11.0 / 36).margin(1e-12));
+  CHECK(end_named(r, c.program, "turns_over").value == Approx(25.0 / 36).margin(1e-12));
   for (int t = 1; t <= 3; ++t) {
     CHECK(named(r.run, c.program, "gun_out_turn_" + std::to_string(t)).value == Approx(1.0).margin(1e-12));
     CHECK(named(r.run, c.program, "destroyed_by_turn_" + std::to_string(t)).value == 0.0);
@@ -291,6 +304,80 @@ TEST_CASE("duel: a non-vehicular Gun repairs on dr <= R# (A9.72)", "[asl][duel]"
   const sim::RunResult r = sim::solve_exact(c.program);
   CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(1.0 + 3.0 / 6).margin(1e-12));
   CHECK(named(r.run, c.program, "disabled").value == Approx(1.0 / 6).margin(1e-12));
+}
+
+TEST_CASE("duel: a captured weapon is never repaired (A9.72): once out, the duel ends", "[asl][duel]") {
+  // Captured: B# 12 - 2 = 10, the original 12 an X# (A21.11, A.11). The target cannot be harmed.
+  // Each turn the gun fires once (ROF 0) unless it is out: DR 10-11 (5/36) malfunctions it for
+  // good, 12 (1/36) disables it; either way nothing more can change and the duel ends, with the
+  // gun out for good (also when that happens on the last turn).
+  for (const bool vehicle : {true, false}) {
+    Situation s = duel_base(3);
+    s.firer.captured = true;
+    s.firer.vehicle = vehicle;
+    if (!vehicle) s.firer.gun_type = GunType::kNT;  // no R# needed: it is never used
+    s.target.armor = Armor{18, 18, 18, 18};
+    s.override_.basic_tk = 5;
+    INFO("vehicle " << vehicle);
+    const Compiled c = compile(s);
+    const sim::RunResult r = sim::solve_exact(c.program);
+    const double ok = 30.0 / 36;
+    CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(1 + ok + ok * ok).margin(1e-12));
+    CHECK(named(r.run, c.program, "disabled").value == Approx((1 + ok + ok * ok) / 36).margin(1e-12));
+    CHECK(named(r.run, c.program, "malfunction").value == Approx((1 + ok + ok * ok) * 6 / 36).margin(1e-12));
+    CHECK(end_named(r, c.program, "gun_disabled").value == Approx(1 - ok * ok * ok).margin(1e-12));
+    CHECK(end_named(r, c.program, "turns_over").value == Approx(ok * ok * ok).margin(1e-12));
+    CHECK(named(r.run, c.program, "gun_out_turn_3").value == Approx(1 - ok * ok * ok).margin(1e-12));
+  }
+}
+
+TEST_CASE("duel: a malfunctioned gun with no ammunition left makes no repair attempt and the duel ends", "[asl][duel]") {
+  // APCR with Depletion # 3 and no fallback (C8.9), B8, two turns; the target cannot be harmed.
+  // Turn 1: DR 2 fires and keeps APCR (1/36); DR 3 fires the last round (2/36); DR 4-7 finds
+  // none (18/36); DR 8-12 finds none and malfunctions (15/36). Out of ammunition, the gun has
+  // nothing to repair for: the duel ends (out of ammunition) and nothing is disabled.
+  Situation s = duel_base(2);
+  s.firer.ammo = Ammo::kAPCR;
+  s.firer.depletion = 3;
+  s.firer.fallback_ammo = Ammo::kNone;
+  s.firer.breakdown = 8;
+  s.target.armor = Armor{26, 26, 26, 26};
+  s.override_.basic_tk = 5;
+  const Compiled c = compile(s);
+  const sim::RunResult r = sim::solve_exact(c.program);
+  CHECK(named(r.run, c.program, "disabled").value == 0.0);
+  // Only DR 2 on both turns' shots leaves APCR when the turns run out.
+  CHECK(end_named(r, c.program, "out_of_ammo").value == Approx(1 - 1.0 / 1296).margin(1e-12));
+  CHECK(end_named(r, c.program, "turns_over").value == Approx(1.0 / 1296).margin(1e-12));
+  CHECK(named(r.run, c.program, "malfunction").value == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
+  CHECK(named(r.run, c.program, "gun_out_turn_2").value == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
+  // The interpreter agrees on a scripted run: 9 malfunctions with no APCR; no repair dr is asked.
+  DuelInterpreter d(s);
+  ScriptedDice dice({TH(5, 4)});
+  const DuelTrace t = d.run(dice);
+  CHECK(dice.all_used());
+  CHECK(t.end == duel::end_out_of_ammo(2));
+}
+
+TEST_CASE("duel interpreter, scripted: C2.5 bars Intensive Fire in the first turn only", "[asl][duel]") {
+  // A non-vehicular NT Gun without Multiple ROF changes CA for its first shot: no Intensive Fire
+  // that Player Turn (C2.5). In turn 2 the CA is unchanged: after its shot, the Intensive Fire shot.
+  Situation s = duel_base(2);
+  s.firer.vehicle = false;
+  s.firer.gun_type = GunType::kNT;
+  s.firer.repair = 2;
+  s.fire.ca_change = 1;
+  s.fire.intensive_fire = true;
+  s.override_.modified_th = 2;  // every scripted shot misses
+  DuelInterpreter d(s);
+  ScriptedDice dice({TH(6, 3), TH(6, 3), TH(6, 3)});
+  const DuelTrace t = d.run(dice);
+  CHECK(dice.all_used());
+  CHECK(t.steps.size() == 3);
+  CHECK(t.first_window_steps == 1);
+  CHECK(t.end == duel::end_turns_over(2));
+  s.fire.turns = 1;
+  CHECK(check(s)->what() == std::string("a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player Turn (C2.5)"));
 }
 
 TEST_CASE("duel interpreter, scripted: Acquisition carries over and is lost on a malfunction (C6.5)", "[asl][duel]") {

@@ -162,8 +162,10 @@ TEST_CASE("C3.7, C3.8: vs hull down, a non-CH Original 2 is a normal turret hit 
     CHECK_FALSE(t.steps[0].flags & bit(kFlagCritical));
     CHECK(t.steps[0].counts[kCounterHits] == 2);
     // TK1 colored >= white: the second hit strikes the hull, which a HD target does not show
-    // (D4.2): no TK DR for it
-    CHECK(run_script(s, {TH(1, 1), DR(3), TK(2, 1)}).steps[0].flags & bit(kFlagMultipleHit));
+    // (D4.2): no TK DR for it, and it is no hit: the shot scored one
+    const PhaseTrace hull = run_script(s, {TH(1, 1), DR(3), TK(2, 1)});
+    CHECK(hull.steps[0].flags & bit(kFlagMultipleHit));
+    CHECK(hull.steps[0].counts[kCounterHits] == 1);
     // ... so a Dud on the first TK DR stands (the second hit struck nothing)
     CHECK(run_script(s, {TH(1, 1), DR(3), TK(6, 6)}).steps[0].outcome == kOutcomeDud);
   }
@@ -173,6 +175,14 @@ TEST_CASE("C3.7, C3.8: vs hull down, a non-CH Original 2 is a normal turret hit 
   SECTION("exact: P(Multiple Hit) on the first shot = 1/36 x 5/6 = 5/216") {
     s.fire.max_shots = 1;
     CHECK(enumerate_phase(s).first_flags[kFlagMultipleHit] == Approx(5.0 / 216).epsilon(1e-12));
+    // Hits: a CH (1/6) is one; otherwise one on the turret plus a second when the first TK DR's
+    // colored die is below the white (15/36): 1/36 x (1/6 + 5/6 x (1 + 15/36)) = 97/2592.
+    const Compiled c = compile(s);
+    const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
+    const auto hits = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), "hits");
+    REQUIRE(hits != c.program.counter_names.end());
+    CHECK(r.first.counters[static_cast<std::size_t>(hits - c.program.counter_names.begin())].value ==
+          Approx(97.0 / 2592).epsilon(1e-12));
   }
 }
 
@@ -287,6 +297,55 @@ TEST_CASE("A.11: B# reductions are cumulative and the X# stays the original B#",
     CHECK(spec.breakdown == 8);
     CHECK(spec.x_number == 11);
   }
+}
+
+TEST_CASE("A21.11-.13: captured or non-qualified use: red TH#, Case H, B# -2, Multiple ROF -1, both doubled", "[asl][malfunction][rof]") {
+  // A21.12: "Captured weapons must reduce any Multiple ROF capability by one. All attacks by
+  // captured ordnance must use the red To Hit Numbers and add a +2 DRM". A21.13: non-qualified
+  // friendly MMC apply the 21.11-.12 penalties; non-qualified enemy MMC double them.
+  Situation s = base();  // German 75L, B12; at 8 hexes the black Basic TH# is 9, the red 8
+  s.firer.vehicle = false;
+  s.fire.range = 8;
+  {
+    ShotExplain e;
+    build_shot(s, ShotContext{}, &e);
+    REQUIRE(e.basic_th == 9);
+  }
+  s.firer.rof = 2;
+  const auto spec_of = [](const Situation& v) {
+    ShotExplain e;
+    const ShotSpec spec = build_shot(v, ShotContext{}, &e);
+    return std::make_pair(spec, e);
+  };
+  for (const int mode : {1, 2, 3}) {  // captured, non-qualified, both
+    Situation v = s;
+    v.firer.captured = (mode & 1) != 0;
+    v.firer.non_qualified = (mode & 2) != 0;
+    const int level = mode == 3 ? 2 : 1;
+    INFO("captured " << v.firer.captured << ", non-qualified " << v.firer.non_qualified);
+    const auto [spec, e] = spec_of(v);
+    CHECK(e.basic_th == 8);  // the red number
+    CHECK(spec.drm == 2 * level);
+    CHECK(spec.breakdown == 12 - 2 * level);
+    CHECK(spec.x_number == 12);
+    CHECK(spec.rof == 2 - level);
+  }
+  // ROF 1 captured: no Multiple ROF left, one shot a phase whatever the colored dr.
+  s.firer.rof = 1;
+  s.firer.captured = true;
+  s.fire.extra_drm = 6;
+  CHECK(run_script(s, {TH(1, 6)}).steps.size() == 1);  // colored 1 misses, and the ROF is gone
+  s.fire.extra_drm = 0;
+  const Compiled c = compile(s);
+  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
+  const auto shots = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), "shots");
+  CHECK(r.run.counters[static_cast<std::size_t>(shots - c.program.counter_names.begin())].value == Approx(1.0).margin(1e-12));
+  // A vehicle's weapons are not manned by non-qualified Infantry.
+  s.firer.captured = false;
+  s.firer.non_qualified = true;
+  s.firer.vehicle = true;
+  REQUIRE(check(s).has_value());
+  CHECK(check(s)->key() == std::string("firer.non_qualified"));
 }
 
 TEST_CASE("C6.57: a concealed target is acquired only by the shot that removes its concealment (a hit)", "[asl][rof]") {
@@ -439,4 +498,24 @@ TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in 
   // Without follow_up the MPh shots end the phase.
   s.fire.follow_up = false;
   CHECK(run_script(s, {TH(2, 1), TK(6, 6)}).end == kEndShotCap);
+}
+
+TEST_CASE("C4.3, C7.32: the German 28LL and 40LL use the APCR table for AP too, and never deplete", "[asl][ammo][tk]") {
+  // C7.32: they "always use this table unless firing HE"; C4.3: not subject to APCR depletion,
+  // so no fallback ammunition is ever needed (the default fallback, AP, is not even checked).
+  for (const char* gun : {"28LL", "40LL"}) {
+    for (const Ammo ammo : {Ammo::kAP, Ammo::kAPCR}) {
+      Situation s = base();
+      s.firer.gun = *parse_gun(gun);
+      s.firer.ammo = ammo;
+      s.fire.range = 4;
+      INFO(gun << (ammo == Ammo::kAP ? " AP" : " APCR"));
+      REQUIRE_FALSE(check(s).has_value());
+      const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+      CHECK_FALSE(spec.depletion.has_value());
+      const KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(Location::kHull, Facing::kFront, false))];
+      // Basic TK# 12 (28LL) or 14 (40LL) from the APCR table, Case D +1 at 4 hexes (APCR <= 57mm), AF 8.
+      CHECK(k.final_tk == (std::string(gun) == "28LL" ? 12 : 14) + 1 - 8);
+    }
+  }
 }

@@ -75,6 +75,21 @@ constexpr int kill_index(Location loc, Facing f, bool critical) {
 /// Build the spec (and its explanation) of the shot in context `ctx`. Throws RulesError.
 ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* explain);
 
+/// A21.11-.13: 1 for a captured weapon (manned by a qualified enemy crew) or one manned by
+/// non-qualified friendly Infantry, 2 for both (non-qualified enemy MMC double the penalties),
+/// else 0. Each level: red To Hit numbers, Case H +2 (C5.8), B# -2 (A21.11, A.11), Multiple ROF -1
+/// (A21.12).
+int crew_penalty(const Firer& f);
+/// The Multiple ROF the weapon fires with before any per-shot reduction: the counter's, less the
+/// crew penalty (A21.12-.13).
+int multiple_rof(const Firer& f);
+/// A malfunctioned weapon this firer may repair in a Rally Phase: never a captured one (A9.72),
+/// and only a crew repairs a Gun (A9.72), so not a Gun manned by non-qualified Infantry.
+bool repairable(const Firer& f);
+/// C2.5: a non-vehicular NT Gun without Multiple ROF that changes CA for its first shot is
+/// marked so that it cannot Intensive Fire in that Player Turn (in a duel: the first turn).
+bool conditional_rof_bars_intensive(const Situation& s);
+
 /// The ammunition a shot in context `ctx` fires (the special ammo, or the fallback).
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx);
 
