@@ -147,8 +147,8 @@ struct CompileOptions {
 /// Compile a situation into a roll program. Throws RulesError.
 Compiled compile(const Situation& s, const CompileOptions& options = {});
 
-/// Version of the ASL rules data (bumped when any table changes).
-inline constexpr const char* kRulesDataVersion = "asl-2026.11-2";
+/// Version of the ASL rules data (bumped when any table or rule reading changes a number).
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-3";
 
 }  // namespace salvo::asl
 
