@@ -219,11 +219,14 @@ class Compiler {
 
   // Shots beyond this many fired are alike unless a cap counts them: Case A only on the first
   // (C5.12), Acquisition saturates at -2 (C6.5).
-  // and in Bounding First Fire Case C1/C2 fall away as the MP in LOS grow with each shot (C5.31-.32).
+  // and in Bounding First Fire Case C1/C2 fall away as the MP in LOS grow with each shot (C5.31-.32),
+  // as Case J1/J2 do in Defensive First Fire (C6.17).
   int saturate(const Key& k) const {
     int n = std::max(1, 2 - (k.turn > 1 ? k.acq : s_.fire.acquisition));
     if (s_.fire.phase == Phase::kBounding && s_.fire.los_mp && *s_.fire.los_mp <= 3.0)
       n = std::max(n, static_cast<int>(std::floor(3.0 - *s_.fire.los_mp)) + 1);
+    if (s_.fire.phase == Phase::kDefensive && s_.target.moving && s_.target.mp_in_los && *s_.target.mp_in_los <= 3.0)
+      n = std::max(n, static_cast<int>(std::floor(3.0 - *s_.target.mp_in_los)) + 1);
     return n;
   }
 
@@ -657,8 +660,11 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (fire.maintained_ca && !f.vehicle)
     return err("fire.maintained_ca", "maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
   if (fire.motion && fire.phase == Phase::kPrep) return err("fire.motion", "a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
-  if (fire.los_mp && fire.phase != Phase::kBounding && !fire.motion)
-    return err("fire.los_mp", "MP in the target's LOS count for Bounding First Fire or Motion Fire only (C5.31-.32, C5.35)");
+  if (fire.los_mp && fire.phase != Phase::kBounding)
+    return err("fire.los_mp", "MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
+                              "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)");
+  if (fire.same_hex && (s.target.ffmo || s.target.ffnam))
+    return err(s.target.ffmo ? "target.ffmo" : "target.ffnam", "Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
   // C5.51: firing at a target in the same hex does not change the firer's CA, but in Defensive
   // First (or Final) Fire or with the firer or the target in Bypass (D2.321)
   if (fire.same_hex && fire.phase != Phase::kDefensive && fire.phase != Phase::kFinal && !f.bypass && !t.bypass) {
@@ -765,8 +771,6 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
   if (s.target.mp_in_los && s.fire.phase != Phase::kDefensive)
     notes.push_back("target.mp_in_los matters only for Defensive First Fire (C6.11-.12): ignored");
-  if (s.fire.los_mp && s.fire.phase != Phase::kBounding)
-    notes.push_back("fire.los_mp matters only for Bounding First Fire (C5.31-.32): ignored");
   if (s.firer.depletion && !is_special(s.firer.ammo))
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
   if (s.fire.turns > 1) {

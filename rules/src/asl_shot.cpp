@@ -109,7 +109,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // C5.13: never Bounding First Fire.
   if (ctx.shots_fired == 0 && !ctx.later_turn && !bounding)
     for (const Modifier& m : case_a_modifiers(s)) add(d, drm, m.what, m.value, m.rule);
-  if (fire.phase == Phase::kAdvancing && !fire.opportunity)
+  // C5.2 Case B; a firer with Case C has it already: Case C is Case B's +2 plus the gun type's
+  // (C5.3, C5.63 "an inherent part of Case C").
+  if (fire.phase == Phase::kAdvancing && !fire.opportunity && !(bounding || fire.motion))
     add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
   if (bounding || fire.motion) {
@@ -142,9 +144,14 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (f.non_qualified) add(d, drm, "Case H: non-qualified crew", 2, "C5.8");
   if (fire.buttoned_up) add(d, drm, "Case I: buttoned up", 1, "C5.9");
   if (t.moving) {
-    if (fire.phase == Phase::kDefensive && t.mp_in_los && *t.mp_in_los <= 1.0)
+    // C6.17: Defensive First Fire at the same target in the same Location comes once per MF/MP it
+    // expends (EX: J2 for the first shot, J1 for the second and third, J for the fourth and
+    // fifth), so shot k finds the target at least k MP further along.
+    const std::optional<double> mp =
+        t.mp_in_los ? std::optional<double>(*t.mp_in_los + ctx.shots_fired) : std::nullopt;
+    if (fire.phase == Phase::kDefensive && mp && *mp <= 1.0)
       add(d, drm, "Case J2: Defensive First Fire, target spent <= 1 MP in LOS", 4, "C6.12");
-    else if (fire.phase == Phase::kDefensive && t.mp_in_los && *t.mp_in_los <= 3.0)
+    else if (fire.phase == Phase::kDefensive && mp && *mp <= 3.0)
       add(d, drm, "Case J1: Defensive First Fire, target spent <= 3 MP in LOS", 3, "C6.11");
     else
       add(d, drm, "Case J: moving target", 2, "C6.1");

@@ -91,8 +91,7 @@ buttoned_up = true
 same_hex = true
 acquisition = 2
 extra_drm = -4
-los_mp = 3
-motion = true  # los_mp counts for Bounding First Fire or Motion Fire (C5.31-.32, C5.35)
+motion = true  # fire.los_mp (Bounding First Fire only) is loaded in the next test case
 pinned = true
 max_shots = 7
 intensive_fire = false  # no_intensive_fire is set: C5.63
@@ -162,7 +161,7 @@ basic_tk = 21
   CHECK(x.same_hex);
   CHECK(x.acquisition == 2);
   CHECK(x.extra_drm == -4);
-  CHECK(x.los_mp == 3.0);
+  CHECK_FALSE(x.los_mp.has_value());
   CHECK(x.motion);
   CHECK(x.pinned);
   CHECK(x.max_shots == 7);
@@ -171,6 +170,14 @@ basic_tk = 21
 
   CHECK(s.override_.modified_th == 9);
   CHECK(s.override_.basic_tk == 21);
+}
+
+TEST_CASE("fire.los_mp loads for Bounding First Fire, and only there (C5.31-.32)", "[load]") {
+  const auto f = load_ok("ruleset = \"asl\"\n[fire]\nphase = \"bounding\"\nlos_mp = 2.5\n");
+  CHECK(f.situations.at(0).situation.fire.los_mp == 2.5);
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\nphase = \"defensive\"\nmotion = true\nlos_mp = 2\n") ==
+        "t.toml:5: fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
+        "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)");
 }
 
 TEST_CASE("keys left out take the struct defaults, name defaults to the file stem", "[load]") {

@@ -283,7 +283,20 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   CHECK_FALSE(check(s).has_value());
   s = base();
   s.fire.los_mp = 2.0;
-  CHECK(message(s) == "fire.los_mp: MP in the target's LOS count for Bounding First Fire or Motion Fire only (C5.31-.32, C5.35)");
+  const std::string los_mp = "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
+                             "the AFPh, and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
+  CHECK(message(s) == los_mp);
+  s.fire.phase = Phase::kAdvancing;
+  s.fire.motion = true;
+  CHECK(message(s) == los_mp);
+  s = base();
+  s.fire.same_hex = true;
+  s.fire.range = 0;
+  s.target.type = TargetType::kInfantry;
+  s.firer.ammo = Ammo::kHE;
+  s.fire.phase = Phase::kDefensive;
+  s.target.ffmo = true;
+  CHECK(message(s) == "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
   s = base();
   s.firer.cafp = 0;
   CHECK(message(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");

@@ -519,3 +519,48 @@ TEST_CASE("C4.3, C7.32: the German 28LL and 40LL use the APCR table for AP too, 
     }
   }
 }
+
+TEST_CASE("C5.3, C5.63: Case C holds Case B's +2, so AFPh Motion Fire does not add Case B again", "[asl][th][bounding]") {
+  // A gyrostabilized vehicle in Motion firing in its AFPh: Case C (+2 Case B, +1 stabilized) and
+  // Case C4 (+1) = +4, nothing more (C5.3: "add the +2 DRM of Case B to ... Case C").
+  Situation s = base();
+  s.fire.phase = Phase::kAdvancing;
+  s.fire.motion = true;
+  s.firer.stabilized = true;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 4);
+  s.firer.stabilized = false;  // T: Case C +4, and the lower die counts double
+  const ShotSpec t = build_shot(s, ShotContext{}, nullptr);
+  CHECK(t.drm == 4);
+  CHECK(t.double_lower_die);
+  s.fire.motion = false;  // not moving: Case B alone
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);
+  s.fire.firer_terrain = Terrain::kWoods;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 3);
+}
+
+TEST_CASE("C6.17: each further Defensive First Fire shot finds the moving target at least 1 MP on", "[asl][th]") {
+  // C6.17 EX: "using Case J2 for the first shot, J1 for the second and third shots, and Case J
+  // for the fourth and fifth".
+  Situation s = base();
+  s.fire.phase = Phase::kDefensive;
+  s.target.moving = true;
+  s.target.mp_in_los = 1.0;
+  s.firer.rof = 3;
+  const int expected[] = {4, 3, 3, 2, 2};
+  for (int k = 0; k < 5; ++k) {
+    INFO("shot " << k + 1);
+    CHECK(build_shot(s, ShotContext{.shots_fired = k}, nullptr).drm == expected[k] - std::min(2, k));  // Acquisition -1/-2
+  }
+  // Over a phase (ROF 1, three shots at most, a target that cannot be harmed): shot 1 (+4) hits
+  // on an Original DR <= 6 (15/36); shot 2 (J1 +3, Acquisition -1) on <= 8 (26/36), fired after a
+  // colored 1 (1/6); shot 3 (+3 -2) on <= 9 (30/36), after two (1/36).
+  s.firer.rof = 1;
+  s.override_.modified_th = 10;
+  s.override_.basic_tk = 5;
+  s.target.armor = Armor{18, 18, 18, 18};
+  s.fire.max_shots = 3;
+  const double hits = 15.0 / 36 + (1.0 / 6) * (26.0 / 36) + (1.0 / 36) * (30.0 / 36);
+  const Compiled c = compile(s);
+  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
+  CHECK(r.run.counters[kCounterHits].value == Approx(hits).epsilon(1e-12));
+}
