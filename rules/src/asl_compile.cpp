@@ -757,9 +757,11 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("Bounding First Fire never pays Case A: the CA was changed by MP expenditure (C5.13)");
   if (s.fire.follow_up)
     notes.push_back("AFPh follow-up shot after the MPh shots if the Multiple ROF was kept: Case C (C1/C2 do not apply), no further ROF (D3.32)");
-  if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized)
+  // MG/IFE roll no To Hit DR: no Acquisition, no Case C4 (their FP is halved instead, D2.42).
+  const bool th_dr = s.firer.weapon == Weapon::kGun;
+  if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized && th_dr)
     notes.push_back("a moving firer without a gyrostabilized gun gains and keeps no Acquisition (C6.55)");
-  if (s.fire.motion && !s.firer.stabilized)
+  if (s.fire.motion && !s.firer.stabilized && th_dr)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
   if (s.fire.same_hex && s.firer.bypass && s.target.bypass)

@@ -42,7 +42,7 @@ std::string case_c_text(const Firer& f, const ShotContext& ctx, bool bounding) {
   return std::string(ctx.follow_up ? "Case C: AFPh follow-up shot, D3.32 (Case B +2, "
                      : bounding    ? "Case C: Bounding First Fire (Case B +2, "
                                    : "Case C: Motion Fire (Case B +2, ") +
-         (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT ? "NT +3" : "T/ST +2") + ")";
+         (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT || f.bow_mounted ? "NT +3" : "T/ST +2") + ")";
 }
 
 // Multiple-ROF in effect for the shot (C2.24; lost or lowered per C2.5, C5.2, C5.4).
@@ -115,7 +115,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
   if (bounding || fire.motion) {
-    const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT ? 3 : 2;
+    // A bow-mounted weapon is NT (D3.11, the CA chart's "Bow Guns (VCA)").
+    const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT || f.bow_mounted ? 3 : 2;
     add(d, drm, d ? case_c_text(f, ctx, bounding) : std::string(), 2 + gun, "C5.3");
     if (fire.los_mp && !ctx.follow_up) {  // C1/C2 count the MP of the MPh shot
       // C5.31-.32 count the MP in LOS "at the time of the shot"; in its own MPh a vehicle spends

@@ -564,3 +564,15 @@ TEST_CASE("C6.17: each further Defensive First Fire shot finds the moving target
   const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
   CHECK(r.run.counters[kCounterHits].value == Approx(hits).epsilon(1e-12));
 }
+
+TEST_CASE("C5.3, D3.11: a bow-mounted weapon's Case C is the NT one", "[asl][th][bounding]") {
+  // Case C: Case B +2 plus the gun type, "T/ST +2, NT +3"; a bow-mounted weapon is NT (D3.11).
+  Situation s = base();
+  s.fire.phase = Phase::kBounding;
+  s.firer.gun_type = GunType::kT;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 4);
+  s.firer.bow_mounted = true;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 5);
+  s.firer.stabilized = true;  // a gyrostabilized gun: +1 whatever its mount
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 3);
+}

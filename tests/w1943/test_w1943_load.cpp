@@ -190,8 +190,14 @@ TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][
   CHECK(situation_error(close) == error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
   const std::string moved = sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", "type = \"infantry\"\n",
                                 "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(moved) == error_at(moved, "moved = true", "firer.moved: mortar bases may not fire on the same "
-                                                                   "turn they have moved (3.7)"));
+  CHECK(situation_error(moved) == error_at(moved, "moved = true", "firer.moved: medium and light mortar bases may not fire on "
+                                                                   "the same turn they have moved (3.7); a heavy mortar (weapon "
+                                                                   "or shell_size \"heavy_mortar\") may"));
+  // 3.7 names only medium and light mortars: a heavy mortar fires after moving, with the Moved
+  // modifier (3.6).
+  const std::string heavy = sit("weapon = \"heavy_mortar\"\nshell_size = \"heavy_mortar\"\nmoved = true\n", "type = \"infantry\"\n",
+                                "kind = \"direct_artillery\"\nrange = 500\n");
+  CHECK(situation_error(heavy) == "(loaded without error)");
   const std::string no = sit("weapon = \"medium_mortar\"\nmortar = false\n", "type = \"infantry\"\n",
                              "kind = \"direct_artillery\"\nrange = 500\n");
   CHECK(situation_error(no) ==
