@@ -689,6 +689,9 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
       return err("fire.follow_up", "give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
     if (fire.intensive_fire) return err("fire.follow_up", "the AFPh follow-up shot is the weapon's last shot: no Intensive Fire with it (D3.32, C5.6)");
   }
+  if (f.bypass && fire.ca_change > 0)
+    return err("fire.ca_change", "a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+                                 "give fire.tca and fire.target_direction instead");
   if (fire.phase == Phase::kBounding && fire.ca_change > 0)
     return err("fire.ca_change", "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   if (f.low_ammo_marked && !f.low_ammo)

@@ -26,7 +26,8 @@ readings salvo states in its user documentation -- not from salvo's code.
     +1 for a change to or through a side facing (added before any doubling);
     firing inside a side TCA pays the first-facing Case A unless with existing
     Acquisition.  Bow/NT weapons in Bypass cannot fire outside the front facing
-    (D2.33, D2.35); no Bypass in rubble (D2.31); Bypass needs a CAFP.
+    (D2.33, D2.35); no Bypass in rubble (D2.31); Bypass needs a CAFP; a hexspine
+    count (``ca_change``) has no meaning in Bypass and is refused (D2.321).
   * C5.51: same-hex fire changes the CA (and pays Case A) only in Defensive
     First/Final Fire or with the firer or target in Bypass; salvo refuses CA
     geometry for same-hex fire otherwise (its documented reading).
@@ -40,8 +41,8 @@ readings salvo states in its user documentation -- not from salvo's code.
     geometry (the CA is changed by MP first, C5.13) but refuses ``ca_change`` > 0;
     ``maintained_ca``/``target_direction``/``ca_change`` > 0 refused for same-hex
     fire outside DFF/Final/Bypass; Intensive Fire refused after a C2.5 shot at ROF 0.
-  * ``--salvo-reading bow-case-c``: accept salvo's Case C for a bow-mounted Gun
-    by its ``gun_type`` (T/ST +4) instead of NT (+5).
+  * ``--salvo-reading bow-case-c``: accept a Case C for a bow-mounted Gun by its
+    ``gun_type`` (T/ST +4) instead of NT (+5), an earlier reading of salvo's.
   * p_hit of the first shot follows from the Modified TH# (``[override]``) and
     the total DRM by counting the 36 ordered dice; when even the lowest Final DR
     misses, only an Original 2 with a subsequent dr 1-3 hits (C3.6): 1/72.
@@ -131,6 +132,8 @@ def case_a(s):
         raise Illegal("Bounding First Fire is a vehicle's")
     if cac is not None and geo:
         raise Illegal("ca_change and geometry together")
+    if byp and cac:
+        raise Illegal("Bypass counts Case A in Target Facings, not hexspines (D2.321)")
     if mca is not None and not vehicle:
         raise Illegal("maintained CA is for vehicles (D3.51)")
     if mca is not None and t is not None:

@@ -298,6 +298,12 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.target.ffmo = true;
   CHECK(message(s) == "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
   s = base();
+  s.firer.bypass = true;
+  s.firer.cafp = 0;
+  s.fire.ca_change = 1;
+  CHECK(message(s) == "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+                      "give fire.tca and fire.target_direction instead");
+  s = base();
   s.firer.cafp = 0;
   CHECK(message(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
   s.firer.bypass = true;
