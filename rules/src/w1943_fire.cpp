@@ -51,6 +51,7 @@ bool is_mortar(const Firer& f) {
 
 std::optional<int> shell_size_of(const Firer& f) {
   if (f.shell_size) return f.shell_size;
+  if (f.weapon == "atr") return shell_size_of(std::string("atr_15mm"));  // 3.6 Weapon Size Index "ATR,15mm+"
   return shell_size_of(f.weapon);
 }
 

@@ -336,6 +336,9 @@ TEST_CASE("1943 weapons: what a known weapon name implies", "[w1943][rules]") {
   CHECK(shell_size_of(f) == 4);
   f.weapon = "81mm_mortar";
   CHECK(is_mortar(f));
+  f.weapon = "atr";  // 3.6 Weapon Size Index "ATR,15mm+", 1
+  f.shell_size.reset();
+  CHECK(shell_size_of(f) == 1);
   f.weapon = "kar98k";  // a chart's own name: nothing implied
   CHECK_FALSE(weapon_class(f.weapon).has_value());
   CHECK(mg_of(f) == MachineGun::kNone);
