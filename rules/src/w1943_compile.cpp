@@ -550,7 +550,7 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
     return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
   // 3.7: "Medium and light mortar bases assigned as heavy weapons may not fire on the same turn they
   // have moved": a heavy mortar may, with the Moved modifier (3.6).
-  const bool heavy_mortar = f.weapon == "heavy_mortar" || (shell_size_of(f) && shell_size_of(f) == shell_size_of(std::string("heavy_mortar")));
+  const bool heavy_mortar = f.weapon == "heavy_mortar" || shell_size_of(f) == shell_size_of(std::string("heavy_mortar"));
   if (f.moved && mortar && !heavy_mortar)
     return err("firer.moved", "medium and light mortar bases may not fire on the same turn they have moved (3.7); "
                               "a heavy mortar (weapon or shell_size \"heavy_mortar\") may");
