@@ -805,49 +805,4 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   return c;
 }
 
-std::uint64_t rules_data_hash() {
-  // Hash the tables through their lookups over every caliber, barrel, ammo, nationality and
-  // range that matters: any change of a chart value changes the hash.
-  static const std::uint64_t h = [] {
-    std::uint64_t x = 14695981039346656037ull;
-    auto mix = [&x](std::int64_t v) {
-      for (int i = 0; i < 8; ++i) {
-        x ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xff;
-        x *= 1099511628211ull;
-      }
-    };
-    const int calibers[] = {15, 20, 25, 28, 37, 40, 45, 47, 50, 57, 65, 70, 75, 76, 77, 80, 83, 84, 85, 88,
-                            90, 94, 95, 100, 105, 114, 120, 122, 128, 140, 150, 152, 155, 170, 200};
-    const Nationality nats[] = {Nationality::kGerman, Nationality::kRussian, Nationality::kAmerican,
-                                Nationality::kBritish, Nationality::kItalian, Nationality::kJapanese};
-    const Ammo ammos[] = {Ammo::kAP, Ammo::kAPCR, Ammo::kAPDS, Ammo::kHEAT, Ammo::kHE};
-    for (int cal : calibers)
-      for (int barrel = 0; barrel < 4; ++barrel) {
-        Gun g;
-        g.caliber_mm = cal;
-        g.barrel = static_cast<Gun::Barrel>(barrel);
-        for (Ammo a : ammos) {
-          for (Nationality n : nats) {
-            mix(basic_tk(g, a, n).value_or(-1));
-            for (int y = 1941; y <= 1945; ++y) mix(default_depletion(n, g, a, y, 9).value_or(-1));
-          }
-          mix(unarmored_final_tk(g, a).value_or(-1));
-          for (int r = 0; r <= 80; ++r) {
-            mix(case_d(g, a, r, nullptr).value_or(-99));
-            for (const Modifier& m : gun_ammo_modifications(g, a, Nationality::kGerman, r)) mix(m.value);
-          }
-        }
-      }
-    for (int r = 0; r <= 80; ++r) {
-      mix(basic_th_vehicle(true, r));
-      mix(basic_th_vehicle(false, r));
-    }
-    for (int t = 0; t < 3; ++t)
-      for (int n = 0; n <= 3; ++n) mix(case_a(static_cast<GunType>(t), n));
-    for (int af = 0; af <= 26; ++af) mix(is_armor_factor(af) ? armor_factor_step(af, 1) * 100 + armor_factor_step(af, -1) : -1);
-    return x;
-  }();
-  return h;
-}
-
 }  // namespace salvo::asl

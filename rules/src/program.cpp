@@ -1,5 +1,7 @@
 #include "salvo/rules/program.h"
 
+#include "salvo/core/hash.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -7,27 +9,7 @@
 namespace salvo {
 namespace {
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
-constexpr std::uint64_t kFnvPrime = 1099511628211ull;
-
-struct Fnv {
-  std::uint64_t h = kFnvOffset;
-  void bytes(const void* data, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) {
-      h ^= b[i];
-      h *= kFnvPrime;
-    }
-  }
-  template <class T>
-  void value(T v) {
-    bytes(&v, sizeof v);
-  }
-  void str(const std::string& s) {
-    value(s.size());
-    bytes(s.data(), s.size());
-  }
-};
+using Fnv = Fnv1a;
 
 std::uint64_t leaf_hash(const Leaf& l) {
   Fnv f;

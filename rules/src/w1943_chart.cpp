@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "salvo/core/hash.h"
 #include "salvo/rules/w1943.h"
 
 namespace salvo::w1943 {
@@ -18,14 +19,11 @@ const std::vector<std::pair<std::string, int>>& size_index() {
   return index;
 }
 
+// The chart's hash: every value as 8 bytes (Fnv1a::i64), strings a character at a time.
 struct Fnv {
-  std::uint64_t h = 14695981039346656037ull;
-  void mix(std::int64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xff;
-      h *= 1099511628211ull;
-    }
-  }
+  Fnv1a f;
+  std::uint64_t& h = f.h;
+  void mix(std::int64_t v) { f.i64(v); }
   void str(const std::string& s) {
     mix(static_cast<std::int64_t>(s.size()));
     for (char c : s) mix(c);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "salvo/core/hash.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/load/w1943_loader.h"
@@ -73,11 +74,11 @@ std::vector<RulesData> rules_data_for(const std::vector<std::pair<std::string, s
     if (ruleset == "1943") {
       // The built-in values and every distinct chart used, in first-use order.
       std::vector<std::uint64_t> charts;
-      std::uint64_t h = 14695981039346656037ull;
+      std::uint64_t h = kFnvOffset;
       for (const auto& [other, hash] : used) {
         if (other != "1943" || std::find(charts.begin(), charts.end(), hash) != charts.end()) continue;
         charts.push_back(hash);
-        h = (h ^ hash) * 1099511628211ull;
+        h = fnv_word(h, hash);
       }
       out.push_back({"1943", w1943::kRulesDataVersion, h});
     }

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "salvo/core/hash.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/rng.h"
 
@@ -44,8 +45,8 @@ static_assert(sizeof(Slot) == 16);
 
 struct SummaryHash {
   std::size_t operator()(const Summary& s) const {
-    std::uint64_t h = 14695981039346656037ull;
-    auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    std::uint64_t h = kFnvOffset;
+    auto mix = [&h](std::uint64_t v) { h = fnv_word(h, v); };
     mix(static_cast<std::uint32_t>(s.state) | std::uint64_t{s.steps} << 32);
     mix(s.run_mask);
     mix(s.first_mask);

@@ -8,22 +8,14 @@
 #include <string_view>
 #include <vector>
 
+#include "salvo/core/rules.h"
 #include "salvo/rules/asl_situation.h"
 #include "salvo/rules/program.h"
 
 namespace salvo::asl {
 
-/// A situation the rules cannot resolve. `key` is the dotted path of the offending setting
-/// ("fire.intensive_fire"), so a loader can point at the file line that set it.
-class RulesError : public std::runtime_error {
- public:
-  RulesError(std::string key, const std::string& message)
-      : std::runtime_error(message), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
-};
+using salvo::RulesError;  // salvo/core/rules.h
+using salvo::Modifier;
 
 /// Flags recorded per step (a shot, or an attempt that turned out not to be a shot).
 enum Flag : int {
@@ -86,13 +78,6 @@ constexpr int num_flags(int turns) { return kNumFlags + 3 * turns; }
 std::vector<std::string> flag_names(int turns);
 std::vector<std::string> end_reason_names(int turns);
 }  // namespace duel
-
-/// One modifier applied, with its rule.
-struct Modifier {
-  std::string what;   ///< "Case I: buttoned up"
-  int value = 0;
-  std::string rule;   ///< "C5.9"
-};
 
 /// To Kill numbers for one struck aspect.
 struct AspectKill {
@@ -159,7 +144,12 @@ std::optional<Gun> parse_gun(std::string_view designation);
 }  // namespace salvo::asl
 
 namespace salvo::asl {
-/// Hash of every ASL table salvo uses (TH, C4, TK, Case D, ...): recorded in provenance so a
-/// table can be traced to the rules data that produced it.
+/// Hash of every ASL table salvo uses (A25, C3 rows of every Target Type, C4, C7 To Kill, Case D,
+/// C8.12 depletion, the IFT, Case A, armor factors), computed by visiting every lookup: any
+/// change of a table entry changes it. Slow (a few hundred ms): see rules_data_hash().
+std::uint64_t tables_hash();
+
+/// tables_hash() as computed when salvo was built (rules/data_hash/), in salvo::rules_data:
+/// what provenance records. The suite checks that the two agree.
 std::uint64_t rules_data_hash();
 }  // namespace salvo::asl

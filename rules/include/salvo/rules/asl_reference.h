@@ -14,13 +14,7 @@
 
 namespace salvo::asl {
 
-/// A source of dice for the interpreter.
-class Dice {
- public:
-  virtual ~Dice() = default;
-  virtual int pair() = 0;  ///< ordered (colored, white) face 0..35, see pair_face()
-  virtual int d6() = 0;    ///< 0..5 (dr - 1)
-};
+using salvo::Dice;  // salvo/core/rules.h
 
 /// What one step (a shot, or an attempt that was not a shot) did.
 struct StepRecord {

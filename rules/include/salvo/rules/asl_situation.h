@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "salvo/core/rules.h"
+
 namespace salvo::asl {
 
 enum class Nationality : std::uint8_t {
@@ -129,8 +131,7 @@ struct Fire {
   int rally_phases = 1;                ///< Rally Phases between two of the firer's fire phases: 1 or 2
 };
 
-/// Most turns a duel (fire.turns) may span.
-inline constexpr int kMaxTurns = 12;
+using salvo::kMaxTurns;  // most turns a duel (fire.turns) may span: salvo/core/rules.h
 
 struct Override {
   std::optional<int> modified_th;      ///< replaces the Modified TH# (C3.3)

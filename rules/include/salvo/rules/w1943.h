@@ -14,19 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "salvo/core/rules.h"
 #include "salvo/rules/program.h"
 
 namespace salvo::w1943 {
 
-/// A situation the rules cannot resolve; `key` is the dotted setting ("fire.range").
-class RulesError : public std::runtime_error {
- public:
-  RulesError(std::string key, const std::string& message) : std::runtime_error(message), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
-};
+using salvo::kMaxTurns;  // salvo/core/rules.h
+using salvo::Modifier;
+using salvo::RulesError;
 
 // ---- Values the text states (built in) ----
 
@@ -158,7 +153,6 @@ struct Fire {
   int turns = 1;            ///< 1: one fire (with its Rapid Fire chain); >1: that many turns
 };
 
-inline constexpr int kMaxTurns = 12;
 inline constexpr int kMaxBases = 12;
 
 struct Situation {
@@ -233,13 +227,6 @@ const char* shot_outcome_name(int outcome);
 const char* end_reason_name(int reason);
 
 // ---- Shots as pure functions ----
-
-/// One modifier applied, with its rule.
-struct Modifier {
-  std::string what;
-  int value = 0;
-  std::string rule;  ///< "3.5"
-};
 
 /// Everything fixed about the shots of one ammunition.
 struct ShotSpec {

@@ -11,13 +11,7 @@
 
 namespace salvo::w1943 {
 
-/// A source of dice for the interpreter.
-class Dice {
- public:
-  virtual ~Dice() = default;
-  virtual int pair() = 0;  ///< ordered 2d6 face 0..35, see pair_face()
-  virtual int d6() = 0;    ///< 0..5 (die - 1)
-};
+using salvo::Dice;  // salvo/core/rules.h
 
 /// What one step (a shot or a repair roll) did, named as the compiled program names it.
 struct StepRecord {
