@@ -14,6 +14,7 @@
 #include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
+#include "chain.h"
 #include "trial.h"
 
 namespace salvo::sim {
@@ -22,69 +23,6 @@ namespace {
 template <class T>
 constexpr std::size_t idx(T i) {
   return static_cast<std::size_t>(i);
-}
-
-/// One step of a state: a leaf and its probability.
-struct Step {
-  std::int32_t leaf;
-  double p;
-};
-
-/// Reachable states and the one-step leaf distribution of each.
-struct Chain {
-  std::vector<std::int32_t> states;  // row i is states[i]
-  std::vector<std::int32_t> row_of;  // state -> row, -1 if unreachable
-  std::vector<std::vector<Step>> steps;
-};
-
-/// Leaf probabilities of one state's DAG: push probability from the root down in decreasing
-/// node index (a node links only to nodes of lower index).
-std::vector<Step> enumerate_state(const RollProgram& prog, std::uint32_t root) {
-  std::vector<double> node_p(prog.nodes.size(), 0.0);
-  std::vector<double> leaf_p(prog.leaves.size(), 0.0);
-  std::vector<char> seen(prog.nodes.size(), 0);
-  std::vector<std::uint32_t> order{root};
-  seen[root] = 1;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (int f = 0; f < faces(prog.nodes[order[i]].die); ++f) {
-      const Link l = prog.link(order[i], f);
-      if (!l.is_leaf() && !seen[idx(l.index())]) {
-        seen[idx(l.index())] = 1;
-        order.push_back(static_cast<std::uint32_t>(l.index()));
-      }
-    }
-  std::sort(order.begin(), order.end(), std::greater<>());
-  node_p[root] = 1.0;
-  for (std::uint32_t n : order) {
-    const int nf = faces(prog.nodes[n].die);
-    const double w = node_p[n] / nf;
-    for (int f = 0; f < nf; ++f) {
-      const Link l = prog.link(n, f);
-      (l.is_leaf() ? leaf_p[idx(l.index())] : node_p[idx(l.index())]) += w;
-    }
-  }
-  std::vector<Step> out;
-  for (std::size_t k = 0; k < leaf_p.size(); ++k)
-    if (leaf_p[k] > 0.0) out.push_back(Step{static_cast<std::int32_t>(k), leaf_p[k]});
-  return out;
-}
-
-Chain build_chain(const RollProgram& prog) {
-  Chain c;
-  c.row_of.assign(prog.num_states(), -1);
-  c.states.push_back(prog.initial_state);
-  c.row_of[idx(prog.initial_state)] = 0;
-  for (std::size_t i = 0; i < c.states.size(); ++i) {
-    c.steps.push_back(enumerate_state(prog, prog.state_root[idx(c.states[i])]));
-    for (const Step& s : c.steps.back()) {
-      const std::int32_t next = prog.leaves[idx(s.leaf)].next_state;
-      if (next >= 0 && c.row_of[idx(next)] < 0) {
-        c.row_of[idx(next)] = static_cast<std::int32_t>(c.states.size());
-        c.states.push_back(next);
-      }
-    }
-  }
-  return c;
 }
 
 bool closes(const Leaf& l, Window w) {
@@ -97,7 +35,7 @@ bool closes(const Leaf& l, Window w) {
 /// window's end and the jumps to higher levels, whose x is already known.
 Distribution solve_levels(const RollProgram& prog, Window window, int levels,
                           const std::function<int(int, const Leaf&)>& next) {
-  const Chain c = build_chain(prog);
+  const detail::Chain c = detail::reachable_chain(prog);
   const auto n = static_cast<Eigen::Index>(c.states.size());
   const auto nl = static_cast<Eigen::Index>(levels);
   std::vector<Eigen::MatrixXd> x(idx(levels));
@@ -105,16 +43,17 @@ Distribution solve_levels(const RollProgram& prog, Window window, int levels,
     Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
     Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n, nl);
     for (Eigen::Index i = 0; i < n; ++i)
-      for (const Step& s : c.steps[idx(i)]) {
-        const Leaf& leaf = prog.leaves[idx(s.leaf)];
+      for (std::uint32_t m = c.begin[idx(i)]; m < c.begin[idx(i) + 1]; ++m) {
+        const Leaf& leaf = prog.leaves[idx(c.leaf[m])];
+        const double p = c.p[m];
         const int to = next(level, leaf);
         if (to < level || to >= levels) throw std::logic_error("distribution: level moved out of range");
         if (closes(leaf, window)) {
-          rhs(i, to) += s.p;
+          rhs(i, to) += p;
         } else {
           const Eigen::Index j = c.row_of[idx(leaf.next_state)];
-          if (to == level) a(i, j) -= s.p;
-          else rhs.row(i) += s.p * x[idx(to)].row(j);
+          if (to == level) a(i, j) -= p;
+          else rhs.row(i) += p * x[idx(to)].row(j);
         }
       }
     x[idx(level)] = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(rhs);

@@ -1,5 +1,7 @@
 #include "salvo/sim/exact.h"
 
+#include "chain.h"
+
 #include <fmt/format.h>
 
 #include <Eigen/Dense>
@@ -382,6 +384,23 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
 }
 
 }  // namespace
+
+namespace detail {
+
+Chain reachable_chain(const RollProgram& program) {
+  Workspace& ws = workspace();
+  build_chain(program, ws);
+  Chain c;
+  c.states = ws.states;
+  c.row_of = ws.row_of;
+  c.begin = ws.begin;
+  c.leaf = ws.move_leaf;
+  c.p.reserve(ws.moves.size());
+  for (const Move& m : ws.moves) c.p.push_back(m.p);
+  return c;
+}
+
+}  // namespace detail
 
 void check_exact_result(const RunResult& r) {
   const auto check = [](const std::vector<Estimate>& v, const char* window, const char* what,
