@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_reference.h"
+#include "support/dice_paths.h"
 #include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl::testing {
@@ -79,20 +81,6 @@ struct Enumerated {
 };
 
 inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'000'000) {
-  struct Odometer : Dice {
-    std::vector<int> choice, arity;
-    std::size_t pos = 0;
-    int draw(int n) {
-      if (pos == choice.size()) {
-        choice.push_back(0);
-        arity.push_back(n);
-      }
-      if (arity[pos] != n) throw std::logic_error("enumeration: the draw sequence changed shape");
-      return choice[pos++];
-    }
-    int pair() override { return draw(36); }
-    int d6() override { return draw(6); }
-  } od;
   Enumerated e;
   e.first_flags.assign(kNumFlags, 0.0);
   e.phase_flags.assign(kNumFlags, 0.0);
@@ -101,13 +89,8 @@ inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'
   e.first_outcomes.assign(kNumOutcomes, 0.0);
   e.phase_outcomes.assign(kNumOutcomes, 0.0);
   e.end_reasons.assign(kNumEndReasons, 0.0);
-  for (;;) {
-    od.pos = 0;
-    const PhaseTrace t = resolve_phase(s, od);
-    od.choice.resize(od.pos);
-    od.arity.resize(od.pos);
-    double p = 1.0;
-    for (int a : od.arity) p /= a;
+  PhaseTrace t;
+  const auto visit = [&](double p) {
     FlagMask first = 0, phase = 0;
     bool open = true;
     for (const StepRecord& st : t.steps) {
@@ -128,15 +111,11 @@ inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'
       if (first & (FlagMask{1} << f)) e.first_flags[static_cast<std::size_t>(f)] += p;
       if (phase & (FlagMask{1} << f)) e.phase_flags[static_cast<std::size_t>(f)] += p;
     }
-    if (++e.paths > max_paths) throw std::runtime_error("enumeration: too many paths");
-    // Next path: advance the odometer from the last draw.
-    while (!od.choice.empty() && od.choice.back() + 1 == od.arity.back()) {
-      od.choice.pop_back();
-      od.arity.pop_back();
-    }
-    if (od.choice.empty()) break;
-    ++od.choice.back();
-  }
+    ++e.paths;
+  };
+  const double cut = test::for_each_dice_path([&](Dice& d) { t = resolve_phase(s, d); }, visit,
+                                              std::numeric_limits<std::size_t>::max(), max_paths);
+  if (cut != 0.0) throw std::logic_error("enumeration: a path was cut");
   return e;
 }
 

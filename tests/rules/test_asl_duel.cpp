@@ -10,6 +10,7 @@
 #include <string>
 
 #include "asl_test_util.h"
+#include "support/mc_agreement.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 
@@ -140,14 +141,6 @@ Sampled sample(const Situation& s, std::uint64_t trials, std::uint64_t seed) {
   return r;
 }
 
-// |sampled - exact| <= 5 se of a proportion; certain and impossible events must match exactly.
-void check_proportion(double exact, double sampled, double trials, const std::string& what) {
-  INFO(what << ": exact " << exact << ", sampled " << sampled);
-  const double se = std::sqrt(exact * (1 - exact) / trials);
-  if (exact < 1e-12 || exact > 1 - 1e-12) CHECK(std::abs(sampled - exact) < 1e-12);
-  else CHECK(std::abs(sampled - exact) <= 5 * se);
-}
-
 double by_name(const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const std::string& n) {
   const auto it = std::find(names.begin(), names.end(), n);
   REQUIRE(it != names.end());
@@ -170,13 +163,15 @@ const sim::Estimate& end_named(const sim::RunResult& r, const RollProgram& p, co
 
 TEST_CASE("duel: exact engine on the compiled program agrees with the duel interpreter", "[asl][duel]") {
   std::uint64_t seed = 1;
+  test::McAgreement agree;
   for (const Situation& s : duels()) {
     INFO("situation: " << s.name);
     const Compiled c = compile(s);
     c.program.validate();
     const sim::RunResult ex = sim::solve_exact(c.program);
     const Sampled m = sample(s, kRefTrials, 20261122 + seed++);
-    const double n = static_cast<double>(kRefTrials);
+    const std::uint64_t n = kRefTrials;
+    const std::string at = s.name + ": ";
     const auto all_flags = duel::flag_names(s.fire.turns);
     for (std::size_t f = 0; f < all_flags.size(); ++f) {
       const auto it = std::find(c.program.flag_names.begin(), c.program.flag_names.end(), all_flags[f]);
@@ -185,28 +180,33 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
         continue;
       }
       const auto i = static_cast<std::size_t>(it - c.program.flag_names.begin());
-      check_proportion(ex.first.flags[i].value, m.first_flags[f], n, "turn 1 flag " + all_flags[f]);
-      check_proportion(ex.run.flags[i].value, m.run_flags[f], n, "flag " + all_flags[f]);
+      agree.proportion(ex.first.flags[i].value, m.first_flags[f], n, at + "turn 1 flag " + all_flags[f]);
+      agree.proportion(ex.run.flags[i].value, m.run_flags[f], n, at + "flag " + all_flags[f]);
     }
     REQUIRE(c.program.outcome_names.size() == static_cast<std::size_t>(duel::kNumStatus));
     for (std::size_t o = 0; o < c.program.outcome_names.size(); ++o) {
-      check_proportion(ex.first.outcomes[o].value, m.first_outcomes[o], n, "status after turn 1: " + c.program.outcome_names[o]);
-      check_proportion(ex.run.outcomes[o].value, m.run_outcomes[o], n, "final status: " + c.program.outcome_names[o]);
+      agree.proportion(ex.first.outcomes[o].value, m.first_outcomes[o], n, at + "status after turn 1: " + c.program.outcome_names[o]);
+      agree.proportion(ex.run.outcomes[o].value, m.run_outcomes[o], n, at + "final status: " + c.program.outcome_names[o]);
     }
     REQUIRE(c.program.end_reason_names == duel::end_reason_names(s.fire.turns));
     for (std::size_t e = 0; e < c.program.end_reason_names.size(); ++e)
-      check_proportion(ex.run.end_reasons[e].value, m.end_reasons[e], n, "end " + c.program.end_reason_names[e]);
+      agree.proportion(ex.run.end_reasons[e].value, m.end_reasons[e], n, at + "end " + c.program.end_reason_names[e]);
     for (std::size_t k = 0; k < kNumCounters; ++k) {
-      const double exact = by_name(ex.run.counters, c.program.counter_names, counter_name(static_cast<int>(k)));
-      INFO("counter " << counter_name(static_cast<int>(k)) << ": exact " << exact << ", sampled " << m.mean[k]);
-      CHECK(std::abs(m.mean[k] - exact) <= 5 * std::sqrt(m.var[k] / n) + 1e-12);
+      const auto it = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), counter_name(static_cast<int>(k)));
+      REQUIRE(it != c.program.counter_names.end());
+      const int counter = static_cast<int>(it - c.program.counter_names.begin());
+      const test::Moments exact = test::exact_counter_moments(c.program, sim::Window::kRun, counter);
+      CHECK(exact.mean == Approx(by_name(ex.run.counters, c.program.counter_names, counter_name(static_cast<int>(k)))).margin(1e-9));
+      agree.mean(exact.mean, exact.variance, m.mean[k], n, at + "counter " + counter_name(static_cast<int>(k)));
     }
   }
+  agree.judge();
   CHECK(duels().size() >= 12);
 }
 
-TEST_CASE("duel: Monte Carlo within 5 standard errors of exact, identical on 1 and 2 threads", "[asl][duel][mc]") {
+TEST_CASE("duel: Monte Carlo agrees with exact, identical on 1 and 2 threads", "[asl][duel][mc]") {
   std::uint64_t key = 100;
+  test::McAgreement agree;
   for (const Situation& s : duels()) {
     INFO("situation: " << s.name);
     const Compiled c = compile(s);
@@ -221,16 +221,9 @@ TEST_CASE("duel: Monte Carlo within 5 standard errors of exact, identical on 1 a
     o.threads = 2;
     sim::monte_carlo(c.program, o, &t2);
     CHECK(t1 == t2);
-    const double n = static_cast<double>(o.trials);
-    for (std::size_t i = 0; i < ex.run.flags.size(); ++i) {
-      check_proportion(ex.first.flags[i].value, mc.first.flags[i].value, n, "turn 1 flag " + c.program.flag_names[i]);
-      check_proportion(ex.run.flags[i].value, mc.run.flags[i].value, n, "flag " + c.program.flag_names[i]);
-    }
-    for (std::size_t o2 = 0; o2 < ex.run.outcomes.size(); ++o2)
-      check_proportion(ex.run.outcomes[o2].value, mc.run.outcomes[o2].value, n, "status " + c.program.outcome_names[o2]);
-    for (std::size_t e = 0; e < ex.run.end_reasons.size(); ++e)
-      check_proportion(ex.run.end_reasons[e].value, mc.run.end_reasons[e].value, n, "end " + c.program.end_reason_names[e]);
+    agree.run(c.program, ex, mc, o.trials, s.name);
   }
+  agree.judge();
 }
 
 TEST_CASE("duel: the first turn is the one-turn fire phase", "[asl][duel]") {

@@ -9,6 +9,7 @@
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "sanitized.h"
+#include "support/mc_agreement.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -149,9 +150,9 @@ TEST_CASE("exact engine: outcome and end-reason partitions sum to 1", "[asl][eng
   }
 }
 
-TEST_CASE("Monte Carlo within 5 standard errors of exact on every situation", "[asl][engines][mc]") {
+TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of the exact values)", "[asl][engines][mc]") {
   constexpr std::uint64_t kTrials = 200'000;
-  int checked = 0;
+  test::McAgreement agree;
   std::uint64_t key = 0;
   for (const Situation& s : situations(false)) {
     INFO("situation: " << s.name);
@@ -163,31 +164,11 @@ TEST_CASE("Monte Carlo within 5 standard errors of exact on every situation", "[
     o.trials = kTrials;
     const sim::RunResult mc = sim::monte_carlo(c.program, o);
     REQUIRE(mc.trials == kTrials);
-    auto compare = [&](const std::vector<sim::Estimate>& e, const std::vector<sim::Estimate>& m, const char* what) {
-      REQUIRE(e.size() == m.size());
-      for (std::size_t i = 0; i < e.size(); ++i) {
-        const double p = e[i].value;
-        const double se = std::sqrt(p * (1 - p) / static_cast<double>(kTrials));
-        INFO(what << " #" << i << ": exact " << p << ", mc " << m[i].value);
-        if (se == 0) CHECK(m[i].value == p);  // impossible or certain: MC must agree exactly
-        else CHECK(std::abs(m[i].value - p) <= 5 * se);
-        ++checked;
-      }
-    };
-    compare(ex.first.flags, mc.first.flags, "first flag");
-    compare(ex.run.flags, mc.run.flags, "phase flag");
-    compare(ex.first.outcomes, mc.first.outcomes, "first outcome");
-    compare(ex.run.outcomes, mc.run.outcomes, "phase outcome");
-    compare(ex.run.end_reasons, mc.run.end_reasons, "end reason");
-    for (std::size_t i = 0; i < ex.run.counters.size(); ++i) {
-      // Means: the MC interval half-width is 1.96 se; allow 5 se.
-      const double se = (mc.run.counters[i].hi - mc.run.counters[i].lo) / (2 * 1.959963984540054);
-      INFO("counter " << counter_name(static_cast<int>(i)) << ": exact " << ex.run.counters[i].value << ", mc " << mc.run.counters[i].value);
-      CHECK(std::abs(mc.run.counters[i].value - ex.run.counters[i].value) <= 5 * se + 1e-12);
-    }
+    agree.run(c.program, ex, mc, kTrials, s.name);
   }
+  agree.judge();
   CHECK(situations(false).size() >= 30);
-  CHECK(checked > 1000);
+  CHECK(agree.size() > 1000);
 }
 
 TEST_CASE("Monte Carlo tallies are identical for 1 and 2 threads on ASL programs", "[asl][engines][mc]") {

@@ -8,6 +8,7 @@
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "sanitized.h"
+#include "support/mc_agreement.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -126,12 +127,11 @@ TEST_CASE("IFT: exact engine == enumeration of the reference interpreter", "[asl
   }
 }
 
-TEST_CASE("IFT: Monte Carlo within 5 standard errors of exact", "[asl][ift][engines][mc]") {
+TEST_CASE("IFT: Monte Carlo agrees with exact (standard errors of the exact values)", "[asl][ift][engines][mc]") {
   constexpr std::uint64_t kTrials = 100'000;
-  int checked = 0;
+  test::McAgreement agree;
   std::uint64_t key = 100;
   for (const Situation& s : ift_situations(false)) {
-    INFO("situation: " << s.name);
     const Compiled c = compile(s);
     const sim::RunResult ex = sim::solve_exact(c.program);
     sim::McOptions o;
@@ -139,22 +139,8 @@ TEST_CASE("IFT: Monte Carlo within 5 standard errors of exact", "[asl][ift][engi
     o.situation_key = key++;
     o.trials = kTrials;
     const sim::RunResult mc = sim::monte_carlo(c.program, o);
-    auto compare = [&](const std::vector<sim::Estimate>& e, const std::vector<sim::Estimate>& m, const char* what) {
-      REQUIRE(e.size() == m.size());
-      for (std::size_t i = 0; i < e.size(); ++i) {
-        const double p = e[i].value;
-        const double se = std::sqrt(p * (1 - p) / static_cast<double>(kTrials));
-        INFO(what << " #" << i << ": exact " << p << ", mc " << m[i].value);
-        if (se == 0) CHECK(m[i].value == p);
-        else CHECK(std::abs(m[i].value - p) <= 5 * se);
-        ++checked;
-      }
-    };
-    compare(ex.first.flags, mc.first.flags, "first flag");
-    compare(ex.run.flags, mc.run.flags, "phase flag");
-    compare(ex.first.outcomes, mc.first.outcomes, "first outcome");
-    compare(ex.run.outcomes, mc.run.outcomes, "phase outcome");
-    compare(ex.run.end_reasons, mc.run.end_reasons, "end reason");
+    agree.run(c.program, ex, mc, kTrials, s.name);
   }
-  CHECK(checked > 500);
+  agree.judge();
+  CHECK(agree.size() > 500);
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "asl_test_util.h"
+#include "support/mc_agreement.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/sim/exact.h"
@@ -115,7 +116,7 @@ TEST_CASE("scripted dice: movement rolls", "[asl][movement]") {
   CHECK(run(motion, {DR(1), TH(6, 6)}) == kMoveImmobilized);
 }
 
-TEST_CASE("movement rolls: exact == enumeration, Monte Carlo within 5 standard errors", "[asl][movement][engines]") {
+TEST_CASE("movement rolls: exact == enumeration, Monte Carlo agrees with exact", "[asl][movement][engines]") {
   std::vector<Movement> all = {esb(1), esb(2.5, Manufacturer::kRussian, true), esb(4, Manufacturer::kItalian, false, 16)};
   Movement start;
   start.roll = MovementRoll::kStart;
@@ -127,6 +128,7 @@ TEST_CASE("movement rolls: exact == enumeration, Monte Carlo within 5 standard e
   motion.red_mp = true;
   all.push_back(motion);
   std::uint64_t key = 0;
+  test::McAgreement agree;
   for (const Movement& m : all) {
     // Enumerate the reference resolution over every die it can ask for.
     std::vector<double> p(kNumMoveOutcomes, 0.0);
@@ -146,12 +148,10 @@ TEST_CASE("movement rolls: exact == enumeration, Monte Carlo within 5 standard e
     o.situation_key = key++;
     o.trials = kTrials;
     const sim::RunResult mc = sim::monte_carlo(c.program, o);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const double se = std::sqrt(p[i] * (1 - p[i]) / kTrials);
-      if (se == 0) CHECK(mc.run.outcomes[i].value == p[i]);
-      else CHECK(std::abs(mc.run.outcomes[i].value - p[i]) <= 5 * se);
-    }
+    for (std::size_t i = 0; i < p.size(); ++i)
+      agree.proportion(p[i], mc.run.outcomes[i].value, kTrials, "movement roll outcome " + c.program.outcome_names[i]);
   }
+  agree.judge();
 }
 
 TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[asl][movement][load]") {

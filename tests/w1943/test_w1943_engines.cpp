@@ -8,6 +8,7 @@
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "sanitized.h"
+#include "support/mc_agreement.h"
 #include "w1943_test_util.h"
 
 using namespace salvo;
@@ -113,13 +114,13 @@ TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1
   CHECK(n >= 15);
 }
 
-TEST_CASE("1943: Monte Carlo within 5 standard errors of exact on every situation", "[w1943][engines][mc]") {
+TEST_CASE("1943: Monte Carlo agrees with exact on every situation (standard errors of the exact values)", "[w1943][engines][mc]") {
   const Chart chart = illustrative_chart();
   constexpr std::uint64_t kTrials = 100'000;
-  int situations = 0, checked = 0;
+  test::McAgreement agree;
+  int situations = 0;
   std::uint64_t key = 0;
   for (const Case& c : cases()) {
-    INFO("situation: " << c.name);
     const Compiled compiled = compile(chart, c.s);
     const sim::RunResult ex = sim::solve_exact(compiled.program);
     sim::McOptions o;
@@ -128,32 +129,12 @@ TEST_CASE("1943: Monte Carlo within 5 standard errors of exact on every situatio
     o.trials = kTrials;
     const sim::RunResult mc = sim::monte_carlo(compiled.program, o);
     REQUIRE(mc.trials == kTrials);
-    auto compare = [&](const std::vector<sim::Estimate>& e, const std::vector<sim::Estimate>& m, const char* what) {
-      REQUIRE(e.size() == m.size());
-      for (std::size_t i = 0; i < e.size(); ++i) {
-        const double p = std::clamp(e[i].value, 0.0, 1.0);
-        const double se = std::sqrt(p * (1 - p) / static_cast<double>(kTrials));
-        INFO(what << " #" << i << ": exact " << p << ", mc " << m[i].value);
-        if (se < 1e-9) CHECK(std::abs(m[i].value - p) < 1e-9);  // certain or impossible
-        else CHECK(std::abs(m[i].value - p) <= 5 * se);
-        ++checked;
-      }
-    };
-    compare(ex.first.flags, mc.first.flags, "first flag");
-    compare(ex.run.flags, mc.run.flags, "run flag");
-    compare(ex.first.outcomes, mc.first.outcomes, "first outcome");
-    compare(ex.run.outcomes, mc.run.outcomes, "run outcome");
-    compare(ex.run.end_reasons, mc.run.end_reasons, "end reason");
-    for (std::size_t i = 0; i < ex.run.counters.size(); ++i) {
-      // Means: the Monte Carlo interval half-width is 1.96 se.
-      const double se = (mc.run.counters[i].hi - mc.run.counters[i].lo) / (2 * 1.959963984540054);
-      INFO("counter #" << i << ": exact " << ex.run.counters[i].value << ", mc " << mc.run.counters[i].value);
-      CHECK(std::abs(mc.run.counters[i].value - ex.run.counters[i].value) <= 5 * se + 1e-12);
-    }
+    agree.run(compiled.program, ex, mc, kTrials, c.name);
     ++situations;
   }
+  agree.judge();
   CHECK(situations >= 15);
-  CHECK(checked > 500);
+  CHECK(agree.size() > 500);
 }
 
 TEST_CASE("1943: outcome and end-reason partitions sum to 1", "[w1943][engines]") {

@@ -9,6 +9,7 @@
 
 #include "salvo/rules/w1943.h"
 #include "salvo/rules/w1943_reference.h"
+#include "support/dice_paths.h"
 
 namespace salvo::w1943::testing {
 
@@ -74,23 +75,6 @@ struct Enumerated {
 /// `max_draws` draws are cut and their probability summed in `truncated`.
 inline Enumerated enumerate(const Chart& chart, const Situation& s, const RollProgram& names,
                             std::size_t max_draws = 64) {
-  struct Cut {};
-  struct Odometer : Dice {
-    std::vector<int> choice, arity;
-    std::size_t pos = 0, max = 0;
-    int draw(int n) {
-      if (pos == max) throw Cut{};
-      if (pos == choice.size()) {
-        choice.push_back(0);
-        arity.push_back(n);
-      }
-      if (arity[pos] != n) throw std::logic_error("enumeration: the draw sequence changed shape");
-      return choice[pos++];
-    }
-    int pair() override { return draw(36); }
-    int d6() override { return draw(6); }
-  } od;
-  od.max = max_draws;
   Enumerated e;
   const std::size_t nf = names.flag_names.size(), nc = names.counter_names.size(),
                     no = names.outcome_names.size(), ne = names.end_reason_names.size();
@@ -102,53 +86,33 @@ inline Enumerated enumerate(const Chart& chart, const Situation& s, const RollPr
   e.run_outcomes.assign(no, 0);
   e.ends.assign(ne, 0);
   const bool several = s.fire.turns > 1;
-  for (;;) {
-    od.pos = 0;
-    bool cut = false;
-    Trace t;
-    try {
-      t = resolve(chart, s, od);
-    } catch (const Cut&) {
-      cut = true;
-    }
-    od.choice.resize(od.pos);
-    od.arity.resize(od.pos);
-    double p = 1.0;
-    for (int a : od.arity) p /= a;
-    if (cut) {
-      e.truncated += p;
-    } else {
-      FlagMask first = 0, run = 0;
-      for (std::size_t i = 0; i < t.steps.size(); ++i) {
-        const StepRecord& st = t.steps[i];
-        const bool in_first = several ? st.turn == 1 : i == 0;
-        run |= st.flags;
-        for (std::size_t c = 0; c < nc; ++c) e.run_counts[c] += p * st.counts[c];
-        if (in_first) {
-          first |= st.flags;
-          for (std::size_t c = 0; c < nc; ++c) e.first_counts[c] += p * st.counts[c];
-        }
-      }
-      // The first window's outcome: its last step's.
-      std::size_t last_first = 0;
-      for (std::size_t i = 0; i < t.steps.size(); ++i)
-        if (several ? t.steps[i].turn == 1 : i == 0) last_first = i;
-      e.first_outcomes[static_cast<std::size_t>(t.steps[last_first].outcome)] += p;
-      e.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
-      e.ends[static_cast<std::size_t>(t.end)] += p;
-      for (std::size_t f = 0; f < nf; ++f) {
-        if (first & (FlagMask{1} << f)) e.first_flags[f] += p;
-        if (run & (FlagMask{1} << f)) e.run_flags[f] += p;
+  Trace t;
+  const auto visit = [&](double p) {
+    FlagMask first = 0, run = 0;
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+      const StepRecord& st = t.steps[i];
+      const bool in_first = several ? st.turn == 1 : i == 0;
+      run |= st.flags;
+      for (std::size_t c = 0; c < nc; ++c) e.run_counts[c] += p * st.counts[c];
+      if (in_first) {
+        first |= st.flags;
+        for (std::size_t c = 0; c < nc; ++c) e.first_counts[c] += p * st.counts[c];
       }
     }
-    if (++e.paths > 5'000'000) throw std::runtime_error("enumeration: too many paths");
-    while (!od.choice.empty() && od.choice.back() + 1 == od.arity.back()) {
-      od.choice.pop_back();
-      od.arity.pop_back();
+    // The first window's outcome: its last step's.
+    std::size_t last_first = 0;
+    for (std::size_t i = 0; i < t.steps.size(); ++i)
+      if (several ? t.steps[i].turn == 1 : i == 0) last_first = i;
+    e.first_outcomes[static_cast<std::size_t>(t.steps[last_first].outcome)] += p;
+    e.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
+    e.ends[static_cast<std::size_t>(t.end)] += p;
+    for (std::size_t f = 0; f < nf; ++f) {
+      if (first & (FlagMask{1} << f)) e.first_flags[f] += p;
+      if (run & (FlagMask{1} << f)) e.run_flags[f] += p;
     }
-    if (od.choice.empty()) break;
-    ++od.choice.back();
-  }
+    ++e.paths;
+  };
+  e.truncated = test::for_each_dice_path([&](Dice& d) { t = resolve(chart, s, d); }, visit, max_draws);
   return e;
 }
 
