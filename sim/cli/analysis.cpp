@@ -86,17 +86,7 @@ RunSettings settings_of(const AnalysisFlags& f, std::initializer_list<const char
 }
 
 // ---------------------------------------------------------------------------------------------
-// SIGINT and a progress line on a terminal (runs over a second only)
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint_analysis(int) { g_stop.store(true); }
-void install_sigint() {
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint_analysis;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART | SA_RESETHAND;
-  sigaction(SIGINT, &sa, nullptr);
-}
+// A progress line on a terminal (runs over a second only)
 
 class ProgressLine {
  public:
@@ -646,7 +636,7 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
 int run_compare(const AnalysisFlags& flags) {
   const RunSettings s = settings_of(flags, {"text", "json", "md", "html"});
   if (flags.files.size() < 2) throw UsageError("compare: needs at least two situation files");
-  install_sigint();
+  install_stop_signals();
   // Which jobs of each file: files expand to sweeps of equal size (paired point by point) or 1
   std::vector<Job> jobs;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) per file
@@ -655,6 +645,7 @@ int run_compare(const AnalysisFlags& flags) {
     ranges.push_back({jobs.size(), jobs.size() + more.size()});
     for (Job& j : more) jobs.push_back(std::move(j));
   }
+  check_output_path(flags.output, file_ids(flags.files));  // before any work
   std::size_t points = 1;
   for (const auto& [b, e] : ranges) points = std::max(points, e - b);
   for (std::size_t k = 0; k < ranges.size(); ++k)
@@ -679,7 +670,7 @@ int run_compare(const AnalysisFlags& flags) {
       o.situation_key = p;
       o.trials = s.trials;
       o.threads = s.threads;
-      o.stop = &g_stop;
+      o.stop = &stop_flag();
       o.progress = [&](std::uint64_t done, std::uint64_t planned) {
         progress.update(p * planned + done, points * planned);
       };
@@ -713,6 +704,7 @@ int run_compare(const AnalysisFlags& flags) {
     text = compare_text(jobs, out, prov);
   }
   write_output(flags.output, text);
+  if (const int signalled = stop_exit_code()) return signalled;
   return interrupted ? kExitInterrupted : kExitOk;
 }
 
@@ -724,6 +716,7 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
   if (load::ruleset_of_file(path) != "asl") throw load::InputError(path + ": sensitivity: only ASL situations are supported");
   const load::LoadedFile file = load::load_file(path);
   const std::vector<Job> jobs = load_all({path}, false);  // for provenance
+  check_output_path(flags.output, file_ids(flags.files));
 
   struct Row {
     std::string modifier, rule, change;
@@ -819,6 +812,7 @@ int run_chart(const ChartFlags& f) {
   if (f.kind == "heatmap" && (f.x.empty() || f.y.empty())) throw UsageError("chart heatmap: --x KEY and --y KEY are required");
   if (s.method == sim::MethodChoice::kBoth) throw UsageError("chart: --method: expected exact or mc");
   const std::vector<Job> jobs = load_all(f.run.files, false);
+  if (!f.data.empty()) check_output_path(f.data, file_ids(f.run.files));
   const std::vector<sim::SituationReport> reports = compute_reports(jobs, s);
   const sim::Provenance prov = provenance_of(jobs, s);
   const bool dists = f.kind == "outcomes" || f.kind == "hits";

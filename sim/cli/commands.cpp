@@ -64,22 +64,6 @@ double precision_flag(std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SIGINT: stop Monte Carlo at the next block boundary; a second SIGINT kills (SA_RESETHAND).
-
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void on_sigint(int) { g_stop.store(true); }
-
-void install_sigint() {
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART | SA_RESETHAND;
-  sigaction(SIGINT, &sa, nullptr);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Progress bar on a terminal's stderr, drawn only once a run has lasted a second.
 
 class Progress {
@@ -260,7 +244,7 @@ std::size_t max_situations_flag(std::string_view text) {
 }
 
 int run_odds(const OddsOptions& o) {
-  install_sigint();
+  install_stop_signals();
 
   // Every file loaded and checked by its loader before any work. The situations are compiled
   // and run a batch at a time; each finished one goes to the spill (or, for the HTML page,
@@ -269,6 +253,7 @@ int run_odds(const OddsOptions& o) {
   job_options.max_situations = o.max_situations;
   job_options.explain = o.html;  // the page carries the explain trail
   const JobSource source(o.files, job_options);
+  check_output_path(o.output, file_ids(source.input_paths()));  // before any work
   const std::size_t n = source.size();
   if (o.html && n > kMaxHtmlSituations)
     throw UsageError(fmt::format("--format html: {} situations, more than a page holds ({}); use csv, json, md or text",
@@ -280,7 +265,7 @@ int run_odds(const OddsOptions& o) {
   tbb::task_arena arena(threads);
 
   std::optional<ReportSpill> spill;
-  if (!o.html) spill.emplace(o.output);  // also checks the output directory, before any work
+  if (!o.html) spill.emplace();
   std::vector<Job> html_jobs;
   std::vector<sim::SituationReport> html_reports;
 
@@ -292,7 +277,7 @@ int run_odds(const OddsOptions& o) {
   Progress progress(n);
   std::optional<PrecisionMiss> miss;
   std::size_t complete = 0;  // situations fully reported (a prefix)
-  for (std::size_t begin = 0; begin < n && !g_stop.load(); begin += kBatch) {
+  for (std::size_t begin = 0; begin < n && !stop_flag().load(); begin += kBatch) {
     std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), arena);
     const std::size_t m = jobs.size();
     std::vector<sim::SituationReport> reports(m);
@@ -311,7 +296,7 @@ int run_odds(const OddsOptions& o) {
     if (want_exact) {
       arena.execute([&] {
         sim::parallel_for(std::size_t{0}, m, [&](std::size_t k) {
-          if (g_stop.load()) return;
+          if (stop_flag().load()) return;
           reports[k].exact = sim::solve_exact(jobs[k].program);
           if (!want_mc) progress.situation_done();
         });
@@ -323,7 +308,7 @@ int run_odds(const OddsOptions& o) {
     // Monte Carlo: one situation at a time, each spread over the threads.
     if (want_mc) {
       std::size_t k = 0;
-      for (; k < done && !g_stop.load(); ++k) {
+      for (; k < done && !stop_flag().load(); ++k) {
         sim::McOptions mc;
         mc.seed = o.seed;
         mc.situation_key = begin + k;
@@ -333,7 +318,7 @@ int run_odds(const OddsOptions& o) {
           mc.max_trials = o.trials;
         }
         mc.threads = threads;
-        mc.stop = &g_stop;
+        mc.stop = &stop_flag();
         progress.start_situation();
         mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) {
           progress.trials(trials_done, planned);
@@ -367,12 +352,12 @@ int run_odds(const OddsOptions& o) {
   // table would not be what was asked for); a run that hit the --trials cap says so.
   if (want_mc && o.precision) {
     if (miss) {
-      if (g_stop.load()) {
+      if (stop_flag().load()) {
         fmt::print(stderr,
                    "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
                    "95% half-width {:.6f}, {}); nothing written\n",
                    *o.precision, miss->name, miss->file, miss->trials, miss->half_width, miss->quantity);
-        return kExitInterrupted;
+        return stop_exit_code();
       }
       fmt::print(stderr,
                  "salvo: warning: --precision {} not reached within {} trials for {} situation(s), "
@@ -380,15 +365,15 @@ int run_odds(const OddsOptions& o) {
                  "reached\n",
                  *o.precision, o.trials, miss->count, miss->name, miss->file, miss->half_width,
                  miss->quantity);
-    } else if (g_stop.load() && complete < n) {
+    } else if (stop_flag().load() && complete < n) {
       fmt::print(stderr,
                  "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
                  *o.precision, complete, n);
-      return kExitInterrupted;
+      return stop_exit_code();
     }
   }
 
-  const bool interrupted = g_stop.load() || complete < n;
+  const bool interrupted = stop_flag().load() || complete < n;
 
   sim::Provenance prov;
   prov.method = o.method;
@@ -412,6 +397,8 @@ int run_odds(const OddsOptions& o) {
     sim::write_odds(*spill, prov, o.format, [&out](std::string_view piece) { out.write(piece); });
     out.commit();
   }
+  // A stop signal, even one that came after the last situation, gives 128 + the signal.
+  if (const int signalled = stop_exit_code()) return signalled;
   return interrupted ? kExitInterrupted : kExitOk;
 }
 
@@ -427,54 +414,6 @@ int run_explain(const std::vector<std::string>& paths, std::size_t max_situation
   }
   write_output("", out);
   return kExitOk;
-}
-
-Output::Output(std::string path) : path_(std::move(path)) {
-  if (path_.empty()) {
-    file_ = stdout;
-    return;
-  }
-  tmp_ = fmt::format("{}.tmp.{}", path_, getpid());
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (!file_) fail(errno);
-}
-
-Output::~Output() {
-  if (committed_ || path_.empty()) return;
-  if (file_) std::fclose(file_);
-  std::remove(tmp_.c_str());
-}
-
-void Output::fail(int err) {
-  if (!path_.empty()) {
-    if (file_) std::fclose(file_);
-    file_ = nullptr;
-    std::remove(tmp_.c_str());
-  }
-  throw load::InputError(fmt::format("salvo: cannot write {}: {}", path_, std::strerror(err)));
-}
-
-void Output::write(std::string_view text) {
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() && !path_.empty()) fail(errno);
-}
-
-void Output::commit() {
-  if (path_.empty()) {
-    std::fflush(stdout);
-    committed_ = true;
-    return;
-  }
-  if (std::ferror(file_)) fail(EIO);
-  std::FILE* f = std::exchange(file_, nullptr);
-  if (std::fclose(f) != 0) fail(errno);
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail(errno);
-  committed_ = true;
-}
-
-void write_output(const std::string& path, std::string_view text) {
-  Output out(path);
-  out.write(text);
-  out.commit();
 }
 
 }  // namespace salvo::cli

@@ -4,7 +4,8 @@
 /// Errors are thrown, and printed in one place (main): bad input exits 2, whether it is the
 /// command line (CLI11's parse errors, UsageError) or a file (load::InputError; rules errors are
 /// rethrown as InputError naming file and situation); anything else exits 3. A run stopped by
-/// SIGINT still writes its output and returns kExitInterrupted.
+/// stop signal (SIGINT, SIGTERM, SIGHUP; io.h) still writes its output and returns 128 + the
+/// signal (kExitInterrupted for SIGINT). A failed write exits kExitIo (4).
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io.h"
 #include "salvo/sim/report.h"
 
 namespace salvo::cli {
@@ -22,7 +24,7 @@ namespace salvo::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInput = 2;  ///< bad input: a flag, a flag's value or a file
 inline constexpr int kExitInternal = 3;
-inline constexpr int kExitInterrupted = 130;
+inline constexpr int kExitInterrupted = 130;  ///< 128 + SIGINT; SIGTERM 143, SIGHUP 129
 
 /// A bad command line; what() is the message without the "salvo: " prefix.
 class UsageError : public std::runtime_error {
@@ -71,27 +73,5 @@ std::size_t max_situations_flag(std::string_view text);
 
 /// "salvo 0.1.0 (git abcdef012345)".
 std::string version_line();
-
-/// A command's output: stdout (path empty), or `path` written through a temporary file that
-/// commit() renames into place, so a run that fails or is stopped before then leaves `path` as
-/// it was and no temporary file. Errors throw load::InputError "salvo: cannot write PATH: <reason>".
-class Output {
- public:
-  explicit Output(std::string path);
-  ~Output();  ///< removes the temporary file unless committed
-  Output(const Output&) = delete;
-  Output& operator=(const Output&) = delete;
-  void write(std::string_view text);
-  void commit();
-
- private:
-  [[noreturn]] void fail(int err);
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
-
-/// Write `text` to stdout (path empty) or atomically to `path` (through Output).
-void write_output(const std::string& path, std::string_view text);
 
 }  // namespace salvo::cli

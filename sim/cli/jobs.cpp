@@ -124,6 +124,15 @@ std::vector<RulesData> JobSource::rules_data() const {
   return rules_data_for(used);
 }
 
+std::vector<std::string> JobSource::input_paths() const {
+  std::vector<std::string> paths;
+  for (const File& f : files_) {
+    paths.push_back(f.w1943 ? f.w1943->path : f.asl->path);
+    if (f.w1943) paths.push_back(f.w1943->chart_path);
+  }
+  return paths;
+}
+
 std::vector<Job> load_jobs(const std::vector<std::string>& paths, const JobOptions& options) {
   std::vector<Job> jobs;
   for (const std::string& path : paths) {  // each file compiled before the next is loaded

@@ -58,6 +58,9 @@ class JobSource {
   /// The rules data behind every situation, one entry per ruleset used, in first-use order.
   std::vector<RulesData> rules_data() const;
 
+  /// Every file read: the situation files and the files they name (a 1943 chart).
+  std::vector<std::string> input_paths() const;
+
  private:
   struct File {
     std::size_t begin = 0;  ///< index of its first situation

@@ -2,7 +2,9 @@
 // print any error in one place with an exit code that means something.
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -93,6 +95,9 @@ int main(int argc, char** argv) {
     return kExitInput;
   }
 
+  // Every command's result, then stdout flushed and checked: a full disk or a closed stdout is
+  // an I/O failure (exit 4), never a silent success.
+  const int code = [&]() -> int {
   try {
     if (show_version) {
       std::printf("%s\n", version_line().c_str());
@@ -112,6 +117,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "salvo: %s\n", e.what());
     return kExitInput;
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return kExitIo;
   } catch (const salvo::load::InputError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kExitInput;
@@ -119,4 +127,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "salvo: internal error: %s\n", e.what());
     return kExitInternal;
   }
+  }();
+  if (code != kExitIo && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    std::fprintf(stderr, "salvo: cannot write standard output: %s\n", std::strerror(errno ? errno : EIO));
+    return code == kExitOk ? kExitIo : code;
+  }
+  return code;
 }

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "salvo/load/asl_loader.h"
+#include "io.h"
 
 namespace salvo::cli {
 namespace {
@@ -108,16 +108,9 @@ std::size_t index_of(std::vector<T>& table, const T& v) {
 
 }  // namespace
 
-ReportSpill::ReportSpill(const std::string& output) {
-  std::string dir;
-  if (!output.empty()) {
-    label_ = output;
-    dir = std::filesystem::path(output).parent_path().string();
-    if (dir.empty()) dir = ".";
-  } else {
-    const char* tmp = std::getenv("TMPDIR");
-    dir = label_ = tmp && *tmp ? tmp : "/tmp";
-  }
+ReportSpill::ReportSpill() {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string dir = label_ = tmp && *tmp ? tmp : "/tmp";
   std::string name = dir + "/.salvo-spill-XXXXXX";
   const int fd = mkstemp(name.data());
   if (fd < 0) fail(errno);
@@ -135,7 +128,7 @@ ReportSpill::~ReportSpill() {
 }
 
 void ReportSpill::fail(int err) const {
-  throw load::InputError(fmt::format("salvo: cannot write {}: {}", label_, std::strerror(err)));
+  throw IoError(fmt::format("salvo: cannot write {}: {}", label_, std::strerror(err)));
 }
 
 void ReportSpill::append(const sim::SituationReport& r) {

@@ -20,16 +20,15 @@ namespace salvo::cli {
 
 class ReportSpill final : public sim::ReportSource {
  public:
-  /// A spill for output to `output`: an anonymous file (created and unlinked at once, so
-  /// nothing is left behind whatever happens to the process) next to it, so that an output
-  /// directory that cannot be written fails before any work; for stdout (`output` empty) in
-  /// $TMPDIR or /tmp. Throws load::InputError "salvo: cannot write OUTPUT: <reason>".
-  explicit ReportSpill(const std::string& output);
+  /// A spill in an anonymous file (created and unlinked at once, so nothing is left behind
+  /// whatever happens to the process) in $TMPDIR or /tmp. (The output path itself is checked
+  /// before any work by check_output_path, io.h.) Throws IoError "salvo: cannot write DIR: <reason>".
+  ReportSpill();
   ~ReportSpill() override;
   ReportSpill(const ReportSpill&) = delete;
   ReportSpill& operator=(const ReportSpill&) = delete;
 
-  /// Append one report. Throws load::InputError if the disk refuses.
+  /// Append one report. Throws IoError if the disk refuses.
   void append(const sim::SituationReport& report);
   std::size_t size() const { return count_; }
 

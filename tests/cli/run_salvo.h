@@ -53,6 +53,16 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// Whether `dir` holds a temporary output file: salvo's (".NAME.salvo-XXXXXX") or the
+/// "NAME.tmp.PID" of older versions.
+inline bool has_tmp_leftover(const std::filesystem::path& dir) {
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (const std::string n = e.path().filename().string();
+        n.find(".tmp.") != std::string::npos || n.find(".salvo-") != std::string::npos)
+      return true;
+  return false;
+}
+
 /// Run `program` with `args` (no shell). If `interrupt_after` > 0, send SIGINT after that many
 /// milliseconds.
 inline RunOutput run_program(const std::string& program, const std::vector<std::string>& args,

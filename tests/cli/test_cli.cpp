@@ -14,16 +14,12 @@ namespace {
 
 using salvo::test::run_salvo;
 using salvo::test::TempDir;
+using salvo::test::has_tmp_leftover;
 namespace fs = std::filesystem;
 
 const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
 const std::string kSweep = std::string(SALVO_SOURCE_DIR) + "/examples/sweep-range.toml";
 
-bool has_tmp_leftover(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().find(".tmp.") != std::string::npos) return true;
-  return false;
-}
 
 }  // namespace
 

@@ -19,6 +19,7 @@ namespace {
 using salvo::test::run_salvo;
 using salvo::test::slurp;
 using salvo::test::TempDir;
+using salvo::test::has_tmp_leftover;
 namespace fs = std::filesystem;
 
 const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
@@ -40,11 +41,6 @@ int line_of(const std::string& path, const std::string& needle) {
   return 0;
 }
 
-bool has_tmp_leftover(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().find(".tmp.") != std::string::npos) return true;
-  return false;
-}
 
 void check_json_finite(const nlohmann::json& j) {
   if (j.is_structured()) {
