@@ -18,7 +18,6 @@
 namespace salvo::asl {
 namespace {
 
-bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
 
 enum class Gun_ : std::uint8_t { kOk, kMalfunctioned, kDisabled };  // the firing gun in a duel
 enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };   // C7.42

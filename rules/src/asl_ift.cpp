@@ -86,7 +86,6 @@ std::string modifiers_text(const std::vector<Modifier>& mods) {
   return out.empty() ? "none" : out;
 }
 
-bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
 
 // FP of an ordnance hit vs Personnel (C.6 HE columns; C8.31 HE equivalency).
 int ordnance_fp(const Firer& f, Ammo ammo) { return ammo == Ammo::kHE ? he_fp(f.gun.caliber_mm) : he_equivalent_fp(f.gun, ammo); }

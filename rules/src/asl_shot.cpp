@@ -11,7 +11,6 @@
 namespace salvo::asl {
 namespace {
 
-bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
 
 const char* ammo_text(Ammo a) {
   switch (a) {

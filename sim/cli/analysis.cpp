@@ -393,9 +393,10 @@ Json chart_data(const std::vector<Job>& jobs, const std::vector<sim::SituationRe
   return data;
 }
 
-std::vector<Job> load_all(const std::vector<std::string>& files, bool explain) {
+std::vector<Job> load_all(const std::vector<std::string>& files, bool explain, const AnalysisFlags& flags) {
   JobOptions o;
   o.explain = explain;
+  o.max_file_bytes = max_file_size_flag(flags.max_file_size);
   return load_jobs(files, o);
 }
 
@@ -641,7 +642,7 @@ int run_compare(const AnalysisFlags& flags) {
   std::vector<Job> jobs;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) per file
   for (const std::string& f : flags.files) {
-    std::vector<Job> more = load_all({f}, false);
+    std::vector<Job> more = load_all({f}, false, flags);
     ranges.push_back({jobs.size(), jobs.size() + more.size()});
     for (Job& j : more) jobs.push_back(std::move(j));
   }
@@ -713,9 +714,13 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
   if (flags.files.size() != 1) throw UsageError("sensitivity: expected one situation file");
   if (s.method != sim::MethodChoice::kExact) throw UsageError("sensitivity: --method: only exact is supported");
   const std::string& path = flags.files.front();
-  if (load::ruleset_of_file(path) != "asl") throw load::InputError(path + ": sensitivity: only ASL situations are supported");
-  const load::LoadedFile file = load::load_file(path);
-  const std::vector<Job> jobs = load_all({path}, false);  // for provenance
+  JobOptions options;
+  options.max_file_bytes = max_file_size_flag(flags.max_file_size);
+  const JobSource source({path}, options);  // the file, read once
+  if (source.asl_file(0) == nullptr) throw load::InputError(path + ": sensitivity: only ASL situations are supported");
+  const load::LoadedFile& file = *source.asl_file(0);
+  std::vector<Job> jobs;  // for provenance
+  for (std::size_t i = 0; i < source.size(); ++i) jobs.push_back(source.compile(i));
   check_output_path(flags.output, file_ids(flags.files));
 
   struct Row {
@@ -811,7 +816,7 @@ int run_chart(const ChartFlags& f) {
   if (f.kind == "range" && f.x.empty()) throw UsageError("chart range: --x KEY is required (e.g. fire.range)");
   if (f.kind == "heatmap" && (f.x.empty() || f.y.empty())) throw UsageError("chart heatmap: --x KEY and --y KEY are required");
   if (s.method == sim::MethodChoice::kBoth) throw UsageError("chart: --method: expected exact or mc");
-  const std::vector<Job> jobs = load_all(f.run.files, false);
+  const std::vector<Job> jobs = load_all(f.run.files, false, f.run);
   if (!f.data.empty()) check_output_path(f.data, file_ids(f.run.files));
   const std::vector<sim::SituationReport> reports = compute_reports(jobs, s);
   const sim::Provenance prov = provenance_of(jobs, s);

@@ -22,6 +22,7 @@ struct AnalysisFlags {
   std::string threads = "0";
   std::string format = "text";   ///< text, json, md or html
   std::string output;            ///< empty: stdout
+  std::string max_file_size = "4MiB";
 };
 
 /// `salvo compare A.toml B.toml [...]`: each option against the first. Returns the exit code.

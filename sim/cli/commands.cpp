@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -236,7 +237,30 @@ OddsOptions odds_options(const OddsFlags& flags) {
   o.threads = static_cast<int>(integer_flag("--threads", flags.threads, 0, kMaxThreads));
   o.output = flags.output;
   o.max_situations = max_situations_flag(flags.max_situations);
+  o.max_file_bytes = max_file_size_flag(flags.max_file_size);
   return o;
+}
+
+std::size_t max_file_size_flag(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  std::string unit(text.substr(digits));
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  struct Unit {
+    std::string_view name;
+    int shift;
+  };
+  static constexpr Unit kUnits[] = {{"", 0},   {"B", 0},   {"K", 10},  {"KB", 10}, {"KIB", 10}, {"M", 20},
+                                    {"MB", 20}, {"MIB", 20}, {"G", 30}, {"GB", 30}, {"GIB", 30}};
+  int shift = -1;
+  for (const Unit& u : kUnits)
+    if (unit == u.name) shift = u.shift;
+  const auto value = to_u64(text.substr(0, digits));
+  const std::uint64_t limit = load::kMaxFileBytesLimit;
+  if (shift < 0 || !value || *value == 0 || *value > (limit >> shift))
+    throw UsageError(fmt::format("--max-file-size: expected a size from 1 byte to 1GiB (e.g. 4MiB, 512KiB, 100000), got {}",
+                                 text));
+  return static_cast<std::size_t>(*value << shift);
 }
 
 std::size_t max_situations_flag(std::string_view text) {
@@ -251,6 +275,7 @@ int run_odds(const OddsOptions& o) {
   // stays in memory), so nothing reaches the output before the last one.
   JobOptions job_options;
   job_options.max_situations = o.max_situations;
+  job_options.max_file_bytes = o.max_file_bytes;
   job_options.explain = o.html;  // the page carries the explain trail
   const JobSource source(o.files, job_options);
   check_output_path(o.output, file_ids(source.input_paths()));  // before any work
@@ -402,10 +427,11 @@ int run_odds(const OddsOptions& o) {
   return interrupted ? kExitInterrupted : kExitOk;
 }
 
-int run_explain(const std::vector<std::string>& paths, std::size_t max_situations) {
+int run_explain(const std::vector<std::string>& paths, std::size_t max_situations, std::size_t max_file_bytes) {
   JobOptions options;
   options.explain = true;
   options.max_situations = max_situations;
+  options.max_file_bytes = max_file_bytes;
   const std::vector<Job> jobs = load_jobs(paths, options);
   std::string out;
   for (std::size_t i = 0; i < jobs.size(); ++i) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io.h"
+#include "salvo/load/toml_util.h"
 #include "salvo/sim/report.h"
 
 namespace salvo::cli {
@@ -43,6 +44,7 @@ struct OddsFlags {
   std::string format = "text";
   std::string output;  ///< empty: stdout
   std::string max_situations = "1000000";
+  std::string max_file_size = "4MiB";
 };
 
 struct OddsOptions {
@@ -55,6 +57,7 @@ struct OddsOptions {
   sim::Format format = sim::Format::kText;
   std::string output;
   std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused before any work
+  std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read
   bool html = false;  ///< --format html: one self-contained page (analysis.h)
 };
 
@@ -66,10 +69,15 @@ OddsOptions odds_options(const OddsFlags& flags);
 int run_odds(const OddsOptions& options);
 
 /// `salvo explain`: print each situation's modifiers with their rules. Returns the exit code.
-int run_explain(const std::vector<std::string>& files, std::size_t max_situations = 1'000'000);
+int run_explain(const std::vector<std::string>& files, std::size_t max_situations = 1'000'000,
+                std::size_t max_file_bytes = load::kDefaultMaxFileBytes);
 
 /// --max-situations: an integer in 1..10^9. Throws UsageError.
 std::size_t max_situations_flag(std::string_view text);
+
+/// --max-file-size: bytes, or a number with a binary unit (512KiB, 4MiB, 1GiB; K, M, G and KB,
+/// MB, GB mean the same), 1 byte..1 GiB. Throws UsageError.
+std::size_t max_file_size_flag(std::string_view text);
 
 /// "salvo 0.1.0 (git abcdef012345)".
 std::string version_line();

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <utility>
 
 #include "salvo/load/asl_loader.h"
@@ -41,7 +42,8 @@ extern "C" void on_stop_signal(int sig) {
 }
 
 void arm_tmp(const std::string& path) {
-  if (path.size() > PATH_MAX) return;  // mkstemp would have failed first
+  g_tmp_armed.store(false);
+  if (path.size() > PATH_MAX) return;  // open() fails with ENAMETOOLONG
   std::memcpy(g_tmp_path, path.c_str(), path.size() + 1);
   g_tmp_armed.store(true);
 }
@@ -163,15 +165,26 @@ Output::Output(std::string path) : path_(std::move(path)) {
 
   // A new or regular file: an unpredictable temporary file beside the target (O_CREAT|O_EXCL,
   // never through a link), with the target's permission bits (a new file: 0666 less the umask).
-  const std::filesystem::path t(target_);
-  tmp_ = (std::filesystem::path(directory_of(target_)) / ("." + t.filename().string() + ".salvo-XXXXXX")).string();
-  const int fd = mkstemp(tmp_.data());
+  // Why not mkstemp: a signal between mkstemp's creation of the file and the moment its name is
+  // armed for the handler would leave the file behind. The name is armed first, then created
+  // with O_CREAT | O_EXCL (never through a link); a signal before the creation unlinks nothing.
+  const std::string stem = (std::filesystem::path(directory_of(target_)) /
+                            ("." + std::filesystem::path(target_).filename().string() + ".salvo-"))
+                               .string();
+  std::random_device entropy;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    tmp_ = stem + fmt::format("{:08x}{:08x}", entropy(), entropy());
+    arm_tmp(tmp_);
+    fd = open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) {
     const int err = errno;
+    g_tmp_armed.store(false);
     tmp_.clear();
     fail(err);
   }
-  arm_tmp(tmp_);
   mode_t mode = 0;
   if (exists) {
     mode = st.st_mode & 07777;

@@ -3,7 +3,7 @@
 ///
 /// Output paths (docs/robustness.md):
 ///  - stdout (no -o): every write and the final flush are checked; a failure is an IoError;
-///  - a new path or a regular file: written to an unpredictable temporary file (mkstemp, in the
+///  - a new path or a regular file: written to an unpredictable temporary file (O_EXCL, in the
 ///    target's own directory), flushed and synced, then renamed over the target; an existing
 ///    file keeps its permission bits;
 ///  - a symbolic link: resolved (a chain too); its final target is written as above, in the

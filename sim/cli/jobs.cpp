@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
 #include "salvo/core/hash.h"
@@ -91,17 +92,19 @@ std::vector<RulesData> rules_data_for(const std::vector<std::pair<std::string, s
 JobSource::JobSource(const std::vector<std::string>& paths, const JobOptions& options) : options_(options) {
   load::LoadOptions lo;
   lo.max_situations = options.max_situations;
+  lo.max_file_bytes = options.max_file_bytes;
   for (const std::string& path : paths) {
-    // The ruleset decides the loader. A file without a (valid) ruleset goes to the ASL loader,
-    // which reports what is wrong with it.
+    // Each file is read once (so a pipe such as /dev/stdin works); its ruleset decides the
+    // loader. A file without a (valid) ruleset goes to the ASL loader, which says what is wrong.
+    const std::string text = load::read_text_file(path, lo.max_file_bytes);
     File f;
     f.begin = size_;
-    if (load::ruleset_of_file(path) == "1943") {
-      f.w1943 = load::load_w1943_file(path, lo);
+    if (load::ruleset_of_text(text, path) == "1943") {
+      f.w1943 = load::load_w1943_string(text, path, std::filesystem::path(path).parent_path().string(), lo);
       f.data_hash = w1943::rules_data_hash(*f.w1943->chart);
       size_ += f.w1943->situations.size();
     } else {
-      f.asl = load::load_file(path, lo);
+      f.asl = load::load_string(text, path, lo);
       size_ += f.asl->situations.size();
     }
     files_.push_back(std::move(f));
@@ -122,6 +125,10 @@ std::vector<RulesData> JobSource::rules_data() const {
   std::vector<std::pair<std::string, std::uint64_t>> used;
   for (const File& f : files_) used.emplace_back(f.w1943 ? "1943" : "asl", f.data_hash);
   return rules_data_for(used);
+}
+
+const load::LoadedFile* JobSource::asl_file(std::size_t k) const {
+  return k < files_.size() && files_[k].asl ? &*files_[k].asl : nullptr;
 }
 
 std::vector<std::string> JobSource::input_paths() const {

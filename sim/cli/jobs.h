@@ -38,6 +38,7 @@ struct RulesData {
 struct JobOptions {
   std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused
   bool explain = false;                     ///< also format each job's explain listing
+  std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read (--max-file-size)
 };
 
 /// Situation files loaded (every file checked by its loader, its sweep expanded) and compiled
@@ -57,6 +58,9 @@ class JobSource {
 
   /// The rules data behind every situation, one entry per ruleset used, in first-use order.
   std::vector<RulesData> rules_data() const;
+
+  /// File k as the ASL loader read it, or nullptr if it is not an ASL file.
+  const load::LoadedFile* asl_file(std::size_t k) const;
 
   /// Every file read: the situation files and the files they name (a 1943 chart).
   std::vector<std::string> input_paths() const;

@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
                    "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
       ->option_text("N");
 
+  odds->add_option("--max-file-size", odds_flags.max_file_size,
+                   "Refuse an input file (situation or chart) larger than SIZE (default 4MiB, at most 1GiB)")
+      ->option_text("SIZE");
+
   std::vector<std::string> explain_files;
   CLI::App* explain = app.add_subcommand("explain", "Every modifier applied, with its rule");
   explain->add_option("FILE", explain_files, "Situation files (TOML)")->required();
@@ -54,6 +58,10 @@ int main(int argc, char** argv) {
   explain->add_option("--max-situations", explain_max_situations,
                       "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
       ->option_text("N");
+  std::string explain_max_file_size = "4MiB";
+  explain->add_option("--max-file-size", explain_max_file_size,
+                      "Refuse an input file larger than SIZE (default 4MiB, at most 1GiB)")
+      ->option_text("SIZE");
 
   // Analysis: compare options, what each modifier is worth, odds charts
   AnalysisFlags compare_flags;
@@ -81,6 +89,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--trials", f->trials, "Monte Carlo trials (default 1000000)")->option_text("N");
     cmd->add_option("--seed", f->seed, "Monte Carlo seed (default 1)")->option_text("S");
     cmd->add_option("--threads", f->threads, "Threads; 0 = all cores (default)")->option_text("T");
+    cmd->add_option("--max-file-size", f->max_file_size, "Refuse an input file larger than SIZE (default 4MiB)")
+        ->option_text("SIZE");
     if (cmd != chart) {
       cmd->add_option("--format", f->format, "text, json, md or html (default text)")->option_text("FORMAT");
       cmd->add_option("-o,--output", f->output, "Write to PATH instead of stdout")->option_text("PATH");
@@ -111,7 +121,9 @@ int main(int argc, char** argv) {
     if (*compare) return run_compare(compare_flags);
     if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
     if (*chart) return run_chart(chart_flags);
-    if (*explain) return run_explain(explain_files, max_situations_flag(explain_max_situations));
+    if (*explain)
+      return run_explain(explain_files, max_situations_flag(explain_max_situations),
+                         max_file_size_flag(explain_max_file_size));
     std::fprintf(stderr, "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
     return kExitInput;
   } catch (const UsageError& e) {

@@ -100,7 +100,7 @@ int signal_during_write(const TempDir& dir, int sig) {
 
 }  // namespace
 
-TEST_CASE("-o onto a FIFO writes into it: the FIFO stays a FIFO", "[cli][output]") {
+TEST_CASE("output onto a FIFO (-o) writes into it and the FIFO stays a FIFO", "[cli][output]") {
   const std::string table = example_table();
   TempDir dir;
   const fs::path fifo = dir / "fifo";
@@ -117,7 +117,7 @@ TEST_CASE("-o onto a FIFO writes into it: the FIFO stays a FIFO", "[cli][output]
   CHECK_FALSE(has_tmp_leftover(dir.path()));
 }
 
-TEST_CASE("-o /dev/null writes to the device and leaves it a device", "[cli][output]") {
+TEST_CASE("output onto /dev/null (-o) writes to the device and leaves it a device", "[cli][output]") {
   struct stat before {};
   REQUIRE(stat("/dev/null", &before) == 0);
   const auto r = run_salvo({"odds", kExample, "-o", "/dev/null"});
@@ -130,7 +130,7 @@ TEST_CASE("-o /dev/null writes to the device and leaves it a device", "[cli][out
   CHECK(after.st_ino == before.st_ino);
 }
 
-TEST_CASE("-o onto a symbolic link writes its target in place of the old content; the link stays", "[cli][output]") {
+TEST_CASE("output onto a symbolic link (-o) replaces its target and the link stays", "[cli][output]") {
   const std::string table = example_table();
   TempDir dir;
   fs::create_directory(dir / "sub");
@@ -156,7 +156,7 @@ TEST_CASE("-o onto a symbolic link writes its target in place of the old content
   CHECK(fs::is_symlink(dir / "dangling"));
 }
 
-TEST_CASE("-o onto an existing file keeps its permission bits; a new file gets 0666 less the umask",
+TEST_CASE("output onto an existing file (-o) keeps its permission bits, a new file gets 0666 less the umask",
           "[cli][output]") {
   TempDir dir;
   write_text(dir / "odds.txt", "old\n");
@@ -173,7 +173,7 @@ TEST_CASE("-o onto an existing file keeps its permission bits; a new file gets 0
   CHECK((st.st_mode & 07777) == (0666 & ~mask));
 }
 
-TEST_CASE("-o refuses a directory, a socket and the run's own input files before any work", "[cli][output]") {
+TEST_CASE("output (-o) onto a directory, a socket or the run's own input files is refused before any work", "[cli][output]") {
   TempDir dir;
   auto r = run_salvo({"odds", kExample, "-o", dir.path().string()});
   CHECK(r.code == 2);

@@ -242,3 +242,101 @@ TEST_CASE("a --precision not reached within the --trials cap: table written, war
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["situations"][0]["results"]["mc"]["trials"] == 65536);
 }
+
+TEST_CASE("a sweep is counted from its arrays' lengths before any value is read", "[cli][robust]") {
+  // The first value is bad, and there are more values than the limit: the count is what is
+  // refused, so no value was validated (validation of 10^6 values took minutes before).
+  TempDir dir;
+  std::string text = "ruleset = \"asl\"\n[firer]\ngun = \"75\"\n[sweep]\n\"fire.range\" = [\"six\"";
+  for (int i = 1; i < 12; ++i) text += ", " + std::to_string(i);
+  text += "]\n";
+  const std::string path = write_file(dir, "bad-and-big.toml", text).string();
+  auto r = run_salvo({"odds", path, "--max-situations", "11"});
+  CHECK(r.code == 2);
+  CHECK(r.err == path + ":4: sweep: expands to 12 situations, more than the limit of 11\n");
+  r = run_salvo({"odds", path, "--max-situations", "12"});
+  CHECK(r.code == 2);
+  CHECK(r.err == path + ":5: fire.range: expected an integer in 0..200, got \"six\"\n");
+
+  // The same for a 1943 file.
+  const std::string w = std::string(SALVO_SOURCE_DIR) + "/examples/1943/rifles-vs-infantry.toml";
+  fs::copy_file(std::string(SALVO_SOURCE_DIR) + "/examples/1943/illustrative-chart.toml", dir / "illustrative-chart.toml");
+  std::string w_text = slurp(w);
+  w_text = w_text.substr(0, w_text.find("[sweep]")) + "\n[sweep]\n\"fire.range\" = [\"far\"";
+  for (int i = 1; i < 12; ++i) w_text += ", " + std::to_string(100 * i);
+  w_text += "]\n";
+  const std::string w_path = write_file(dir, "w.toml", w_text).string();
+  r = run_salvo({"odds", w_path, "--max-situations", "11"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find(w_path + ":") == 0);
+  CHECK(r.err.find(": sweep: expands to 12 situations, more than the limit of 11\n") != std::string::npos);
+}
+
+TEST_CASE("input size: at most --max-file-size bytes are read, larger input is refused with its size",
+          "[cli][robust]") {
+  TempDir dir;
+  const std::string big = write_file(dir, "big.toml", std::string(5'000'000, '\n')).string();
+  auto r = run_salvo({"odds", big});
+  CHECK(r.code == 2);
+  CHECK(r.err == big + ": 5000000 bytes, more than the input limit of 4 MiB (raise it with --max-file-size)\n");
+  r = run_salvo({"odds", big, "--max-file-size", "8MiB"});
+  CHECK(r.err == big + ":1: ruleset: required (ruleset = \"asl\")\n");  // read, then checked
+  // A device that never ends: refused after the limit plus one byte.
+  r = run_salvo({"odds", "/dev/zero", "--max-file-size", "64K"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "/dev/zero: larger than the input limit of 64 KiB (raise it with --max-file-size)\n");
+  // A 1943 chart file too.
+  write_file(dir, "w.toml", "ruleset = \"1943\"\nchart = \"/dev/zero\"\n[fire]\nkind = \"small_arms\"\nrange = 100\n");
+  r = run_salvo({"odds", (dir / "w.toml").string()});
+  CHECK(r.code == 2);
+  CHECK(r.err == "/dev/zero: larger than the input limit of 4 MiB (raise it with --max-file-size)\n");
+  r = run_salvo({"odds", kExample, "--max-file-size", "0"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "salvo: --max-file-size: expected a size from 1 byte to 1GiB (e.g. 4MiB, 512KiB, 100000), got 0\n");
+  CHECK(run_salvo({"odds", kExample, "--max-file-size", "2GiB"}).code == 2);
+  CHECK(run_salvo({"odds", kExample, "--max-file-size", "1000"}).code == 2);  // the example is larger
+  CHECK(run_salvo({"odds", kExample, "--max-file-size", "4k"}).code == 0);
+}
+
+TEST_CASE("nesting deeper than 64 levels is refused before toml++ sees it, with file:line:column", "[cli][robust]") {
+  TempDir dir;
+  const auto deep = [](int n, const std::string& seg) {
+    std::string s = seg;
+    for (int i = 1; i < n; ++i) s += "." + seg;
+    return s;
+  };
+  const std::string want = ": TOML nesting deeper than 64 levels (dotted keys, [table] headers, arrays and inline "
+                           "tables count one level each)\n";
+  struct Case {
+    std::string name, text, where;
+  };
+  const std::vector<Case> cases{
+      {"header.toml", "ruleset = \"asl\"\n[" + deep(40000, "a") + "]\n", ":2:129"},
+      {"key.toml", "ruleset = \"asl\"\n" + deep(40000, "a") + " = 1\n", ":2:128"},
+      {"quoted.toml", "ruleset = \"asl\"\n" + deep(100, "\"a\"") + " = 1\n", ":2:256"},
+      {"arrays.toml", "ruleset = \"asl\"\nx = " + std::string(300, '[') + "1" + std::string(300, ']') + "\n", ":2:69"},
+      {"header-and-key.toml", "ruleset = \"asl\"\n[" + deep(40, "a") + "]\n" + deep(30, "b") + " = 1\n", ":3:48"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = write_file(dir, c.name, c.text).string();
+    const auto r = run_salvo({"odds", path});
+    INFO(c.name);
+    CHECK(r.code == 2);
+    CHECK(r.err == path + c.where + want);
+  }
+  // 64 levels are read (and then refused for what they are, an unknown table).
+  const std::string ok = write_file(dir, "ok.toml", "ruleset = \"asl\"\n[" + deep(32, "a") + "]\n" + deep(32, "b") + " = 1\n").string();
+  CHECK(run_salvo({"odds", ok}).err == ok + ":2: a: unknown table\n");
+}
+
+TEST_CASE("each input is read once: a situation from a pipe", "[cli][robust]") {
+  const auto r = salvo::test::run_program(
+      "/bin/sh", {"-c", "cat " + kExample + " | exec " + SALVO_BINARY + " odds /dev/stdin --format csv"});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  const auto direct = run_salvo({"odds", kExample, "--format", "csv"});
+  // The same table, but for the file name.
+  std::string expected = direct.out;
+  for (std::size_t at; (at = expected.find(kExample)) != std::string::npos;) expected.replace(at, kExample.size(), "/dev/stdin");
+  CHECK(r.out == expected);
+}

@@ -1006,7 +1006,9 @@ def gen(rng, turns_min=1):
     if rng.random() < 0.1:
         fi['extra_drm'] = rng.randint(-3, 4)
     fi['turns'] = rng.choice([max(turns_min, x) for x in (1, 2, 3, 4, 5, 6, 8, 12)])
-    fi['rally_phases'] = rng.choice([1, 2])
+    rally_phases = rng.choice([1, 2])
+    if fi['turns'] > 1:                         # salvo refuses a setting that changes nothing
+        fi['rally_phases'] = rally_phases
     if (fi['turns'] == 1 and fi.get('intensive_fire') and not vehicle and fr['gun_type'] == 'NT'
             and fi.get('ca_change', 0) > 0
             and fr['rof'] - int(bool(fr.get('captured'))) - int(bool(fr.get('non_qualified'))) <= 0):

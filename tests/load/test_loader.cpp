@@ -59,7 +59,6 @@ breakdown = 10
 x_number = 11
 low_ammo = true
 low_ammo_marked = true
-depletion = 5
 elite = true
 fallback_ammo = "none"
 gun_type = "ST"
@@ -122,7 +121,7 @@ basic_tk = 21
   CHECK(r.x_number == 11);
   CHECK(r.low_ammo);
   CHECK(r.low_ammo_marked);
-  CHECK(r.depletion == 5);
+  CHECK_FALSE(r.depletion);  // HE has none: firer.depletion is loaded with APCR below
   CHECK(r.elite);
   CHECK(r.fallback_ammo == asl::Ammo::kNone);
   CHECK(r.gun_type == asl::GunType::kST);
@@ -217,7 +216,7 @@ TEST_CASE("keys left out take the struct defaults, name defaults to the file ste
 }
 
 TEST_CASE("alternative spellings: unarmored target, integer size, [target.armor], dotted keys", "[load]") {
-  auto s = load_ok("ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmp_in_los = 0\n")
+  auto s = load_ok("ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmp_in_los = 0\n[fire]\nphase = \"defensive\"\n")
                .situations.at(0)
                .situation;
   CHECK(s.target.unarmored);
@@ -290,6 +289,7 @@ range = 99
 
 TEST_CASE("sweep values are shown as written, dotted sweep keys need not be quoted", "[load][sweep]") {
   const LoadedFile f = load_ok(R"(ruleset = "asl"
+fire.phase = "defensive"
 [sweep]
 target.mp_in_los = [0.5, 2, 3.50]
 "target.armor" = ["unarmored", { hull_front = 1, hull_side = 1, turret_front = 1, turret_side = 1 }]
@@ -531,6 +531,30 @@ TEST_CASE("duel keys: turns, rally phases, a Gun's R#", "[load][errors][duel]") 
   REQUIRE(duel.situations.size() == 1);
   CHECK(duel.situations[0].situation.fire.turns == 5);
   CHECK(duel.situations[0].situation.fire.rally_phases == 2);
+}
+
+TEST_CASE("settings that change nothing are refused, naming the key and why", "[load][errors]") {
+  CHECK(error_of("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n") ==
+        "t.toml:4: target.mp_in_los: has no effect here: matters only in Defensive First Fire (fire.phase = "
+        "\"defensive\", C6.11-.12): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nammo = \"AP\"\ndepletion = 6\n") ==
+        "t.toml:4: firer.depletion: has no effect here: a Depletion Number applies only to special ammunition, "
+        "APCR, APDS or HEAT (C8.1, C8.9): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\nrally_phases = 2\n") ==
+        "t.toml:3: fire.rally_phases: has no effect here: matters only in a duel over several turns (fire.turns > 1): "
+        "remove it");
+  // Set to its default, it still changes nothing: refused all the same.
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\nrally_phases = 1\n").find("fire.rally_phases: has no effect here") !=
+        std::string::npos);
+  // Where it matters, it loads; in a sweep, it loads if it matters at some point of the sweep.
+  CHECK(load_ok("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n[fire]\nphase = \"defensive\"\n")
+            .situations.size() == 1);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\ndepletion = 6\n").situations.at(0).situation.firer.depletion == 6);
+  CHECK(load_ok("ruleset = \"asl\"\n[fire]\nturns = 2\nrally_phases = 2\n").situations.size() == 1);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\ngun = \"75L\"\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"APCR\"]\n")
+            .situations.size() == 2);
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"HE\"]\n")
+            .find("t.toml:3: firer.depletion: has no effect here") == 0);
 }
 
 TEST_CASE("the example files load", "[load][examples]") {

@@ -497,11 +497,12 @@ Axis make_axis(const Ctx& c, const Item& item, const std::vector<Axis>& axes) {
   }
 
   Axis axis{field, item.path, line, {}, {}};
+  detail::SourceText source(c.text);
   for (const toml::node& value : *array) {
     Situation scratch;  // validate each value now, so errors come in file order
     field->apply(c, item.path, value, scratch, nullptr);
     axis.values.push_back(&value);
-    axis.labels.push_back(detail::as_written(value, c.text));
+    axis.labels.push_back(detail::as_written(value, source));
   }
   return axis;
 }
@@ -552,6 +553,22 @@ void check_movement_keys(const Ctx& c, const std::vector<Item>& items, const Sit
   }
 }
 
+/// Settings that change nothing where they are set (a player who sets a key expects it to
+/// matter): each names its key, when it has an effect, and why not otherwise.
+struct NoEffect {
+  std::string_view key;
+  bool (*matters)(const Situation&);
+  std::string_view why;
+};
+constexpr NoEffect kNoEffect[] = {
+    {"target.mp_in_los", [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive; },
+     "matters only in Defensive First Fire (fire.phase = \"defensive\", C6.11-.12): remove it"},
+    {"firer.depletion", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
+     "a Depletion Number applies only to special ammunition, APCR, APDS or HEAT (C8.1, C8.9): remove it"},
+    {"fire.rally_phases", [](const Situation& s) { return s.fire.turns > 1; },
+     "matters only in a duel over several turns (fire.turns > 1): remove it"},
+};
+
 LoadedFile load(std::string_view text, const std::string& file, const LoadOptions& options) {
   const Ctx c{file, text};
   const toml::table root = detail::parse_toml(text, file);
@@ -572,6 +589,9 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
       headers[e.key] = line_of(*table);
       if (e.key == "sweep") {
         sweep_line = line_of(*table);
+        // The size from the arrays' lengths, refused before any value is read.
+        const SweepSize size = sweep_size(detail::sweep_array_lengths(*table), options.max_situations);
+        if (size.too_big) fail(c, *sweep_line, "sweep", size.message);
         collect_sweep(*table, "", items);
         continue;
       }
@@ -632,6 +652,11 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
   const SweepSize size = sweep_size(sizes, options.max_situations);
   if (!axes.empty() && size.too_big) fail(c, sweep_line.value_or(1), "sweep", size.message);
 
+  // A setting without effect is refused if it matters at no point of the sweep.
+  std::vector<const NoEffect*> unused;
+  for (const NoEffect& n : kNoEffect)
+    if (set.count(n.key) || swept.count(n.key)) unused.push_back(&n);
+
   // Expand the cartesian product (first axis slowest) and check each point against the rules.
   for (const Axis& a : axes) out.sweep_keys.push_back(a.path);
   out.situations.reserve(size.total);
@@ -650,15 +675,21 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
                                                     key, error->what());
       throw InputError(message + sweep_point_suffix(point.sweep_values));
     }
+    std::erase_if(unused, [&](const NoEffect* n) { return n->matters(point.situation); });
     out.situations.push_back(std::move(point));
   });
+  if (!unused.empty()) {
+    const NoEffect& n = *unused.front();
+    fail(c, conflict_line(std::string(n.key), swept, set, headers), n.key,
+         fmt::format("has no effect here: {}", n.why));
+  }
   return out;
 }
 
 }  // namespace
 
 LoadedFile load_file(const std::string& path, const LoadOptions& options) {
-  const std::string text = read_text_file(path);
+  const std::string text = read_text_file(path, options.max_file_bytes);
   return load(text, path, options);
 }
 

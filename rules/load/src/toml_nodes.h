@@ -16,6 +16,22 @@ toml::table parse_toml(std::string_view text, const std::string& source_name);
 int line_of(const toml::source_position& pos);
 inline int line_of(const toml::node& node) { return line_of(node.source().begin); }
 
+/// A document's text with its line starts, for slicing out values as written.
+class SourceText {
+ public:
+  explicit SourceText(std::string_view text);
+  /// The text of `region` (one line only), or "" when it cannot be located. Slices taken in
+  /// file order cost time proportional to the distance between them.
+  std::string slice(const toml::source_region& region);
+
+ private:
+  std::size_t advance(std::size_t pos, toml::source_index code_points) const;
+  std::string_view text_;
+  std::vector<std::size_t> line_starts_;
+  toml::source_index cursor_line_ = 0, cursor_column_ = 0;  ///< where the last slice ended
+  std::size_t cursor_byte_ = 0;
+};
+
 /// The text of `region` in `text` (one line only), or "" when it cannot be located.
 std::string source_slice(const toml::source_region& region, std::string_view text);
 
@@ -25,6 +41,12 @@ std::string describe(const toml::node& node, std::string_view text);
 
 /// A value as written, strings without quotes (sweep labels): 6, 2.5, AP, true.
 std::string as_written(const toml::node& node, std::string_view text);
+/// The same, for many values of one document in file order (a [sweep] array): linear time.
+std::string as_written(const toml::node& node, SourceText& text);
+
+/// The lengths of the arrays in a [sweep] table and its dotted sub-tables (what is not an array
+/// counts 1): the sweep's size is their product, known before any value is read.
+std::vector<std::size_t> sweep_array_lengths(const toml::table& sweep);
 
 /// One key of a table with its value.
 struct Entry {

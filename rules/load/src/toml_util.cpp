@@ -12,6 +12,8 @@
 #include <optional>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "salvo/load/asl_loader.h"
 #include "toml_nodes.h"
 
@@ -105,17 +107,29 @@ std::string toml_key(std::string_view key) {
   return bare ? std::string(key) : toml_quote(key);
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   std::string text;
   char buffer[1 << 14];
   std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  // At most max_bytes + 1 bytes: one more than the limit is enough to refuse.
+  while (text.size() <= max_bytes &&
+         (n = std::fread(buffer, 1, std::min(sizeof buffer, max_bytes + 1 - text.size()), f)) > 0)
+    text.append(buffer, n);
   const bool failed = std::ferror(f) != 0;
   const int error = errno;  // fread on a directory fails with EISDIR
+  struct stat st {};
+  const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   std::fclose(f);
   if (failed) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(error)));
+  if (text.size() > max_bytes) {
+    const std::string limit = max_bytes % (1 << 20) == 0   ? fmt::format("{} MiB", max_bytes >> 20)
+                              : max_bytes % (1 << 10) == 0 ? fmt::format("{} KiB", max_bytes >> 10)
+                                                           : fmt::format("{} bytes", max_bytes);
+    const std::string size = regular ? fmt::format("{} bytes, more than", st.st_size) : "larger than";
+    throw InputError(fmt::format("{}: {} the input limit of {} (raise it with --max-file-size)", path, size, limit));
+  }
   return text;
 }
 
@@ -125,13 +139,20 @@ namespace salvo::load::detail {
 
 namespace {
 
-/// The first non-ASCII byte outside a string or a comment: line and column (1-based, columns
-/// in code points as toml++ counts them) and the code point (or the byte, if not UTF-8).
+/// The deepest nesting a file may have: far beyond any situation or chart (3 or 4 levels), far
+/// below what overflows toml++'s recursion.
+constexpr int kMaxNesting = 64;
+
+/// What the scan before toml++ refuses: the first non-ASCII byte outside a string or a
+/// comment (its code point, or the byte if not UTF-8), or (depth > 0) the first place where
+/// the nesting exceeds kMaxNesting. Line and column are 1-based, columns in code points as
+/// toml++ counts them.
 struct Stray {
   int line = 1;
   int column = 1;
   std::uint32_t code_point = 0;
   bool utf8 = true;
+  int depth = 0;
 };
 
 // Why: toml++ 3.3 tests every character between tokens for Unicode whitespace, and that test
@@ -140,6 +161,12 @@ struct Stray {
 // only inside strings and comments, so anything else is reported here before toml++ sees it.
 // Two more cases are refused, where toml++ runs the same test inside a multi-line basic string:
 // a non-ASCII character right after a backslash, or first after a line-ending backslash.
+//
+// Nesting: toml++ builds dotted keys and headers ([a.a.a...], a.a.a... = 1) recursively, and
+// 40,000 levels overflow its stack (a crash with no message, found by a hostile-input audit).
+// The scan counts the depth each key, header, inline table and array reaches: a header's
+// segments, then the segments of each key, plus one per array or inline table opened inside a
+// value, and refuses the first place deeper than kMaxNesting.
 std::optional<Stray> stray_non_ascii(std::string_view text) {
   enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral };
   In in = In::kCode;
@@ -169,6 +196,74 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
     return st;
   };
 
+  // Nesting state: the current [table]'s depth, a header being read, a key being read and its
+  // segments, the open arrays and inline tables with their depths, and '=' just read.
+  int table_depth = 0, header_segments = 0, key_segments = 1, value_depth = 0;
+  bool header = false, in_key = true, after_equals = false;
+  std::vector<int> open;  // depth of each open array or inline table ('[' or '{' in a value)
+  std::vector<char> open_kind;
+  const auto depth = [&] { return open.empty() ? table_depth : open.back(); };
+  // The depth reached at character i, or 0 if within the limit.
+  const auto nest = [&](unsigned char c) -> int {
+    const bool was_after_equals = after_equals;
+    if (c != ' ' && c != '\t' && c != '\r') after_equals = false;
+    switch (c) {
+      case '[':
+        if (open.empty() && (opens || (header && last == '[' && header_segments == 1))) {
+          header = true;  // [table] or [[array of tables]]
+          header_segments = 1;
+          in_key = false;
+          return 0;
+        }
+        [[fallthrough]];
+      case '{':
+        if (header || in_key) return 0;  // a bad key: toml++ reports it
+        open.push_back(was_after_equals ? value_depth : depth() + 1);
+        open_kind.push_back(static_cast<char>(c));
+        if (c == '{') {
+          in_key = true;
+          key_segments = 1;
+        }
+        return open.back() > kMaxNesting ? open.back() : 0;
+      case ']':
+        if (header) {
+          if (last != '[' && last != ']') {
+            header = false;
+            table_depth = header_segments;
+          }
+        } else if (!open.empty() && open_kind.back() == '[') {
+          open.pop_back();
+          open_kind.pop_back();
+        }
+        return 0;
+      case '}':
+        if (!open.empty() && open_kind.back() == '{') {
+          open.pop_back();
+          open_kind.pop_back();
+        }
+        in_key = false;
+        return 0;
+      case ',':
+        if (!open.empty() && open_kind.back() == '{') {
+          in_key = true;
+          key_segments = 1;
+        }
+        return 0;
+      case '.':
+        if (header) return ++header_segments > kMaxNesting ? header_segments : 0;
+        if (in_key) return depth() + ++key_segments > kMaxNesting ? depth() + key_segments : 0;
+        return 0;
+      case '=':
+        if (!in_key) return 0;
+        in_key = false;
+        after_equals = true;
+        value_depth = depth() + key_segments;
+        return value_depth > kMaxNesting ? value_depth : 0;
+      default:
+        return 0;
+    }
+  };
+
   std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
   for (; i < text.size(); ++i) {
     const unsigned char c = at(i);
@@ -179,12 +274,23 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
       if (in == In::kCode) {
         opens = true;
         bare = false;
+        header = false;
+        after_equals = false;
+        if (open.empty()) {
+          in_key = true;
+          key_segments = 1;
+        }
       }
       continue;
     }
     switch (in) {
       case In::kCode: {
         if (c >= 0x80) return stray(i);
+        if (const int d = nest(c)) {
+          Stray st = stray(i);
+          st.depth = d;
+          return st;
+        }
         const bool space = c == ' ' || c == '\t' || c == '\r';
         if (bare) {
           // Inside a bare value (6, true, or junk like 1'x' or 2[[1["): toml++ tests each
@@ -264,6 +370,10 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
 
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
   if (const auto st = stray_non_ascii(text)) {
+    if (st->depth > 0)
+      throw InputError(fmt::format("{}:{}:{}: TOML nesting deeper than {} levels (dotted keys, [table] headers, arrays "
+                                   "and inline tables count one level each)",
+                                   source_name, st->line, st->column, kMaxNesting));
     throw InputError(fmt::format(
         "{}:{}:{}: TOML syntax error: {} outside a string or comment (put text in quotes)", source_name,
         st->line, st->column,
@@ -284,43 +394,56 @@ toml::table parse_toml(std::string_view text, const std::string& source_name) {
 
 int line_of(const toml::source_position& pos) { return pos.line > 0 ? static_cast<int>(pos.line) : 1; }
 
-std::string source_slice(const toml::source_region& region, std::string_view text) {
-  const toml::source_position b = region.begin, e = region.end;
-  if (b.line == 0 || b.line != e.line || b.column == 0 || e.column <= b.column) return {};
+SourceText::SourceText(std::string_view text) : text_(text) {
+  line_starts_.push_back(0);
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1))
+    line_starts_.push_back(at + 1);
+}
 
-  // Find the line, then step over (column - 1) code points: toml++ counts columns in code points.
-  std::size_t at = 0;
-  for (toml::source_index line = 1; line < b.line; ++line) {
-    at = text.find('\n', at);
-    if (at == std::string_view::npos) return {};
-    ++at;
-  }
-  // Runs of ASCII (one code point per byte) are skipped eight bytes at a time: a [sweep] array
-  // of 10^5 values on one line would otherwise take time quadratic in the line's length.
-  const auto advance = [&](std::size_t pos, toml::source_index code_points) {
-    std::size_t k = code_points;
-    while (k > 0 && pos < text.size()) {
-      if (k >= 8 && pos + 8 <= text.size()) {
-        std::uint64_t word = 0;
-        std::memcpy(&word, text.data() + pos, 8);
-        if ((word & 0x8080808080808080ULL) == 0) {
-          pos += 8;
-          k -= 8;
-          continue;
-        }
+std::size_t SourceText::advance(std::size_t pos, toml::source_index code_points) const {
+  // Runs of ASCII (one code point per byte) are skipped eight bytes at a time.
+  std::size_t k = code_points;
+  while (k > 0 && pos < text_.size()) {
+    if (k >= 8 && pos + 8 <= text_.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, text_.data() + pos, 8);
+      if ((word & 0x8080808080808080ULL) == 0) {
+        pos += 8;
+        k -= 8;
+        continue;
       }
-      ++pos;
-      --k;
-      while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
     }
-    return pos;
-  };
-  const std::size_t first = advance(at, b.column - 1);
+    ++pos;
+    --k;
+    while (pos < text_.size() && (static_cast<unsigned char>(text_[pos]) & 0xC0) == 0x80) ++pos;
+  }
+  return pos;
+}
+
+std::string SourceText::slice(const toml::source_region& region) {
+  const toml::source_position b = region.begin, e = region.end;
+  if (b.line == 0 || b.line != e.line || b.column == 0 || e.column <= b.column || b.line > line_starts_.size())
+    return {};
+  // Step over (column - 1) code points (toml++ counts columns in code points): from the end of
+  // the previous slice when it is on the same line and before this one, so the values of a
+  // [sweep] array of 10^6 values on one line take linear time, else from the line's start.
+  std::size_t first = 0;
+  if (cursor_line_ == b.line && cursor_column_ <= b.column)
+    first = advance(cursor_byte_, b.column - cursor_column_);
+  else
+    first = advance(line_starts_[b.line - 1], b.column - 1);
   const std::size_t last = advance(first, e.column - b.column);
-  if (first >= text.size() || last > text.size()) return {};
-  const std::string_view slice = text.substr(first, last - first);
+  if (first >= text_.size() || last > text_.size()) return {};
+  cursor_line_ = b.line;
+  cursor_column_ = e.column;
+  cursor_byte_ = last;
+  const std::string_view slice = text_.substr(first, last - first);
   if (slice.find('\n') != std::string_view::npos) return {};
   return std::string(slice);
+}
+
+std::string source_slice(const toml::source_region& region, std::string_view text) {
+  return SourceText(text).slice(region);
 }
 
 namespace {
@@ -343,12 +466,30 @@ std::string describe(const toml::node& node, std::string_view text) {
 }
 
 std::string as_written(const toml::node& node, std::string_view text) {
+  SourceText source(text);
+  return as_written(node, source);
+}
+
+std::string as_written(const toml::node& node, SourceText& text) {
   if (const auto* s = node.as_string()) return s->get();
   if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-  std::string written = source_slice(node.source(), text);
+  std::string written = text.slice(node.source());
   if (!written.empty()) return written;
   if (const auto* i = node.as_integer()) return std::to_string(i->get());
   return printed(node);
+}
+
+std::vector<std::size_t> sweep_array_lengths(const toml::table& sweep) {
+  std::vector<std::size_t> lengths;
+  for (auto&& [key, node] : sweep) {
+    if (const auto* sub = node.as_table()) {
+      const std::vector<std::size_t> more = sweep_array_lengths(*sub);
+      lengths.insert(lengths.end(), more.begin(), more.end());
+    } else if (const auto* array = node.as_array()) {
+      lengths.push_back(array->size());
+    }
+  }
+  return lengths;
 }
 
 std::vector<Entry> entries_in_file_order(const toml::table& table) {
@@ -367,8 +508,8 @@ std::vector<Entry> entries_in_file_order(const toml::table& table) {
 
 namespace salvo::load {
 
-std::string ruleset_of_file(const std::string& path) {
-  const toml::table table = detail::parse_toml(read_text_file(path), path);
+std::string ruleset_of_text(std::string_view text, const std::string& source_name) {
+  const toml::table table = detail::parse_toml(text, source_name);
   if (const auto* r = table.get_as<std::string>("ruleset")) return r->get();
   return "";
 }

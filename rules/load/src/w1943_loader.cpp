@@ -408,11 +408,12 @@ void collect_sweep(const Ctx& c, const toml::table& t, const std::string& prefix
     if (array->empty()) fail(c, line, key, "empty array (give at least one value)");
     if (swept.count(path)) fail(c, line, key, fmt::format("swept twice (also on line {})", swept[path]));
     Axis axis{field, path, line, {}, {}};
+    detail::SourceText source(c.text);
     for (const toml::node& v : *array) {
       Situation scratch;
       field->apply(c, path, v, scratch);
       axis.values.push_back(&v);
-      axis.labels.push_back(detail::as_written(v, c.text));
+      axis.labels.push_back(detail::as_written(v, source));
     }
     swept[path] = line;
     axes.push_back(std::move(axis));
@@ -463,6 +464,9 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
     } else if (e.key == "sweep") {
       const toml::table& t = read_table(c, "sweep", *e.node);
       sweep_line = line_of(t);
+      // The size from the arrays' lengths, refused before any value is read.
+      const SweepSize size = sweep_size(detail::sweep_array_lengths(t), options.max_situations);
+      if (size.too_big) fail(c, *sweep_line, "sweep", size.message);
       collect_sweep(c, t, "", axes, swept);
     } else if (e.key == "firer" || e.key == "target" || e.key == "fire") {
       const toml::table& t = read_table(c, e.key, *e.node);
@@ -491,7 +495,7 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
   if (std::error_code ec; std::filesystem::is_directory(cp, ec))
     fail(c, chart_line, "chart", fmt::format("expected a chart file, got a directory ({})", out.chart_path));
   try {
-    out.chart = std::make_shared<const w::Chart>(load_chart_file(out.chart_path));
+    out.chart = std::make_shared<const w::Chart>(load_chart_file(out.chart_path, options.max_file_bytes));
   } catch (const InputError& e) {
     // A chart that cannot be read is the situation file's problem; a bad chart is the chart's.
     if (!std::filesystem::exists(cp)) fail(c, chart_line, "chart", fmt::format("cannot read {}", out.chart_path));
@@ -530,14 +534,16 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
 
 }  // namespace
 
-w1943::Chart load_chart_file(const std::string& path) { return load_chart(read_text_file(path), path); }
+w1943::Chart load_chart_file(const std::string& path, std::size_t max_bytes) {
+  return load_chart(read_text_file(path, max_bytes), path);
+}
 
 w1943::Chart load_chart_string(std::string_view toml, const std::string& source_name) {
   return load_chart(toml, source_name);
 }
 
 W1943File load_w1943_file(const std::string& path, const LoadOptions& options) {
-  const std::string text = read_text_file(path);
+  const std::string text = read_text_file(path, options.max_file_bytes);
   return load_situation(text, path, std::filesystem::path(path).parent_path().string(), options);
 }
 

@@ -21,6 +21,8 @@ enum class Nationality : std::uint8_t {
 
 enum class ThColor : std::uint8_t { kAuto, kRed, kBlack };  ///< A25 / C3.3
 enum class Ammo : std::uint8_t { kAP, kAPCR, kAPDS, kHEAT, kHE, kNone };
+/// Special ammunition: it has a Depletion Number and may run out (C8.1, C8.9).
+constexpr bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
 enum class GunType : std::uint8_t { kT, kST, kNT };                   ///< C5.1 Case A columns
 enum class Terrain : std::uint8_t { kOpen, kWoods, kBuilding, kRubble };  ///< C5.11 doubling
 enum class Phase : std::uint8_t {

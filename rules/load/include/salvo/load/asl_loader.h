@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "salvo/load/toml_util.h"
 #include "salvo/rules/asl_situation.h"
 
 namespace salvo::load {
@@ -39,6 +40,7 @@ struct LoadedFile {
 
 struct LoadOptions {
   std::size_t max_situations = 1'000'000;  ///< a sweep expanding to more is refused
+  std::size_t max_file_bytes = kDefaultMaxFileBytes;  ///< every file read (a 1943 chart too)
 };
 
 /// Load a situation file. Throws InputError.

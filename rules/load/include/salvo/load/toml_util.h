@@ -59,11 +59,20 @@ void for_each_sweep_point(const std::vector<std::size_t>& sizes, std::size_t tot
 /// " (sweep point: fire.range=3, target.tem=2)" for a rules error at a sweep point; "" if none.
 std::string sweep_point_suffix(const std::vector<std::pair<std::string, std::string>>& values);
 
-/// The whole file as bytes. Throws InputError "PATH: cannot read: <strerror>".
-std::string read_text_file(const std::string& path);
+/// The input size limit salvo applies to every file it reads (situations and charts) unless
+/// told otherwise (--max-file-size): 4 MiB.
+inline constexpr std::size_t kDefaultMaxFileBytes = std::size_t{4} << 20;
+/// The largest limit --max-file-size takes: 1 GiB.
+inline constexpr std::size_t kMaxFileBytesLimit = std::size_t{1} << 30;
 
-/// The value of a situation file's top-level `ruleset` key ("asl", ...), or "" if it has none
-/// or it is not a string. Throws InputError if the file cannot be read or is not TOML.
-std::string ruleset_of_file(const std::string& path);
+/// The whole file as bytes, read once (so /dev/stdin and pipes work), at most `max_bytes`: a
+/// larger input is refused after reading max_bytes + 1 bytes, so /dev/zero costs nothing.
+/// Throws InputError "PATH: cannot read: <strerror>" or
+/// "PATH: N bytes, more than the input limit of M (raise it with --max-file-size)".
+std::string read_text_file(const std::string& path, std::size_t max_bytes = kDefaultMaxFileBytes);
+
+/// The value of a situation's top-level `ruleset` key ("asl", ...), or "" if it has none or it
+/// is not a string. Throws InputError if the text is not TOML.
+std::string ruleset_of_text(std::string_view text, const std::string& source_name);
 
 }  // namespace salvo::load

@@ -20,7 +20,7 @@
 namespace salvo::load {
 
 /// Load a chart file. Throws InputError.
-w1943::Chart load_chart_file(const std::string& path);
+w1943::Chart load_chart_file(const std::string& path, std::size_t max_bytes = kDefaultMaxFileBytes);
 /// Load a chart from a string; `source_name` stands in for the file name in messages.
 w1943::Chart load_chart_string(std::string_view toml, const std::string& source_name);
 
