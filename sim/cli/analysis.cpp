@@ -36,6 +36,7 @@
 #include "salvo/sim/distribution.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/stats.h"
 
 extern char** environ;
 
@@ -512,7 +513,8 @@ std::string odds_table_html(const std::vector<sim::SituationReport>& reports) {
     for (const auto& [k, v] : r.sweep)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::string h = "<table>\n<tr><th class=\"l\">situation</th>";
-  for (const auto& k : keys) h += "<th>" + html_escape(k) + "</th>";
+  // Names and sweep labels as the text table shows them (control characters escaped), then HTML-escaped
+  for (const auto& k : keys) h += "<th>" + html_escape(sim::printable(k)) + "</th>";
   h += "<th>method</th>";
   for (const auto& [q, phase] : cols) h += "<th>" + html_escape(quantity_label(q)) + (phase ? "<br>phase" : "<br>1st shot") + "</th>";
   h += "</tr>\n";
@@ -520,12 +522,12 @@ std::string odds_table_html(const std::vector<sim::SituationReport>& reports) {
     for (const sim::RunResult* res : {r.exact ? &*r.exact : nullptr, r.mc ? &*r.mc : nullptr}) {
       if (!res) continue;
       const bool mc = res->method == sim::Method::kMonteCarlo;
-      h += "<tr><td class=\"l\">" + html_escape(r.name) + "</td>";
+      h += "<tr><td class=\"l\">" + html_escape(sim::printable(r.name)) + "</td>";
       for (const auto& k : keys) {
         std::string v;
         for (const auto& [sk, sv] : r.sweep)
           if (sk == k) v = sv;
-        h += "<td>" + html_escape(v) + "</td>";
+        h += "<td>" + html_escape(sim::printable(v)) + "</td>";
       }
       h += std::string("<td>") + (mc ? "mc" : "exact") + "</td>";
       for (const auto& [q, phase] : cols) {
@@ -536,7 +538,12 @@ std::string odds_table_html(const std::vector<sim::SituationReport>& reports) {
         if (i >= 0) {
           const sim::Estimate& e = p ? w.flags[static_cast<std::size_t>(i)] : w.counters[static_cast<std::size_t>(i)];
           cell = p ? pct(e.value) : fmt::format("{:.3f}", e.value);
-          if (mc) cell += p ? fmt::format(" <small>±{:.1f}</small>", 50.0 * (e.hi - e.lo)) : fmt::format(" <small>±{:.3f}</small>", (e.hi - e.lo) / 2);
+          // As the Markdown table: a mean without an interval (fewer than 2 trials) "±?", one
+          // clamped at 0 as [lo, hi]
+          if (mc && p) cell += fmt::format(" <small>±{:.1f}</small>", 50.0 * (e.hi - e.lo));
+          else if (mc && !sim::has_interval(e)) cell += " <small>±?</small>";
+          else if (mc && e.value - e.lo < e.hi - e.value) cell += fmt::format(" <small>[{:.3f}, {:.3f}]</small>", e.lo, e.hi);
+          else if (mc) cell += fmt::format(" <small>±{:.3f}</small>", (e.hi - e.lo) / 2);
         }
         h += "<td>" + cell + "</td>";
       }
@@ -596,8 +603,26 @@ std::optional<std::string> numeric_sweep_key(const std::vector<sim::SituationRep
 std::string html_odds_page(const std::vector<sim::SituationReport>& reports, const sim::Provenance& prov,
                            const std::vector<Job>& jobs) {
   std::string body;
+  // An interrupted run is marked as the text table marks it: the trials run, the situations
+  // reported (the provenance line states the trials asked for)
+  std::uint64_t trials_run = 0;
+  bool interrupted = prov.interrupted;
+  for (const auto& r : reports)
+    if (r.mc) {
+      trials_run += r.mc->trials;
+      interrupted = interrupted || r.mc->interrupted;
+    }
+  std::string stopped;
+  if (interrupted) {
+    stopped = sim::interrupted_line(trials_run, reports.size(), prov);
+    stopped.pop_back();  // its newline
+    body += "<p class=\"note\"><strong>" + html_escape(stopped) +
+            "</strong>: the run was stopped before it finished; the table holds the situations reported, "
+            "with the intervals of the trials run.</p>\n";
+  }
   body += "<h2>Odds</h2>\n";
-  body += "<p>Every probability with its method; Monte Carlo values carry their 95% half-width in points.</p>\n";
+  body += "<p>Every probability with its method; Monte Carlo values carry their 95% half-width in points "
+          "(a mean: ±? with fewer than 2 trials, [lo, hi] when its interval stops at 0).</p>\n";
   body += odds_table_html(reports);
 
   // Charts: P(kill) along a numeric sweep key; phase outcomes; hits per phase
@@ -610,7 +635,11 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
   const std::size_t n = std::min(reports.size(), jobs.size());
   const std::vector<Job> shown(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(n));
   if (n > 0) {
-    const std::vector<sim::SituationReport> rs(reports.begin(), reports.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<sim::SituationReport> rs(reports.begin(), reports.begin() + static_cast<std::ptrdiff_t>(n));
+    for (auto& r : rs) {  // the charts' labels as the table shows them: no raw control character
+      r.name = sim::printable(r.name);
+      for (auto& [k, v] : r.sweep) v = sim::printable(v);
+    }
     if (const auto x = numeric_sweep_key(rs))
       charts.push_back({Json::parse(sim::format_odds(rs, prov, sim::Format::kJson)),
                         {"--kind", "range", "--x", *x, "--prefer", prov.method == sim::MethodChoice::kExact ? "exact" : "mc"}});
@@ -630,8 +659,8 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
   for (std::size_t i = 0; i < n; ++i)
     if (!jobs[i].explain.empty()) body += "<pre>" + html_escape(jobs[i].explain) + "</pre>\n";
   std::string title = "salvo odds";
-  if (!reports.empty()) title += ": " + reports.front().name + (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
-  return html_page(title, body, provenance_text(prov));
+  if (!reports.empty()) title += ": " + sim::printable(reports.front().name) + (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
+  return html_page(title, body, provenance_text(prov) + (interrupted ? " | " + stopped : ""));
 }
 
 int run_compare(const AnalysisFlags& flags) {

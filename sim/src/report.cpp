@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+
+#include "salvo/sim/stats.h"
 
 #ifndef SALVO_VERSION
 #define SALVO_VERSION "unknown"
@@ -78,6 +81,67 @@ bool disagrees(double exact, double mc, std::uint64_t trials) {
   if (exact <= 0.0 || exact >= 1.0) return mc != exact;
   const double se = std::sqrt(exact * (1.0 - exact) / static_cast<double>(trials));
   return std::fabs(exact - mc) > 4.5 * se;
+}
+
+bool mean_disagrees(double exact, const Estimate& mc, std::uint64_t trials) {
+  if (trials == 0 || !std::isfinite(exact) || !std::isfinite(mc.value)) return false;
+  const double diff = std::fabs(exact - mc.value);
+  // The exact value is a solved Markov chain: equal means may differ in their last bits
+  const double rounding = 1e-9 * std::max(1.0, std::fabs(exact));
+  // One trial: no variance, so no agreement can be shown; any difference is flagged
+  if (trials < 2 || !has_interval(mc)) return diff > rounding;
+  // The standard error sd / sqrt(n), from the 95% interval (its wider side: the clamp at 0 only
+  // shortens the lower one). A sample variance of 0 (every trial gave the same count): any
+  // difference, as for a probability of 0 or 1.
+  const double se = half_width(mc) / kZ95;
+  return diff > std::max(4.5 * se, rounding);
+}
+
+std::string printable(std::string_view s) {
+  const bool plain = std::none_of(s.begin(), s.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+  if (plain) return std::string(s);
+  // A TOML basic string, as salvo::load::toml_quote writes one
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        else
+          out += c;
+    }
+  }
+  return out + '"';
+}
+
+std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov) {
+  std::string s = fmt::format("INTERRUPTED after {} trials", trials);
+  const std::size_t total = std::max(prov.situations_total, reported);
+  if (total > 1) s += fmt::format(" ({} of {} situations reported)", reported, total);
+  return s + "\n";
 }
 
 std::string format_percent(double p) {
@@ -223,7 +287,14 @@ void check_finite(const SituationReport& r) {
       for (const auto& q : quantities_of(r.names, phase)) {
         const auto e = lookup(r.names, w, q);
         if (!e || (std::isfinite(e->value) && std::isfinite(e->lo) && std::isfinite(e->hi))) continue;
-        throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", r.file, r.name,
+        // A Monte Carlo mean of fewer than 2 trials has no interval: [0, infinity) (mean_interval),
+        // shown as "no interval", never as an infinity
+        const bool no_interval = q.src == Src::kCounter && (*result)->method == Method::kMonteCarlo &&
+                                 (*result)->trials < 2 && std::isfinite(e->value) && e->lo == 0.0 &&
+                                 e->hi == std::numeric_limits<double>::infinity();
+        if (no_interval) continue;
+        throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", printable(r.file),
+                                           printable(r.name),
                                            method, phase ? "phase" : "first_shot", q.key(), e->value, e->lo,
                                            e->hi));
       }
@@ -308,8 +379,12 @@ Json window_json(const SituationReport& r, const WindowStats& w, bool phase) {
     if (!e) continue;
     Json v = Json::object();
     v[q.is_probability() ? "p" : "mean"] = e->value;
-    v["lo"] = e->lo;
-    v["hi"] = e->hi;
+    if (has_interval(*e)) {
+      v["lo"] = e->lo;
+      v["hi"] = e->hi;
+    } else {
+      v["no_interval"] = "fewer than 2 trials";  // no lo and hi (null would read as a NaN)
+    }
     j[q.key()] = std::move(v);
   }
   return j;
@@ -445,8 +520,9 @@ void write_csv(const ReportSource& reports, const Summary& sum, const Provenance
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
         f.push_back(e ? plain_number(e->value) : "");
-        f.push_back(e ? plain_number(e->lo) : "");
-        f.push_back(e ? plain_number(e->hi) : "");
+        const bool interval = e && has_interval(*e);  // empty without one (fewer than 2 trials)
+        f.push_back(interval ? plain_number(e->lo) : "");
+        f.push_back(interval ? plain_number(e->hi) : "");
       }
       if (interrupted) f.push_back(row.result->interrupted ? "true" : "false");
       emit(f);
@@ -514,18 +590,22 @@ std::string text_cell(const Quantity& q, const std::optional<Estimate>& e, bool 
     return fmt::format("{:>6} [{:>5.1f}, {:>5.1f}]", pct(e->value), 100.0 * e->lo, 100.0 * e->hi);
   }
   if (!mc) return fmt::format("{:.3f}", e->value);
+  if (!has_interval(*e)) return fmt::format("{:.3f} [?, ?]", e->value);
   return fmt::format("{:.3f} [{:.3f}, {:.3f}]", e->value, e->lo, e->hi);
 }
+
+constexpr const char* kNoIntervalNote = "[?, ?]: no interval: a mean needs 2 or more trials to estimate its variance\n";
 
 // A both-method comparison cell: the mc cell with "!" if it disagrees with exact.
 std::string marked(std::string cell, bool flag) { return cell + (flag ? " !" : "  "); }
 
 bool disagree_at(const Quantity& q, const std::optional<Estimate>& ex,
                  const std::optional<Estimate>& mc, std::uint64_t trials) {
-  return q.is_probability() && ex && mc && disagrees(ex->value, mc->value, trials);
+  if (!ex || !mc) return false;
+  return q.is_probability() ? disagrees(ex->value, mc->value, trials) : mean_disagrees(ex->value, *mc, trials);
 }
 
-// Flags raised over every probability of both windows of a report.
+// Flags raised over every probability and expectation of both windows of a report.
 int count_disagreements(const SituationReport& r) {
   if (!r.exact || !r.mc) return 0;
   int n = 0;
@@ -563,29 +643,22 @@ std::string rules_line(const Provenance& prov) {
   return fmt::format("{} ({})", prov.rules_data_version, hex16(prov.rules_data_hash).substr(0, 8));
 }
 
-std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov) {
-  std::string s = fmt::format("INTERRUPTED after {} trials", trials);
-  const std::size_t total = std::max(prov.situations_total, reported);
-  if (total > 1) s += fmt::format(" ({} of {} situations reported)", reported, total);
-  return s + "\n";
-}
-
 std::string footnote_disagreements(int raised) {
   return fmt::format(
-      "! marks a Monte Carlo probability more than 4.5 standard errors from the exact value: "
-      "{} flag{} raised\n",
+      "! marks a Monte Carlo probability or mean more than 4.5 standard errors from the exact value "
+      "(a mean of fewer than 2 trials: any difference): {} flag{} raised\n",
       raised, raised == 1 ? "" : "s");
 }
 
 // One situation: a vertical table, quantities down, windows (and methods) across. A program
 // over several turns (names ending "_turn_<t>") also gets a table with a row per turn.
 std::string text_single(const SituationReport& r, const Provenance& prov) {
-  std::string out = r.name + "\n";
+  std::string out = printable(r.name) + "\n";
   TextTable head;
   head.indent = "  ";
   head.align = {Align::kLeft, Align::kLeft};
-  head.rows.push_back({"file", r.file});
-  for (const auto& [k, v] : r.sweep) head.rows.push_back({k, v});
+  head.rows.push_back({"file", printable(r.file)});
+  for (const auto& [k, v] : r.sweep) head.rows.push_back({printable(k), printable(v)});
   head.rows.push_back({"method", method_line(&r, prov)});
   head.rows.push_back({"rules", rules_line(prov)});
   head.rows.push_back({"salvo", fmt::format("{} (git {})", version(), git_revision())});
@@ -609,11 +682,13 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   }
 
   int raised = 0;
+  bool no_interval = false;  // a "[?, ?]" shown
   auto cells = [&](const Quantity& q, const std::vector<const Column*>& cols) {
     std::vector<std::string> row{q.key()};
     for (const Column* c : cols) {
       const auto e = lookup(r.names, c->phase ? c->result->run : c->result->first, q);
       std::string cell = text_cell(q, e, c->mc);
+      no_interval = no_interval || (c->mc && e && !has_interval(*e));
       if (both && c->mc) {
         const auto ex = lookup(r.names, c->phase ? r.exact->run : r.exact->first, q);
         const bool flag = disagree_at(q, ex, e, c->result->trials);
@@ -693,7 +768,9 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     out += '\n' + by_turn.render();
   }
 
-  if (both) out += '\n' + footnote_disagreements(raised);
+  if (no_interval || both) out += '\n';
+  if (no_interval) out += kNoIntervalNote;
+  if (both) out += footnote_disagreements(raised);
   return out;
 }
 
@@ -728,7 +805,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
 
   std::string head = fmt::format("{} situations", sum.count);
   if (files.size() == 1)
-    head += " from " + files.front();
+    head += " from " + printable(files.front());
   else
     head += fmt::format(" from {} files", files.size());
   head += '\n';
@@ -751,7 +828,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   }
   for (const auto& k : keys) {
     t.align.push_back(Align::kRight);
-    title.push_back(k);
+    title.push_back(printable(k));
   }
   if (both) {
     t.align.push_back(Align::kLeft);
@@ -779,8 +856,8 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
       const RunResult* res = row.result;
       const bool mc = row.method == "mc";
       std::vector<std::string> line;
-      if (show_name) line.push_back(r.name);
-      for (const auto& k : keys) line.push_back(sweep_value(r, k));
+      if (show_name) line.push_back(printable(r.name));
+      for (const auto& k : keys) line.push_back(printable(sweep_value(r, k)));
       if (both) line.emplace_back(row.method);
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? res->run : res->first, c.q);
@@ -823,7 +900,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   if (both) {
     foot += footnote_disagreements(raised);
     if (raised_all != raised)
-      foot += fmt::format("  ({} over all probabilities, including those not shown)\n", raised_all);
+      foot += fmt::format("  ({} over all probabilities and means, including those not shown)\n", raised_all);
   }
   out(foot);
 }
@@ -841,21 +918,28 @@ void write_text(const ReportSource& reports, const Summary& sum, const Provenanc
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-std::string md_escape(const std::string& s) {
+// A name or label in a Markdown cell: control characters escaped as in text (a newline would
+// end the row), '|' escaped (it would end the cell).
+std::string md_escape(const std::string& name) {
   std::string out;
-  for (char c : s) {
+  for (char c : printable(name)) {
     if (c == '|') out += '\\';
     out += c;
   }
   return out;
 }
 
-std::string md_cell(const std::optional<Estimate>& e, bool mc) {
+// A value, and with Monte Carlo its 95% interval as ± its half-width; a mean's interval clamped
+// at 0 (lo = 0 nearer the value than hi) as [lo, hi], a mean without an interval as "±?".
+std::string md_cell(const std::optional<Estimate>& e, bool mc, bool probability) {
   if (!e || !std::isfinite(e->value)) return "";
   if (!mc) return fmt::format("{:.3f}", e->value);
+  if (!has_interval(*e)) return fmt::format("{:.3f} ±?", e->value);
   const double half = (e->hi - e->lo) / 2.0;
   int decimals = 3;
   while (decimals < 6 && half > 0.0 && half < 0.5 * std::pow(10.0, -decimals)) ++decimals;
+  if (!probability && e->value - e->lo < e->hi - e->value)
+    return fmt::format("{:.{}f} [{:.{}f}, {:.{}f}]", e->value, decimals, e->lo, decimals, e->hi, decimals);
   return fmt::format("{:.{}f} ±{:.{}f}", e->value, decimals, half, decimals);
 }
 
@@ -885,6 +969,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
   }
 
   std::string text;
+  bool no_interval = false;  // a "±?" shown
   auto emit = [&text](const std::vector<std::string>& cells) {
     text += '|';
     for (const auto& c : cells) text += ' ' + c + " |";
@@ -902,8 +987,11 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
       std::vector<std::string> cells{md_escape(r.name)};
       for (const auto& k : keys) cells.push_back(md_escape(sweep_value(r, k)));
       if (both) cells.emplace_back(row.method);
-      for (const auto& c : cols)
-        cells.push_back(md_cell(lookup(r.names, c.phase ? row.result->run : row.result->first, c.q), mc));
+      for (const auto& c : cols) {
+        const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
+        no_interval = no_interval || (mc && e && !has_interval(*e));
+        cells.push_back(md_cell(e, mc, c.q.is_probability()));
+      }
       if (interrupted) cells.emplace_back(row.result->interrupted ? "yes" : "no");
       emit(cells);
     }
@@ -912,6 +1000,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
   std::string foot = "\n";
   if (sum.with_turns > 0)
     foot += "_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_\n\n";
+  if (no_interval) foot += "_±?: no interval: a mean needs 2 or more trials to estimate its variance_\n\n";
   out(foot + "_" + md_escape(provenance_line(prov)) + "_\n");
 }
 
@@ -1040,8 +1129,8 @@ std::string format_explain(const std::vector<ExplainReport>& reports) {
     const auto& r = reports[i];
     const auto& e = r.explanation;
     if (i) out += '\n';
-    out += fmt::format("== {}  ({})\n", r.name, r.file);
-    for (const auto& [k, v] : r.sweep) out += fmt::format("   {} = {}\n", k, v);
+    out += fmt::format("== {}  ({})\n", printable(r.name), printable(r.file));
+    for (const auto& [k, v] : r.sweep) out += fmt::format("   {} = {}\n", printable(k), printable(v));
     out += fmt::format("To Hit table: {}\n", e.th_color);
     for (const auto& s : e.shots) out += '\n' + explain_shot(s);
     if (!e.notes.empty()) {

@@ -1,13 +1,17 @@
 // Report formatting on hand-made results: no engines, no files.
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "salvo/load/toml_util.h"
 #include "salvo/sim/report.h"
+#include "salvo/sim/stats.h"
 
 namespace {
 
@@ -433,4 +437,248 @@ TEST_CASE("text percentages: a chance that is neither 0 nor 1 never prints as 0.
   CHECK(format_percent(1.0 - 1e-12) == ">99.999%");
   CHECK(format_percent(0.9994) == "99.9%");
   CHECK(format_percent(std::nan("")) == "-");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expectation intervals (issue 13): within the range of a counter, "no interval" with fewer than
+// 2 trials, and the ! flag for means in --method both.
+
+namespace {
+
+// A Monte Carlo result from `n` trials whose means (e_shots, e_hits) come from these tallies
+// (sum, sum of squares) per window, through mean_interval as the engine computes them.
+RunResult mc_means(std::uint64_t n, std::array<std::uint64_t, 4> first, std::array<std::uint64_t, 4> run) {
+  RunResult r = mc_like(exact_result(), n);
+  r.first.counters = {salvo::sim::mean_interval(first[0], first[1], n),
+                      salvo::sim::mean_interval(first[2], first[3], n)};
+  r.run.counters = {salvo::sim::mean_interval(run[0], run[1], n), salvo::sim::mean_interval(run[2], run[3], n)};
+  return r;
+}
+
+// The cells of `key`'s text line after the key, split on runs of two or more spaces.
+std::vector<std::string> text_cells(const std::string& text, const std::string& key) {
+  const std::string line = line_starting(text, key);
+  std::vector<std::string> cells;
+  std::size_t i = line.find(key) + key.size();
+  while (i < line.size()) {
+    const std::size_t b = line.find_first_not_of(' ', i);
+    if (b == std::string::npos) break;
+    std::size_t e = line.find("  ", b);
+    if (e == std::string::npos) e = line.size();
+    cells.push_back(line.substr(b, e - b));
+    i = e;
+  }
+  return cells;
+}
+
+}  // namespace
+
+TEST_CASE("means: one trial prints no interval in every format, never a zero width", "[report][issue13]") {
+  // One trial: 1 shot and 1 hit in the first window, 2 and 2 over the phase
+  SituationReport r = report("one trial", {}, false, false);
+  r.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 2, 4});
+  auto prov = provenance(MethodChoice::kMonteCarlo);
+  prov.trials = 1;
+
+  const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+  INFO(text);
+  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
+  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
+  CHECK(text.find("\n[?, ?]: no interval: a mean needs 2 or more trials to estimate its variance\n") !=
+        std::string::npos);
+  for (const char* bad : {"inf", "nan"}) CHECK(text.find(bad) == std::string::npos);
+
+  const auto md = salvo::sim::format_odds({r}, prov, Format::kMarkdown);
+  INFO(md);
+  const std::string row2 = lines_of(md)[2];
+  const std::string want = "| 2.000 ±? | 2.000 ±? |";  // phase e_shots, e_hits
+  CHECK(row2.compare(row2.size() - want.size(), want.size(), want) == 0);
+  CHECK(md.find("_±?: no interval: a mean needs 2 or more trials to estimate its variance_") != std::string::npos);
+
+  const auto csv = lines_of(salvo::sim::format_odds({r}, prov, Format::kCsv));
+  const auto head = csv_split(csv[0]);
+  const auto row = csv_split(csv[1]);
+  const auto field = [&](const std::string& name) {
+    const auto it = std::find(head.begin(), head.end(), name);
+    REQUIRE(it != head.end());
+    return row[static_cast<std::size_t>(it - head.begin())];
+  };
+  CHECK(field("phase_e_shots") == "2");
+  CHECK(field("phase_e_shots_lo").empty());
+  CHECK(field("phase_e_shots_hi").empty());
+  CHECK(field("first_e_hits") == "1");
+  CHECK(field("first_e_hits_lo").empty());
+  CHECK(field("first_e_hits_hi").empty());
+  CHECK(field("phase_p_hit_lo") == "0.599");  // probabilities keep their intervals
+
+  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto& shots = j["situations"][0]["results"]["mc"]["phase"]["e_shots"];
+  CHECK(shots == nlohmann::json::parse(R"({"mean": 2.0, "no_interval": "fewer than 2 trials"})"));
+  CHECK(j["situations"][0]["results"]["mc"]["phase"]["p_hit"].contains("lo"));
+}
+
+TEST_CASE("means: an interval never goes below 0, in every format", "[report][issue13]") {
+  // Two trials: 0 and 1 hits (mean 0.5, the normal interval [-0.480, 1.480]); 1 and 6 shots
+  // (mean 3.5, [-1.400, 8.400])
+  SituationReport r = report("two trials", {}, false, false);
+  r.mc = mc_means(2, {7, 37, 1, 1}, {7, 37, 1, 1});
+  auto prov = provenance(MethodChoice::kMonteCarlo);
+  prov.trials = 2;
+
+  const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+  INFO(text);
+  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"});
+  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
+  CHECK(text.find("[?, ?]") == std::string::npos);
+
+  const auto md = salvo::sim::format_odds({r}, prov, Format::kMarkdown);
+  INFO(md);
+  CHECK(lines_of(md)[2].find("| 3.500 [0.000, 8.400] | 0.500 [0.000, 1.480] |") != std::string::npos);
+
+  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto& phase = j["situations"][0]["results"]["mc"]["phase"];
+  CHECK(phase["e_shots"]["lo"] == 0.0);
+  CHECK(phase["e_shots"]["hi"].get<double>() == Approx(8.3999099614));
+  CHECK(phase["e_hits"]["lo"] == 0.0);
+
+  const auto csv = lines_of(salvo::sim::format_odds({r}, prov, Format::kCsv));
+  CHECK(csv[1].find(",3.5,0,8.39991,") != std::string::npos);
+}
+
+TEST_CASE("mean_disagrees: 4.5 standard errors of the Monte Carlo sample, any difference with 1 trial",
+          "[report][issue13]") {
+  using salvo::sim::kZ95;
+  using salvo::sim::mean_disagrees;
+  const double s = 0.01;  // sd / sqrt(n)
+  const auto mc = [&](double v) { return Estimate{v, v - kZ95 * s, v + kZ95 * s}; };
+  CHECK_FALSE(mean_disagrees(2.25, mc(2.25 + 4.4 * s), 10000));
+  CHECK(mean_disagrees(2.25, mc(2.25 + 4.6 * s), 10000));
+  CHECK(mean_disagrees(2.25, mc(2.25 - 4.6 * s), 10000));
+  // Clamped at 0: the standard error is the upper side's (0.5 here, from observations 0 and 1)
+  const Estimate clamped = salvo::sim::mean_interval(1, 1, 2);
+  CHECK_FALSE(mean_disagrees(0.0, clamped, 2));
+  CHECK_FALSE(mean_disagrees(0.5 + 4.4 * 0.5, clamped, 2));
+  CHECK(mean_disagrees(0.5 + 4.6 * 0.5, clamped, 2));
+  // Sample variance 0 (every trial counted 1): any difference beyond the exact value's rounding
+  const Estimate constant = salvo::sim::mean_interval(1000, 1000, 1000);
+  CHECK_FALSE(mean_disagrees(1.0, constant, 1000));
+  CHECK_FALSE(mean_disagrees(1.0 - 1e-15, constant, 1000));
+  CHECK(mean_disagrees(1.168, constant, 1000));
+  // One trial: no variance, no interval: any difference
+  const Estimate one = salvo::sim::mean_interval(2, 4, 1);
+  CHECK(mean_disagrees(1.168, one, 1));
+  CHECK(mean_disagrees(1.999, one, 1));
+  CHECK_FALSE(mean_disagrees(2.0, one, 1));
+  CHECK_FALSE(mean_disagrees(1.168, salvo::sim::mean_interval(0, 0, 0), 0));  // no trials: nothing to compare
+}
+
+TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
+  SECTION("many trials: beyond 4.5 standard errors") {
+    auto r = report("x", {}, true, true);
+    const double s = 0.01 / salvo::sim::kZ95;  // mc_like's means: ±0.01
+    r.mc->run.counters[0].value += 5.0 * s;    // phase e_shots: flagged
+    r.mc->run.counters[0].lo += 5.0 * s;
+    r.mc->run.counters[0].hi += 5.0 * s;
+    r.mc->run.counters[1].value -= 4.0 * s;  // phase e_hits: within 4.5 se
+    r.mc->run.counters[1].lo -= 4.0 * s;
+    r.mc->run.counters[1].hi -= 4.0 * s;
+    const auto text = salvo::sim::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+    INFO(text);
+    CHECK(text_cells(text, "e_shots") ==
+          std::vector<std::string>{"1.000", "1.000 [0.990, 1.010]", "2.250", "2.276 [2.266, 2.286] !"});
+    CHECK(line_starting(text, "e_hits").find('!') == std::string::npos);
+    CHECK(text.find("! marks a Monte Carlo probability or mean more than 4.5 standard errors from the exact "
+                    "value (a mean of fewer than 2 trials: any difference): 1 flag raised\n") != std::string::npos);
+  }
+  SECTION("one trial: every mean that differs from exact") {
+    // exact: e_shots 1.000 and 2.250, e_hits 0.375 and 0.800; the trial: 1 shot and 1 hit in the
+    // first window, 2 and 1 over the phase
+    auto r = report("x", {}, true, false);
+    r.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 1, 1});
+    auto prov = provenance(MethodChoice::kBoth);
+    prov.trials = 1;
+    const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+    INFO(text);
+    CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"});
+    CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
+    CHECK(text.find("): 3 flags raised\n") != std::string::npos);
+  }
+  SECTION("several situations: the compact table marks the e_ columns") {
+    auto a = report("a", {{"fire.range", "6"}}, true, false);
+    a.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 1, 1});
+    auto prov = provenance(MethodChoice::kBoth);
+    prov.trials = 1;
+    prov.situations_total = 2;
+    auto b = a;
+    b.sweep = {{"fire.range", "12"}};
+    const auto text = salvo::sim::format_odds({a, b}, prov, Format::kText);
+    INFO(text);
+    REQUIRE(lines_of(text).size() > 8);
+    std::string mc_row;
+    for (const auto& l : lines_of(text))
+      if (l.find(" mc ") != std::string::npos && mc_row.empty()) mc_row = l;
+    const std::string want = "2.000 !   1.000 !";  // e_shots, e_hits
+    CHECK(mc_row.compare(mc_row.size() - want.size(), want.size(), want) == 0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names with control characters (issue 13): escaped in text, Markdown and explain, as the
+// loader's messages show them.
+
+TEST_CASE("printable: the loader's form of a name holding a control character", "[report][issue13]") {
+  using salvo::sim::printable;
+  CHECK(printable("Sherman 75 vs Panther") == "Sherman 75 vs Panther");
+  CHECK(printable("a \"quoted\" \\ name") == "a \"quoted\" \\ name");  // no control character: as given
+  CHECK(printable("x\ny") == "\"x\\ny\"");
+  CHECK(printable("a\x1b[31mRED") == "\"a\\u001B[31mRED\"");
+  CHECK(printable("t\tq\"\\\x7f\r") == "\"t\\tq\\\"\\\\\\u007F\\r\"");
+  const std::vector<std::string> names{"plain", "x\ny", "a\x1b[31mRED", "t\tq\"\\\x7f\r", "\b\f",
+                                       std::string("n\0ul", 4)};
+  for (const auto& s : names) CHECK(printable(s) == salvo::load::printable_key(s));
+}
+
+TEST_CASE("names with control characters: no raw escape or newline in text, Markdown or explain",
+          "[report][issue13]") {
+  const std::string esc = "a\x1b[31mRED";
+  const std::string nl = "x\ny";
+  const std::string pipe = "p|q\r";
+
+  const auto single = salvo::sim::format_odds({report(esc, {{"target.label", nl}}, true, false)},
+                                              provenance(MethodChoice::kExact), Format::kText);
+  INFO(single);
+  CHECK(single.rfind("\"a\\u001B[31mRED\"\n", 0) == 0);
+  CHECK(single.find("  target.label  \"x\\ny\"\n") != std::string::npos);
+  CHECK(single.find('\x1b') == std::string::npos);
+
+  std::vector<SituationReport> reps{report(esc, {}, true, false), report(nl, {}, true, false),
+                                    report(pipe, {}, true, false)};
+  auto prov = provenance(MethodChoice::kExact);
+  prov.situations_total = 3;
+  const auto compact = salvo::sim::format_odds(reps, prov, Format::kText);
+  INFO(compact);
+  CHECK(compact.find('\x1b') == std::string::npos);
+  CHECK(compact.find('\r') == std::string::npos);
+  CHECK(line_starting(compact, "\"a\\u001B[31mRED\"").find("37.5%") != std::string::npos);
+  CHECK(line_starting(compact, "\"x\\ny\"").find("37.5%") != std::string::npos);
+  CHECK(line_starting(compact, "\"p|q\\r\"").find("37.5%") != std::string::npos);
+
+  const auto md = salvo::sim::format_odds(reps, prov, Format::kMarkdown);
+  INFO(md);
+  const auto lines = lines_of(md);
+  REQUIRE(lines.size() >= 5);
+  CHECK(lines[2].rfind("| \"a\\u001B[31mRED\" | 0.375 |", 0) == 0);
+  CHECK(lines[3].rfind("| \"x\\ny\" | 0.375 |", 0) == 0);
+  CHECK(lines[4].rfind("| \"p\\|q\\r\" | 0.375 |", 0) == 0);
+  CHECK(md.find('\x1b') == std::string::npos);
+  // Every table row is whole: it starts and ends with '|'
+  for (std::size_t i = 0; i < 5; ++i) CHECK((lines[i].front() == '|' && lines[i].back() == '|'));
+
+  salvo::sim::ExplainReport e;
+  e.file = "t.toml";
+  e.name = nl;
+  e.sweep = {{"name", esc}};
+  const auto text = salvo::sim::format_explain({e});
+  INFO(text);
+  CHECK(text.rfind("== \"x\\ny\"  (t.toml)\n   name = \"a\\u001B[31mRED\"\n", 0) == 0);
 }

@@ -101,6 +101,25 @@ void write_odds(const ReportSource& reports, const Provenance& prov, Format form
 /// se = sqrt(p (1 - p) / n), p = exact; for p = 0 or 1, any difference. n = 0: never.
 bool disagrees(double exact, double mc, std::uint64_t trials);
 
+/// True if a Monte Carlo mean (an e_* quantity, from mean_interval) disagrees with the exact
+/// expectation: |exact - mc| > 4.5 se with se = the Monte Carlo sample's sd / sqrt(n) (the
+/// report has no exact variance), recovered from the 95% interval as half_width / kZ95. With a
+/// sample variance of 0 (every trial counted the same), any difference; with n == 1 (no
+/// variance, no interval) any difference too: a mean that cannot be shown to agree is flagged.
+/// "Any difference" is beyond 1e-9 relative (the exact value's rounding). n = 0: never.
+bool mean_disagrees(double exact, const Estimate& mc, std::uint64_t trials);
+
+/// A name or label as a terminal may show it: as given, or, if it holds a control character
+/// (a newline, an ESC), quoted as a TOML basic string ("x\ny", "a\u001B[31mRED"), the form of
+/// salvo::load::printable_key in the loader's messages. (salvo::sim does not link salvo::load,
+/// so the text and Markdown tables and `explain` use this copy.)
+std::string printable(std::string_view s);
+
+/// "INTERRUPTED after N trials (K of M situations reported)\n" (the part in parentheses only if
+/// more than one situation was asked for), as the text table marks an interrupted run: N the
+/// Monte Carlo trials run over the reported situations, M = max(prov.situations_total, K).
+std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov);
+
 /// One situation for `explain`.
 struct ExplainReport {
   std::string file;
