@@ -85,6 +85,9 @@ inline RunOutput run_program(const std::string& program, const std::vector<std::
     dup2(e, STDERR_FILENO);
     close(o);
     close(e);
+    // The stop signals at their defaults, whatever the test runner inherited (a runner started
+    // as a background job ignores SIGINT, and salvo keeps an inherited SIG_IGN).
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);
     execv(argv[0], argv.data());
     _exit(127);
   }

@@ -64,6 +64,7 @@ Spawned spawn_salvo(const std::vector<std::string>& args, bool ignore_sigint = f
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);  // whatever the runner inherited
     if (ignore_sigint) signal(SIGINT, SIG_IGN);
     execv(argv[0], argv.data());
     _exit(127);

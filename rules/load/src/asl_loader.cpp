@@ -569,9 +569,11 @@ constexpr NoEffect kNoEffect[] = {
      "matters only in a duel over several turns (fire.turns > 1): remove it"},
 };
 
-LoadedFile load(std::string_view text, const std::string& file, const LoadOptions& options) {
-  const Ctx c{file, text};
-  const toml::table root = detail::parse_toml(text, file);
+LoadedFile load(std::string_view source_text, const std::string& source_file, const LoadOptions& options) {
+  const auto doc = detail::parse_document(source_text, source_file);
+  const std::string& file = doc->file;
+  const Ctx c{file, doc->text};
+  const toml::table& root = doc->root;
 
   // Collect every key with where it is written.
   std::vector<Item> items;
@@ -657,16 +659,22 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
   for (const NoEffect& n : kNoEffect)
     if (set.count(n.key) || swept.count(n.key)) unused.push_back(&n);
 
-  // Expand the cartesian product (first axis slowest) and check each point against the rules.
+  // The points, made on demand from their index (first axis slowest); each is made once here
+  // to check it against the rules, then dropped: memory does not grow with the sweep.
   for (const Axis& a : axes) out.sweep_keys.push_back(a.path);
-  out.situations.reserve(size.total);
-  for_each_sweep_point(sizes, size.total, [&](const std::vector<std::size_t>& index) {
+  auto make = [doc, base, axes = std::move(axes), sizes](std::size_t n) {
+    const Ctx cx{doc->file, doc->text};
+    const std::vector<std::size_t> index = sweep_index(sizes, n);
     LoadedSituation point{base, {}};
     for (std::size_t i = 0; i < axes.size(); ++i) {
       const Axis& a = axes[i];
-      a.field->apply(c, a.path, *a.values[index[i]], point.situation, nullptr);
+      a.field->apply(cx, a.path, *a.values[index[i]], point.situation, nullptr);
       point.sweep_values.emplace_back(a.path, a.labels[index[i]]);
     }
+    return point;
+  };
+  for (std::size_t n = 0; n < size.total; ++n) {
+    const LoadedSituation point = make(n);
     if (const auto error = asl::check(point.situation)) {
       const std::string& key = error->key();
       const std::string message = key.empty()
@@ -675,14 +683,14 @@ LoadedFile load(std::string_view text, const std::string& file, const LoadOption
                                                     key, error->what());
       throw InputError(message + sweep_point_suffix(point.sweep_values));
     }
-    std::erase_if(unused, [&](const NoEffect* n) { return n->matters(point.situation); });
-    out.situations.push_back(std::move(point));
-  });
+    std::erase_if(unused, [&](const NoEffect* e) { return e->matters(point.situation); });
+  }
   if (!unused.empty()) {
     const NoEffect& n = *unused.front();
     fail(c, conflict_line(std::string(n.key), swept, set, headers), n.key,
          fmt::format("has no effect here: {}", n.why));
   }
+  out.situations = SweepPoints<LoadedSituation>(size.total, std::move(make));
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,15 @@ namespace salvo::load::detail {
 
 /// Parse a document. Throws InputError "NAME:LINE:COL: TOML syntax error: <description>".
 toml::table parse_toml(std::string_view text, const std::string& source_name);
+
+/// A file's text and its parsed tree, owned together: sweep points are made on demand from
+/// nodes of the tree (SweepPoints), so they keep it alive.
+struct Document {
+  std::string file, text;
+  toml::table root;
+};
+/// Copy `text` and parse it (parse_toml).
+std::shared_ptr<const Document> parse_document(std::string_view text, const std::string& source_name);
 
 /// Line of a source position, 1-based; 1 when toml++ recorded none.
 int line_of(const toml::source_position& pos);

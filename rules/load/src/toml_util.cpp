@@ -392,6 +392,14 @@ toml::table parse_toml(std::string_view text, const std::string& source_name) {
   }
 }
 
+std::shared_ptr<const Document> parse_document(std::string_view text, const std::string& source_name) {
+  auto doc = std::make_shared<Document>();
+  doc->file = source_name;
+  doc->text = std::string(text);
+  doc->root = parse_toml(doc->text, doc->file);
+  return doc;
+}
+
 int line_of(const toml::source_position& pos) { return pos.line > 0 ? static_cast<int>(pos.line) : 1; }
 
 SourceText::SourceText(std::string_view text) : text_(text) {
@@ -534,6 +542,15 @@ SweepSize sweep_size(const std::vector<std::size_t>& axis_sizes, std::size_t lim
     out.message = fmt::format("expands to {} situations, more than the limit of {}",
                               overflow ? fmt::format("{:.0f}", approx) : std::to_string(out.total), limit);
   return out;
+}
+
+std::vector<std::size_t> sweep_index(const std::vector<std::size_t>& sizes, std::size_t n) {
+  std::vector<std::size_t> index(sizes.size(), 0);
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    index[i] = n % sizes[i];
+    n /= sizes[i];
+  }
+  return index;
 }
 
 std::string sweep_point_suffix(const std::vector<std::pair<std::string, std::string>>& values) {

@@ -436,10 +436,12 @@ int conflict_line(const std::string& key, const Lines& swept, const Lines& set, 
   return table != headers.end() ? table->second : 1;
 }
 
-W1943File load_situation(std::string_view text, const std::string& file, const std::string& base_dir,
+W1943File load_situation(std::string_view source_text, const std::string& source_file, const std::string& base_dir,
                          const LoadOptions& options) {
-  const Ctx c{file, text};
-  const toml::table root = detail::parse_toml(text, file);
+  const auto doc = detail::parse_document(source_text, source_file);
+  const std::string& file = doc->file;
+  const Ctx c{file, doc->text};
+  const toml::table& root = doc->root;
   W1943File out;
   out.path = file;
   Situation base;
@@ -514,12 +516,20 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
   const SweepSize size = sweep_size(sizes, options.max_situations);
   if (!axes.empty() && size.too_big) fail(c, sweep_line.value_or(1), "sweep", size.message);
   for (const Axis& a : axes) out.sweep_keys.push_back(a.path);
-  for_each_sweep_point(sizes, size.total, [&](const std::vector<std::size_t>& index) {
+  // The points, made on demand from their index (first axis slowest); each is made once here
+  // to check it against the rules, then dropped: memory does not grow with the sweep.
+  auto make = [doc, base, axes = std::move(axes), sizes](std::size_t n) {
+    const Ctx cx{doc->file, doc->text};
+    const std::vector<std::size_t> index = sweep_index(sizes, n);
     W1943Point point{base, {}};
     for (std::size_t i = 0; i < axes.size(); ++i) {
-      axes[i].field->apply(c, axes[i].path, *axes[i].values[index[i]], point.situation);
+      axes[i].field->apply(cx, axes[i].path, *axes[i].values[index[i]], point.situation);
       point.sweep_values.emplace_back(axes[i].path, axes[i].labels[index[i]]);
     }
+    return point;
+  };
+  for (std::size_t n = 0; n < size.total; ++n) {
+    const W1943Point point = make(n);
     if (const auto error = w::check(*out.chart, point.situation)) {
       const std::string& key = error->key();
       const std::string message = key == "chart" ? fmt::format("{}: {}", out.chart_path, error->what())
@@ -527,8 +537,8 @@ W1943File load_situation(std::string_view text, const std::string& file, const s
                                                                key, error->what());
       throw InputError(message + sweep_point_suffix(point.sweep_values));
     }
-    out.situations.push_back(std::move(point));
-  });
+  }
+  out.situations = SweepPoints<W1943Point>(size.total, std::move(make));
   return out;
 }
 

@@ -35,7 +35,7 @@ struct LoadedFile {
   std::string path;                      ///< as given
   std::string ruleset;                   ///< "asl"
   std::vector<std::string> sweep_keys;   ///< dotted paths of the [sweep] axes, in file order
-  std::vector<LoadedSituation> situations;  ///< cartesian product of the sweep (1 if no sweep)
+  SweepPoints<LoadedSituation> situations;  ///< cartesian product of the sweep (1 if no sweep), made on demand
 };
 
 struct LoadOptions {

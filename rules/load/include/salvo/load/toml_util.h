@@ -6,6 +6,8 @@
 /// definitions, which salvo::load keeps private.
 
 #include <cstddef>
+#include <functional>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,19 +44,52 @@ struct SweepSize {
 };
 SweepSize sweep_size(const std::vector<std::size_t>& axis_sizes, std::size_t limit);
 
-/// Calls f(index) for each point of the cartesian product of axes of these sizes, first axis
-/// slowest; index[i] is the value index of axis i.
-template <class F>
-void for_each_sweep_point(const std::vector<std::size_t>& sizes, std::size_t total, F&& f) {
-  std::vector<std::size_t> index(sizes.size(), 0);
-  for (std::size_t n = 0; n < total; ++n) {
-    f(index);
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-      if (++index[i] < sizes[i]) break;
-      index[i] = 0;
-    }
+/// The points of a sweep, made on demand from their cartesian index (first axis slowest): what
+/// stays in memory is the base situation and the axes' values, not every point, so a sweep of
+/// 10^6 points over five axes costs kilobytes. Indexing and iteration return points by value.
+template <class Point>
+class SweepPoints {
+ public:
+  using Make = std::function<Point(std::size_t)>;
+  SweepPoints() = default;
+  SweepPoints(std::size_t size, Make make) : size_(size), make_(std::move(make)) {}
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Point operator[](std::size_t i) const { return make_(i); }
+  /// Throws std::out_of_range past the end.
+  Point at(std::size_t i) const {
+    if (i >= size_) throw std::out_of_range("sweep point " + std::to_string(i) + " of " + std::to_string(size_));
+    return make_(i);
   }
-}
+
+  class iterator {
+   public:
+    using value_type = Point;
+    using difference_type = std::ptrdiff_t;
+    iterator(const SweepPoints* points, std::size_t i) : points_(points), i_(i) {}
+    Point operator*() const { return (*points_)[i_]; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const SweepPoints* points_;
+    std::size_t i_;
+  };
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, size_}; }
+
+ private:
+  std::size_t size_ = 0;
+  Make make_;
+};
+
+/// The index of each axis at point n of a sweep of axes of these sizes (first axis slowest).
+std::vector<std::size_t> sweep_index(const std::vector<std::size_t>& sizes, std::size_t n);
 
 /// " (sweep point: fire.range=3, target.tem=2)" for a rules error at a sweep point; "" if none.
 std::string sweep_point_suffix(const std::vector<std::pair<std::string, std::string>>& values);

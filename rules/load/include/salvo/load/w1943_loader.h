@@ -34,7 +34,7 @@ struct W1943File {
   std::string chart_path;  ///< as resolved
   std::shared_ptr<const w1943::Chart> chart;
   std::vector<std::string> sweep_keys;
-  std::vector<W1943Point> situations;  ///< cartesian product of the sweep (1 if no sweep)
+  SweepPoints<W1943Point> situations;  ///< cartesian product of the sweep (1 if no sweep), made on demand
 };
 
 /// Load a "1943" situation file and its chart. Throws InputError.
