@@ -456,7 +456,11 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
   return o;
 }
 
-Json estimate_json(const sim::Estimate& e) { return Json{{"p", e.value}, {"lo", e.lo}, {"hi", e.hi}}; }
+Json estimate_json(const sim::Estimate& e) {
+  // A mean of fewer than 2 trials has no interval: no lo and hi, as in `odds --format json`.
+  if (!sim::has_interval(e)) return Json{{"p", e.value}, {"no_interval", "fewer than 2 trials"}};
+  return Json{{"p", e.value}, {"lo", e.lo}, {"hi", e.hi}};
+}
 
 Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points, const sim::Provenance& prov) {
   Json j = provenance_json(prov, "compare");

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -173,6 +174,12 @@ void note_precision(std::optional<PrecisionMiss>& miss, const sim::SituationRepo
   if (!(widest > precision)) return;
   if (!miss) miss = PrecisionMiss{0, r.file, r.name, quantity, r.mc->trials, widest};
   ++miss->count;
+}
+
+/// A half-width as the precision messages print it: 0.012345, or "unknown (fewer than 2 trials)"
+/// for a mean without an interval.
+std::string half_width_text(double h) {
+  return std::isfinite(h) ? fmt::format("{:.6f}", h) : std::string("unknown (fewer than 2 trials)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,15 +387,15 @@ int run_odds(const OddsOptions& o) {
       if (stop_flag().load()) {
         fmt::print(stderr,
                    "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
-                   "95% half-width {:.6f}, {}); nothing written\n",
-                   *o.precision, miss->name, miss->file, miss->trials, miss->half_width, miss->quantity);
+                   "95% half-width {}, {}); nothing written\n",
+                   *o.precision, miss->name, miss->file, miss->trials, half_width_text(miss->half_width), miss->quantity);
         return stop_exit_code();
       }
       fmt::print(stderr,
                  "salvo: warning: --precision {} not reached within {} trials for {} situation(s), "
-                 "e.g. {} ({}): widest 95% half-width {:.6f} ({}); the table shows the intervals "
+                 "e.g. {} ({}): widest 95% half-width {} ({}); the table shows the intervals "
                  "reached\n",
-                 *o.precision, o.trials, miss->count, miss->name, miss->file, miss->half_width,
+                 *o.precision, o.trials, miss->count, miss->name, miss->file, half_width_text(miss->half_width),
                  miss->quantity);
     } else if (stop_flag().load() && complete < n) {
       fmt::print(stderr,

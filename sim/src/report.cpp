@@ -624,8 +624,8 @@ std::string method_line(const SituationReport* single, const Provenance& prov) {
   if (prov.method != MethodChoice::kExact) {
     const std::uint64_t n = single && single->mc ? single->mc->trials : prov.trials;
     mc =
-        fmt::format("Monte Carlo, seed {}, {} trials{}, {} thread{}, 95% intervals", prov.seed,
-                    with_commas(n), prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
+        fmt::format("Monte Carlo, seed {}, {} trial{}{}, {} thread{}, 95% intervals", prov.seed,
+                    with_commas(n), n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
                     prov.threads, prov.threads == 1 ? "" : "s");
   }
   switch (prov.method) {

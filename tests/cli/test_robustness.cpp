@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -166,6 +167,23 @@ TEST_CASE("no NaN or infinity in any format, even from a single trial", "[cli][r
         for (const char* bad : {"nan", "NaN", "inf"}) CHECK(r.out.find(bad) == std::string::npos);
     }
   }
+  // compare's JSON too (its means of one trial have no interval: no lo and hi, never null).
+  const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/compare/";
+  const auto r = run_salvo({"compare", dir + "ammo-ap.toml", dir + "ammo-apcr.toml", "--method", "both", "--trials", "1",
+                            "--format", "json"});
+  REQUIRE(r.code == 0);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  // p_a_better is null by design where a quantity has no better direction: drop those.
+  std::function<void(nlohmann::json&)> drop = [&](nlohmann::json& v) {
+    if (v.is_object()) {
+      for (const char* k : {"p_a_better", "p_b_better"})
+        if (v.contains(k) && v[k].is_null()) v.erase(k);
+    }
+    if (v.is_structured())
+      for (auto& x : v) drop(x);
+  };
+  drop(j);
+  check_json_finite(j);
 }
 
 TEST_CASE("SIGINT with -o: the file parses, is marked interrupted and states its trials", "[cli][robust][e2e]") {
