@@ -97,46 +97,6 @@ bool mean_disagrees(double exact, const Estimate& mc, std::uint64_t trials) {
   return diff > std::max(4.5 * se, rounding);
 }
 
-std::string printable(std::string_view s) {
-  const bool plain = std::none_of(s.begin(), s.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-  });
-  if (plain) return std::string(s);
-  // A TOML basic string, as salvo::load::toml_quote writes one
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-          out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        else
-          out += c;
-    }
-  }
-  return out + '"';
-}
-
 std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov) {
   std::string s = fmt::format("INTERRUPTED after {} trials", trials);
   const std::size_t total = std::max(prov.situations_total, reported);

@@ -63,43 +63,6 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
   return std::nullopt;
 }
 
-std::string toml_quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::string toml_key(std::string_view key) {
   const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -520,13 +483,6 @@ std::string ruleset_of_text(std::string_view text, const std::string& source_nam
   const toml::table table = detail::parse_toml(text, source_name);
   if (const auto* r = table.get_as<std::string>("ruleset")) return r->get();
   return "";
-}
-
-std::string printable_key(std::string_view key) {
-  const bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
-    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
-  });
-  return plain ? std::string(key) : toml_quote(key);
 }
 
 SweepSize sweep_size(const std::vector<std::size_t>& axis_sizes, std::size_t limit) {

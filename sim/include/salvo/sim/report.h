@@ -10,6 +10,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+
+#include "salvo/core/text.h"
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -109,11 +111,8 @@ bool disagrees(double exact, double mc, std::uint64_t trials);
 /// "Any difference" is beyond 1e-9 relative (the exact value's rounding). n = 0: never.
 bool mean_disagrees(double exact, const Estimate& mc, std::uint64_t trials);
 
-/// A name or label as a terminal may show it: as given, or, if it holds a control character
-/// (a newline, an ESC), quoted as a TOML basic string ("x\ny", "a\u001B[31mRED"), the form of
-/// salvo::load::printable_key in the loader's messages. (salvo::sim does not link salvo::load,
-/// so the text and Markdown tables and `explain` use this copy.)
-std::string printable(std::string_view s);
+/// Names, files and sweep labels in text, Markdown and HTML: salvo::printable (core/text.h).
+using salvo::printable;
 
 /// "INTERRUPTED after N trials (K of M situations reported)\n" (the part in parentheses only if
 /// more than one situation was asked for), as the text table marks an interrupted run: N the

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "salvo/core/text.h"
+
 namespace salvo::load {
 
 /// Levenshtein distance (insertions, deletions, substitutions; bytes).
@@ -25,15 +27,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& known,
                                         std::size_t max_distance = 2);
 
-/// `s` as a TOML basic string: "prep", "a \"b\"", "tab\there".
-std::string toml_quote(std::string_view s);
+/// `s` as a TOML basic string (core/text.h).
+using salvo::toml_quote;
 
 /// `key` as TOML writes one key: bare (A-Z a-z 0-9 _ -) or quoted ("fire.range").
 std::string toml_key(std::string_view key);
 
 /// A key as a message shows it: as written, or TOML-quoted if it holds a control character
-/// (a quoted key may: "a\nb" = 1), so a message stays one line and sends no terminal escapes.
-std::string printable_key(std::string_view key);
+/// (salvo::printable, core/text.h).
+inline std::string printable_key(std::string_view key) { return salvo::printable(key); }
 
 /// The number of points of a sweep with axes of these sizes, and whether it exceeds `limit`
 /// (overflow included); `message` is then "expands to N situations, more than the limit of L".
