@@ -14,6 +14,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -239,7 +240,7 @@ std::string chart_script() {
 #endif
   for (const fs::path& c : candidates)
     if (fs::exists(c)) return fs::weakly_canonical(c).string();
-  throw load::InputError("salvo: chart: cannot find scripts/chart.py (set SALVO_CHART_SCRIPT)");
+  throw IoError("salvo: chart: cannot find scripts/chart.py (set SALVO_CHART_SCRIPT)");
 }
 
 /// A temporary directory removed on destruction.
@@ -247,7 +248,7 @@ class TempDir {
  public:
   TempDir() {
     std::string tmpl = (fs::temp_directory_path() / "salvo-chart-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw load::InputError("salvo: cannot create a temporary directory");
+    if (!mkdtemp(tmpl.data())) throw IoError(fmt::format("salvo: cannot create a temporary directory: {}", std::strerror(errno)));
     path_ = tmpl;
   }
   ~TempDir() {
@@ -288,13 +289,16 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-/// Draw one chart from `data`; writes OUT_STEM.png and OUT_STEM.svg. Throws InputError with
-/// chart.py's message (e.g. matplotlib missing).
+/// Draw one chart from `data`; writes OUT_STEM.png and OUT_STEM.svg. Throws IoError with
+/// chart.py's message when it cannot draw (matplotlib missing), InputError when it refuses what
+/// was asked (a sweep key the data lacks).
 void draw_chart(const Json& data, const std::vector<std::string>& chart_args, const fs::path& out_stem) {
   TempDir tmp;
   const fs::path data_path = tmp.path() / "data.json";
   std::ofstream(data_path) << data.dump();
-  std::vector<std::string> args{python_path(), chart_script(), data_path.string()};
+  const std::string script = chart_script();
+  if (!fs::exists(script)) throw IoError("salvo: chart: cannot find " + script + " (SALVO_CHART_SCRIPT)");
+  std::vector<std::string> args{python_path(), script, data_path.string()};
   args.insert(args.end(), chart_args.begin(), chart_args.end());
   args.push_back("--out");
   args.push_back(out_stem.string());
@@ -304,7 +308,11 @@ void draw_chart(const Json& data, const std::vector<std::string>& chart_args, co
     std::string msg = read_file(err);
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     if (rc == 127 && msg.empty()) msg = "cannot run " + args[0];
-    throw load::InputError("salvo: chart: " + (msg.empty() ? fmt::format("chart.py exited with {}", rc) : msg));
+    const std::string what = "salvo: chart: " + (msg.empty() ? fmt::format("chart.py exited with {}", rc) : msg);
+    // chart.py exits 3 without matplotlib, 127 is a python that cannot be run: the output
+    // cannot be produced (exit 4); its other refusals are about the data asked for (exit 2).
+    if (rc == 3 || rc == 127) throw IoError(what);
+    throw load::InputError(what);
   }
 }
 

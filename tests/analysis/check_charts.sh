@@ -18,8 +18,21 @@ for c in range heatmap outcomes hits; do
 done
 grep -q 'P(kill)' "$out/range.svg" || { echo "FAILED: range.svg has no P(kill) axis"; exit 1; }
 "$py" "$src/tests/analysis/check_png.py" "$out"/{range,heatmap,outcomes,hits}.png
-# A missing script is a clear error, not a crash
-if SALVO_CHART_SCRIPT=/nonexistent/chart.py "$salvo" chart range "$src/examples/sweep-range.toml" \
-     --x fire.range --out "$out/x" 2>"$out/err"; then echo "FAILED: missing script accepted"; exit 1; fi
-grep -q 'chart' "$out/err" || { echo "FAILED: no message for a missing script"; cat "$out/err"; exit 1; }
+# A missing script or interpreter is a clear error and exit 4 (the output cannot be produced),
+# not a crash and not "bad input"; a sweep key the data lacks is bad input (exit 2).
+set +e
+SALVO_CHART_SCRIPT=/nonexistent/chart.py "$salvo" chart range "$src/examples/sweep-range.toml" \
+  --x fire.range --out "$out/x" 2>"$out/err"
+rc=$?
+[[ $rc == 4 ]] || { echo "FAILED: missing script: exit $rc, expected 4"; exit 1; }
+grep -qx 'salvo: chart: cannot find /nonexistent/chart.py (SALVO_CHART_SCRIPT)' "$out/err" ||
+  { echo "FAILED: message for a missing script"; cat "$out/err"; exit 1; }
+SALVO_PYTHON=/nonexistent/python3 "$salvo" chart range "$src/examples/sweep-range.toml" \
+  --x fire.range --out "$out/x" 2>"$out/err"
+rc=$?
+[[ $rc == 4 ]] || { echo "FAILED: missing python: exit $rc, expected 4"; cat "$out/err"; exit 1; }
+"$salvo" chart range "$src/examples/sweep-range.toml" --x fire.nosuchkey --out "$out/x" 2>"$out/err"
+rc=$?
+[[ $rc == 2 ]] || { echo "FAILED: unknown sweep key: exit $rc, expected 2"; cat "$out/err"; exit 1; }
+set -e
 echo "charts ok"
