@@ -29,6 +29,7 @@
 
 #include "commands.h"
 #include "jobs.h"
+#include "progress.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/rules/asl.h"
@@ -50,15 +51,6 @@ using Json = nlohmann::ordered_json;
 // ---------------------------------------------------------------------------------------------
 // Flags
 
-std::uint64_t u64_flag(std::string_view flag, std::string_view text, std::uint64_t lo, std::uint64_t hi) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || text.front() < '0' || text.front() > '9' || ec != std::errc{} ||
-      end != text.data() + text.size() || v < lo || v > hi)
-    throw UsageError(fmt::format("{}: expected an integer in {}..{}, got {}", flag, lo, hi, text));
-  return v;
-}
-
 struct RunSettings {
   sim::MethodChoice method = sim::MethodChoice::kExact;
   std::uint64_t trials = 1'000'000;
@@ -72,9 +64,9 @@ RunSettings settings_of(const AnalysisFlags& f, std::initializer_list<const char
   const auto m = sim::parse_method_choice(f.method);
   if (!m) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
   s.method = *m;
-  s.trials = u64_flag("--trials", f.trials, 1, 1'000'000'000'000);
-  s.seed = u64_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
-  const auto t = static_cast<int>(u64_flag("--threads", f.threads, 0, 1024));
+  s.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
+  s.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
+  const auto t = static_cast<int>(integer_flag("--threads", f.threads, 0, 1024));
   s.threads = t > 0 ? t : tbb::info::default_concurrency();
   bool ok = false;
   std::string list;
@@ -88,33 +80,6 @@ RunSettings settings_of(const AnalysisFlags& f, std::initializer_list<const char
 }
 
 // ---------------------------------------------------------------------------------------------
-// A progress line on a terminal (runs over a second only)
-
-class ProgressLine {
- public:
-  explicit ProgressLine(std::string what) : what_(std::move(what)), enabled_(isatty(STDERR_FILENO) == 1) {}
-  ~ProgressLine() {
-    if (drawn_) std::fputs("\r\033[K", stderr);
-  }
-  void update(std::uint64_t done, std::uint64_t planned) {
-    const auto now = std::chrono::steady_clock::now();
-    if (!enabled_ || now - start_ < std::chrono::seconds(1) || planned == 0) return;
-    const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(planned));
-    const int filled = static_cast<int>(frac * 30);
-    fmt::print(stderr, "\r\033[K[{}{}] {} {:.1f}M / {:.1f}M trials", std::string(static_cast<std::size_t>(filled), '#'),
-               std::string(static_cast<std::size_t>(30 - filled), '-'), what_, static_cast<double>(done) / 1e6,
-               static_cast<double>(planned) / 1e6);
-    std::fflush(stderr);
-    drawn_ = true;
-  }
-
- private:
-  std::string what_;
-  bool enabled_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 // ---------------------------------------------------------------------------------------------
 // Provenance and names
 
@@ -330,7 +295,7 @@ constexpr int kHitsCap = 5;
 
 std::vector<sim::SituationReport> compute_reports(const std::vector<Job>& jobs, const RunSettings& s) {
   std::vector<sim::SituationReport> reports(jobs.size());
-  ProgressLine progress("chart");
+  Progress progress(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     auto& r = reports[i];
     r.file = jobs[i].file;
@@ -347,7 +312,7 @@ std::vector<sim::SituationReport> compute_reports(const std::vector<Job>& jobs, 
       mc.threads = s.threads;
       r.mc = sim::monte_carlo(jobs[i].program, mc);
     }
-    progress.update(i + 1, jobs.size());
+    progress.situation_done();
   }
   return reports;
 }
@@ -700,9 +665,10 @@ int run_compare(const AnalysisFlags& flags) {
   };
 
   std::vector<ComparedPoint> out;
-  ProgressLine progress("compare");
+  Progress progress(points, "points");
   bool interrupted = false;
   for (std::size_t p = 0; p < points && !interrupted; ++p) {
+    progress.start_situation();
     std::vector<const RollProgram*> programs;
     for (std::size_t f = 0; f < ranges.size(); ++f) programs.push_back(&jobs[job_at(f, p)].program);
     std::vector<sim::Comparison> mc;
@@ -713,9 +679,7 @@ int run_compare(const AnalysisFlags& flags) {
       o.trials = s.trials;
       o.threads = s.threads;
       o.stop = &stop_flag();
-      o.progress = [&](std::uint64_t done, std::uint64_t planned) {
-        progress.update(p * planned + done, points * planned);
-      };
+      o.progress = [&](std::uint64_t done, std::uint64_t planned) { progress.trials(done, planned); };
       mc = sim::compare_mc(programs, o);
       interrupted = !mc.empty() && mc.front().interrupted;
     }
@@ -728,6 +692,7 @@ int run_compare(const AnalysisFlags& flags) {
       if (!mc.empty()) c.mc = mc[f - 1];
       out.push_back(std::move(c));
     }
+    progress.situation_done();
   }
   sim::Provenance prov = provenance_of(jobs, s);
   prov.interrupted = interrupted;

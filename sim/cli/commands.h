@@ -72,6 +72,10 @@ int run_odds(const OddsOptions& options);
 int run_explain(const std::vector<std::string>& files, std::size_t max_situations = 1'000'000,
                 std::size_t max_file_bytes = load::kDefaultMaxFileBytes);
 
+/// A flag's integer value in lo..hi (decimal digits only). Throws UsageError
+/// "FLAG: expected an integer in LO..HI, got TEXT".
+std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t lo, std::uint64_t hi);
+
 /// --max-situations: an integer in 1..10^9. Throws UsageError.
 std::size_t max_situations_flag(std::string_view text);
 
