@@ -766,6 +766,9 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.fire.motion && !s.firer.stabilized && th_dr)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
+  if (s.target.moving && s.target.type == TargetType::kVehicle && !s.fire.same_hex && s.fire.range <= 2)
+    notes.push_back("no Case L: a vehicle fired on while it moves (target.moving) is Non-Stopped, and Point Blank Range is NA "
+                    "against a Motion/Non-Stopped vehicle (C6.3); a vehicle that has stopped is target.moving = false");
   if (s.fire.same_hex && s.firer.bypass && s.target.bypass)
     notes.push_back("firer and target both in Bypass in one hex: a shot needs LOS between their CAFPs (C5.5), which salvo cannot check");
   if (s.target.concealed && s.target.type != TargetType::kArea)

@@ -160,7 +160,11 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (t.ffmo) add(d, drm, "Case J4: FFMO", -1, "C6.14");
   if (t.concealed && !ctx.revealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
   const bool area = t.type == TargetType::kArea;  // C3.331: no Case L, no TEM on the To Hit DR
-  const bool point_blank = !area && !fire.same_hex && !fire.motion;  // C6.3: not for a firer in Motion
+  // C6.3: Case L is NA with the Area Target Type, in the firer's own hex, for a firer in Motion,
+  // and against a Motion/Non-Stopped vehicle: a vehicle target fired on while it moves
+  // (target.moving) is Non-Stopped. A vehicle that has stopped is target.moving = false.
+  const bool moving_vehicle = t.moving && t.type == TargetType::kVehicle;
+  const bool point_blank = !area && !fire.same_hex && !fire.motion && !moving_vehicle;
   if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
   if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.

@@ -302,10 +302,11 @@ class Sit:
             d += 2
         if concealed:
             d += 2
-        if self.range == 1:
-            d -= 2
-        elif self.range == 2:
-            d -= 1
+        if not self.moving:                      # C6.3: no Case L vs a Motion/Non-Stopped vehicle
+            if self.range == 1:
+                d -= 2
+            elif self.range == 2:
+                d -= 1
         d -= acq
         d += self.leader
         d += self.size + self.tem + self.hind + self.extra

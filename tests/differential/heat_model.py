@@ -214,8 +214,9 @@ class Model:
         if t.get("moving"): d += 2
         if conc: d += 2
         r = x["range"]
-        if r == 1: d -= 2
-        elif r == 2: d -= 1
+        if not t.get("moving"):  # C6.3: no Case L vs a Motion/Non-Stopped vehicle
+            if r == 1: d -= 2
+            elif r == 2: d -= 1
         d -= acq
         d += {"very_large": -2, "large": -1, "average": 0, "small": 1,
               "very_small": 2}[t.get("size", "average")]

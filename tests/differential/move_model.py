@@ -165,8 +165,8 @@ def shot_drm(s, k, follow):
         else:
             d += 2                                                            # C6.1
     rng = fi.get("range", 6)
-    if not fi.get("same_hex", False) and not motion:
-        d += {1: -2, 2: -1}.get(rng, 0)                                      # C6.3
+    if not fi.get("same_hex", False) and not motion and not tg.get("moving", False):
+        d += {1: -2, 2: -1}.get(rng, 0)                                      # C6.3 (NA vs a moving vehicle)
     acq0 = fi.get("acquisition", 0)
     if moving_firer and not stab:
         acq = 0                                                               # C6.55

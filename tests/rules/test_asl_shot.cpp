@@ -576,3 +576,31 @@ TEST_CASE("C5.3, D3.11: a bow-mounted weapon's Case C is the NT one", "[asl][th]
   s.firer.stabilized = true;  // a gyrostabilized gun: +1 whatever its mount
   CHECK(build_shot(s, ShotContext{}, nullptr).drm == 3);
 }
+
+TEST_CASE("C6.3: no Case L against a Motion or Non-Stopped vehicle, but against moving Infantry", "[asl][th]") {
+  // Hand-derived from C6.3 ("NA vs a Motion/Non-Stopped vehicle"): at 1 hex a stopped vehicle
+  // gets Case L -2; the same vehicle fired on while it moves gets Case J +2 and no Case L.
+  Situation s = base();
+  s.fire.range = 1;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == -2);  // L
+  s.target.moving = true;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);  // J, no L (before: J + L = 0)
+  s.fire.range = 2;
+  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);  // J, no L -1 (before: 1)
+  // Personnel moving in the open: Case J, and Case L still applies (C6.3 names vehicles only).
+  Situation p = base();
+  p.target.type = TargetType::kInfantry;
+  p.fire.range = 1;
+  p.target.moving = true;
+  CHECK(build_shot(p, ShotContext{}, nullptr).drm == 0);  // J +2, L -2
+  // The first shot, with the Modified TH# set to 10: a moving vehicle at 1 hex is hit on a Final
+  // DR <= 10 - 2 = 8, 26/36 (before, with Case L: DRM 0, <= 10, 33/36).
+  s.fire.range = 1;
+  s.override_.modified_th = 10;
+  const Compiled c = compile(s);
+  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
+  const auto hit = std::find(c.program.flag_names.begin(), c.program.flag_names.end(), "hit");
+  REQUIRE(hit != c.program.flag_names.end());
+  CHECK(r.first.flags[static_cast<std::size_t>(hit - c.program.flag_names.begin())].value ==
+        Approx(26.0 / 36).epsilon(1e-12));
+}
