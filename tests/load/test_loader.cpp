@@ -60,7 +60,6 @@ x_number = 11
 low_ammo = true
 low_ammo_marked = true
 elite = true
-fallback_ammo = "none"
 gun_type = "ST"
 vehicle = true
 stabilized = true
@@ -123,7 +122,7 @@ basic_tk = 21
   CHECK(r.low_ammo_marked);
   CHECK_FALSE(r.depletion);  // HE has none: firer.depletion is loaded with APCR below
   CHECK(r.elite);
-  CHECK(r.fallback_ammo == asl::Ammo::kNone);
+  CHECK(r.fallback_ammo == asl::Firer{}.fallback_ammo);  // HE has no fallback: set with APCR below
   CHECK(r.gun_type == asl::GunType::kST);
   CHECK(r.vehicle);
   CHECK(r.stabilized);
@@ -216,7 +215,7 @@ TEST_CASE("keys left out take the struct defaults, name defaults to the file ste
 }
 
 TEST_CASE("alternative spellings: unarmored target, integer size, [target.armor], dotted keys", "[load]") {
-  auto s = load_ok("ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmp_in_los = 0\n[fire]\nphase = \"defensive\"\n")
+  auto s = load_ok("ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmoving = true\nmp_in_los = 0\n[fire]\nphase = \"defensive\"\n")
                .situations.at(0)
                .situation;
   CHECK(s.target.unarmored);
@@ -290,6 +289,7 @@ range = 99
 TEST_CASE("sweep values are shown as written, dotted sweep keys need not be quoted", "[load][sweep]") {
   const LoadedFile f = load_ok(R"(ruleset = "asl"
 fire.phase = "defensive"
+target.moving = true
 [sweep]
 target.mp_in_los = [0.5, 2, 3.50]
 "target.armor" = ["unarmored", { hull_front = 1, hull_side = 1, turret_front = 1, turret_side = 1 }]
@@ -535,8 +535,14 @@ TEST_CASE("duel keys: turns, rally phases, a Gun's R#", "[load][errors][duel]") 
 
 TEST_CASE("settings that change nothing are refused, naming the key and why", "[load][errors]") {
   CHECK(error_of("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n") ==
-        "t.toml:4: target.mp_in_los: has no effect here: matters only in Defensive First Fire (fire.phase = "
-        "\"defensive\", C6.11-.12): remove it");
+        "t.toml:4: target.mp_in_los: has no effect here: matters only against a moving target in Defensive First "
+        "Fire (target.moving = true, fire.phase = \"defensive\", C6.11-.12): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[target]\nmp_in_los = 2\n[fire]\nphase = \"defensive\"\n") ==
+        "t.toml:3: target.mp_in_los: has no effect here: matters only against a moving target in Defensive First "
+        "Fire (target.moving = true, fire.phase = \"defensive\", C6.11-.12): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nammo = \"AP\"\nfallback_ammo = \"none\"\n") ==
+        "t.toml:4: firer.fallback_ammo: has no effect here: the fallback is fired only when special ammunition "
+        "(APCR, APDS or HEAT) runs out (C8.9): remove it");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nammo = \"AP\"\ndepletion = 6\n") ==
         "t.toml:4: firer.depletion: has no effect here: a Depletion Number applies only to special ammunition, "
         "APCR, APDS or HEAT (C8.1, C8.9): remove it");
@@ -550,6 +556,8 @@ TEST_CASE("settings that change nothing are refused, naming the key and why", "[
   CHECK(load_ok("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n[fire]\nphase = \"defensive\"\n")
             .situations.size() == 1);
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\ndepletion = 6\n").situations.at(0).situation.firer.depletion == 6);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nfallback_ammo = \"none\"\n")
+            .situations.at(0).situation.firer.fallback_ammo == asl::Ammo::kNone);
   CHECK(load_ok("ruleset = \"asl\"\n[fire]\nturns = 2\nrally_phases = 2\n").situations.size() == 1);
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\ngun = \"75L\"\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"APCR\"]\n")
             .situations.size() == 2);

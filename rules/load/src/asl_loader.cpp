@@ -561,8 +561,12 @@ struct NoEffect {
   std::string_view why;
 };
 constexpr NoEffect kNoEffect[] = {
-    {"target.mp_in_los", [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive; },
-     "matters only in Defensive First Fire (fire.phase = \"defensive\", C6.11-.12): remove it"},
+    {"target.mp_in_los",
+     [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive && s.target.moving; },
+     "matters only against a moving target in Defensive First Fire (target.moving = true, fire.phase = "
+     "\"defensive\", C6.11-.12): remove it"},
+    {"firer.fallback_ammo", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
+     "the fallback is fired only when special ammunition (APCR, APDS or HEAT) runs out (C8.9): remove it"},
     {"firer.depletion", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
      "a Depletion Number applies only to special ammunition, APCR, APDS or HEAT (C8.1, C8.9): remove it"},
     {"fire.rally_phases", [](const Situation& s) { return s.fire.turns > 1; },
