@@ -59,7 +59,6 @@ breakdown = 10
 x_number = 11
 low_ammo = true
 low_ammo_marked = true
-elite = true
 gun_type = "ST"
 vehicle = true
 stabilized = true
@@ -121,7 +120,7 @@ basic_tk = 21
   CHECK(r.low_ammo);
   CHECK(r.low_ammo_marked);
   CHECK_FALSE(r.depletion);  // HE has none: firer.depletion is loaded with APCR below
-  CHECK(r.elite);
+  CHECK_FALSE(r.elite);  // HE: firer.elite is loaded with APCR below
   CHECK(r.fallback_ammo == asl::Firer{}.fallback_ammo);  // HE has no fallback: set with APCR below
   CHECK(r.gun_type == asl::GunType::kST);
   CHECK(r.vehicle);
@@ -556,6 +555,10 @@ TEST_CASE("settings that change nothing are refused, naming the key and why", "[
   CHECK(load_ok("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n[fire]\nphase = \"defensive\"\n")
             .situations.size() == 1);
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\ndepletion = 6\n").situations.at(0).situation.firer.depletion == 6);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nelite = true\n").situations.at(0).situation.firer.elite);
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nelite = true\n") ==
+        "t.toml:3: firer.elite: has no effect here: an elite crew's +1 is to the Depletion Number of special "
+        "ammunition, APCR, APDS or HEAT (C8.2): remove it");
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nfallback_ammo = \"none\"\n")
             .situations.at(0).situation.firer.fallback_ammo == asl::Ammo::kNone);
   CHECK(load_ok("ruleset = \"asl\"\n[fire]\nturns = 2\nrally_phases = 2\n").situations.size() == 1);

@@ -565,6 +565,8 @@ constexpr NoEffect kNoEffect[] = {
      [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive && s.target.moving; },
      "matters only against a moving target in Defensive First Fire (target.moving = true, fire.phase = "
      "\"defensive\", C6.11-.12): remove it"},
+    {"firer.elite", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
+     "an elite crew's +1 is to the Depletion Number of special ammunition, APCR, APDS or HEAT (C8.2): remove it"},
     {"firer.fallback_ammo", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
      "the fallback is fired only when special ammunition (APCR, APDS or HEAT) runs out (C8.9): remove it"},
     {"firer.depletion", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
