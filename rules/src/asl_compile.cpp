@@ -40,9 +40,12 @@ struct Key {
   // ones build Acquisition. acq_shots: those shots this phase (0..2); -1 for any other target.
   bool revealed = false;
   int acq_shots = -1;
+  // stop_on = "never": the target was destroyed by an earlier shot of this phase; later shots
+  // still count as shots and hits, but cannot change its fate.
+  bool wreck = false;
   auto tie() const {
     return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized, revealed,
-                    acq_shots);
+                    acq_shots, wreck);
   }
   bool operator==(const Key& o) const { return tie() == o.tie(); }
 };
@@ -51,7 +54,8 @@ struct KeyHash {
   std::size_t operator()(const Key& k) const noexcept {
     std::uint64_t h = static_cast<std::uint32_t>(k.shots);
     for (const int v : {int{k.special_out}, int{k.low_ammo}, int{k.intensive}, int{k.follow_up}, k.turn, k.rph, k.acq,
-                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}, int{k.revealed}, k.acq_shots})
+                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}, int{k.revealed}, k.acq_shots,
+                        int{k.wreck}})
       h = (h ^ static_cast<std::uint32_t>(v)) * 0x9E3779B97F4A7C15ull;
     return static_cast<std::size_t>(h ^ (h >> 32));
   }
@@ -266,6 +270,9 @@ class Compiler {
   Link finish_leaf(const Key& k, bool kept_rof, Breakdown bd, Depletion dep, bool fired,
                    const Hit& hit, Outcome outcome, int hits) {
     const ShotContext ctx = context_of(k);
+    // A shot at a wreck (stop_on = "never", after a kill): it hits or misses, nothing more.
+    // (MG/IFE roll no To Hit DR: their shot has no effect, never a miss.)
+    if (k.wreck && fired) outcome = hit.hit || s_.firer.weapon != Weapon::kGun ? kOutcomeNoEffect : kOutcomeMiss;
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
     leaf.closes_window = fired && !duel();  // a duel's first window is its first turn
@@ -284,6 +291,7 @@ class Compiler {
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
     next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
     const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
+    next.wreck = k.wreck || (kill && !duel());
     if (fired && s_.target.concealed && (k.revealed || hit.hit)) {  // C6.57: a hit removes the concealment
       next.revealed = true;
       if (k.acq_shots >= 0) next.acq_shots = std::min(2, k.acq_shots + 1);
@@ -766,6 +774,9 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.fire.motion && !s.firer.stabilized && th_dr)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
+  if (s.fire.stop_on == StopOn::kNever && s.fire.turns == 1)
+    notes.push_back("stop_on = \"never\": shots after a kill still count as shots and hits, but a destroyed target's fate is "
+                    "settled: they neither burn nor shock nor immobilize it, and their outcome is no_effect (a hit) or miss");
   if (s.target.moving && s.target.type == TargetType::kVehicle && !s.fire.same_hex && s.fire.range <= 2)
     notes.push_back("no Case L: a vehicle fired on while it moves (target.moving) is Non-Stopped, and Point Blank Range is NA "
                     "against a Motion/Non-Stopped vehicle (C6.3); a vehicle that has stopped is target.moving = false");

@@ -28,6 +28,7 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
   PhaseRun run;
   PhaseTrace trace;
   int fired_total = 0;
+  bool wreck = false;  // stop_on = "never": destroyed by an earlier shot; its fate is settled
   auto done = [&](EndReason e) {
     for (StepRecord& st : trace.steps) steps.push_back(st);
     run.end = e;
@@ -97,6 +98,10 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
         step.flags |= outcome_flags(best);
       }
     }
+    if (wreck) {  // a shot at a wreck hits or misses, nothing more
+      step.flags &= ~outcome_flags(step.outcome);
+      step.outcome = (step.flags & (1u << kFlagHit)) || spec.ift.direct ? kOutcomeNoEffect : kOutcomeMiss;
+    }
     trace.steps.push_back(step);
     ++fired_total;
     // C6.57: a hit removes a concealed target's concealment; from that shot on, shots acquire it
@@ -107,6 +112,7 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
 
     // Does the phase go on?
     const bool killed = destroys_target(step.outcome);
+    wreck = wreck || killed;
     if (killed && s.fire.stop_on != StopOn::kNever) return done(kEndTargetDestroyed);
     if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) return done(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return done(kEndMalfunction);

@@ -620,7 +620,12 @@ class Model:
         es = F(0)
         eh = F(0)
         self_p = F(0)
+        wreck = bool(flags & FB["kill"])  # stop_on = never: destroyed by an earlier shot
         for (kind, hits, f, outc, rof_kept, gone, la_new), p in self.shot(acq, ammo, la, is_if, conc).items():
+            if wreck and kind == "fired":
+                # A destroyed target's fate is settled: a later shot only hits or misses.
+                f &= ~outcome_flags(outc)
+                outc = "no_effect" if f & FB["hit"] else "miss"
             nf = flags | f
             nla = la or la_new
             nammo = self.next_ammo(ammo, gone)

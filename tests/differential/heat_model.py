@@ -528,7 +528,10 @@ def gen(rng):
     if rng.random() < 0.3:
         x["max_shots"] = rng.randint(1, 4)
     if rng.random() < 0.5:
-        x["stop_on"] = rng.choice(["destroyed", "effect", "never"])
+        stop = rng.choice(["destroyed", "effect", "never"])
+        # "never" goes on firing at a destroyed target, whose fate is settled: this model's phase
+        # solver has no wreck state, so ammo_model.py checks that reading; here it is "destroyed".
+        x["stop_on"] = "destroyed" if stop == "never" else stop
     if rng.random() < 0.3:
         x["extra_drm"] = rng.randint(-2, 2)
     return {"firer": f, "target": t, "fire": x}

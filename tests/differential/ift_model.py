@@ -725,7 +725,10 @@ def gen_situation(r):
         if r.random() < 0.25:
             fire["max_shots"] = r.choice([1, 2, 3, 5])
         if r.random() < 0.3:
-            fire["stop_on"] = r.choice(["destroyed", "effect", "never"])
+            stop = r.choice(["destroyed", "effect", "never"])
+            # "never" goes on firing at a destroyed target, whose fate is settled: this model's phase
+            # solver has no wreck state, so ammo_model.py checks that reading; here it is "destroyed".
+            fire["stop_on"] = "destroyed" if stop == "never" else stop
     else:
         ife = r.random() < 0.35
         firer["weapon"] = "ife" if ife else "mg"
@@ -779,7 +782,10 @@ def gen_situation(r):
         if r.random() < 0.25:
             fire["max_shots"] = r.choice([1, 2, 3])
         if r.random() < 0.3:
-            fire["stop_on"] = r.choice(["destroyed", "effect", "never"])
+            stop = r.choice(["destroyed", "effect", "never"])
+            # "never" goes on firing at a destroyed target, whose fate is settled: this model's phase
+            # solver has no wreck state, so ammo_model.py checks that reading; here it is "destroyed".
+            fire["stop_on"] = "destroyed" if stop == "never" else stop
         # keep the FP at >= 1 after halvings
         fp = F(firer["fp"]) * (2 if rng == 1 else 1) * (3 if rng == 0 else 1)
         if fire.get("pinned") or phase == "bounding":

@@ -444,6 +444,21 @@ TEST_CASE("stop_on: destroyed, any effect, never", "[asl][rof]") {
     s.fire.stop_on = StopOn::kNever;
     CHECK(run_script(s, {TH(2, 3), TK(1, 1), TH(2, 3), TK(6, 6)}).end == kEndShotCap);
   }
+  SECTION("never: a destroyed target's fate is settled; later shots only hit or miss") {
+    s.fire.stop_on = StopOn::kNever;
+    // Shot 1 eliminates (TK DR 5 < Final TK#, 2 x 5 above it: no burn); shot 2 would burn (TK
+    // DR 2) a live target, but this one is a wreck: a hit, no effect, no burn.
+    const PhaseTrace t = run_script(s, {TH(2, 3), TK(2, 3), TH(2, 3), TK(1, 1)});
+    REQUIRE(t.steps.size() == 2);
+    CHECK(t.steps[0].outcome == kOutcomeEliminated);
+    CHECK(t.steps[1].outcome == kOutcomeNoEffect);
+    CHECK((t.steps[1].flags & (1u << kFlagHit)) != 0);
+    CHECK((t.steps[1].flags & ((1u << kFlagBurn) | (1u << kFlagKill) | (1u << kFlagEliminated))) == 0);
+    CHECK(t.steps[1].counts[kCounterHits] == 1);
+    CHECK(t.end == kEndShotCap);
+    // The compiled program is held to this interpreter by exhaustive enumeration on the "stop
+    // never" situations of test_asl_engines.cpp, and to tests/differential/ammo_model.py.
+  }
 }
 
 TEST_CASE("C5.31-.32: Case C1/C2 count the MP in LOS at each Bounding First Fire shot", "[asl][rof][bounding]") {
