@@ -172,9 +172,7 @@ class Compiler {
     p.end_reason_names.reserve(kNumEndReasons);
     p.counter_names.reserve(kNumCounters);
     if (duel()) {
-      p.flag_names = duel::flag_names(turns_);
-      for (int i = 0; i < duel::kNumStatus; ++i) p.outcome_names.emplace_back(duel::status_name(i));
-      p.end_reason_names = duel::end_reason_names(turns_);
+      duel::add_names(p, turns_);
     } else {
       for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
       for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));

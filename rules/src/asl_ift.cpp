@@ -425,6 +425,8 @@ void name_program(RollProgram& p, const Situation& s) {
   const std::vector<int> fmap = remap(p.flag_names, drop_flags);
   const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
   const std::vector<int> cmap = remap(p.counter_names, drop_counters);
+  for (auto& series : p.turn_series)  // per-turn flags are never dropped; they move up
+    if (series.kind == RollProgram::TurnSeries::Kind::kFlag) series.first = static_cast<std::uint32_t>(fmap.at(series.first));
   for (Leaf& l : p.leaves) {
     FlagMask flags = 0;
     for (std::size_t i = 0; i < fmap.size(); ++i) {

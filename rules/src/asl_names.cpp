@@ -38,21 +38,25 @@ const char* status_name(int status) {
   return status >= 0 && status < kNumStatus ? kNames[status] : "?";
 }
 
+void add_names(RollProgram& p, int turns) {
+  using Kind = RollProgram::TurnSeries::Kind;
+  for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
+  for (const char* what : {"destroyed_by", "gun_out", "gun_out_by"}) p.add_turn_series(Kind::kFlag, what, turns);
+  for (int i = 0; i < kNumStatus; ++i) p.outcome_names.emplace_back(status_name(i));
+  p.add_turn_series(Kind::kEndReason, "destroyed", turns);
+  for (const char* why : {"turns_over", "gun_disabled", "out_of_ammo"}) p.end_reason_names.emplace_back(why);
+}
+
 std::vector<std::string> flag_names(int turns) {
-  std::vector<std::string> n;
-  for (int i = 0; i < kNumFlags; ++i) n.emplace_back(flag_name(i));
-  for (const char* what : {"destroyed_by_turn_", "gun_out_turn_", "gun_out_by_turn_"})
-    for (int t = 1; t <= turns; ++t) n.push_back(what + std::to_string(t));
-  return n;
+  RollProgram p;
+  add_names(p, turns);
+  return p.flag_names;
 }
 
 std::vector<std::string> end_reason_names(int turns) {
-  std::vector<std::string> n;
-  for (int t = 1; t <= turns; ++t) n.push_back("destroyed_turn_" + std::to_string(t));
-  n.emplace_back("turns_over");
-  n.emplace_back("gun_disabled");
-  n.emplace_back("out_of_ammo");
-  return n;
+  RollProgram p;
+  add_names(p, turns);
+  return p.end_reason_names;
 }
 }  // namespace duel
 

@@ -177,4 +177,10 @@ RollProgram ProgramBuilder::take() {
   return std::move(p_);
 }
 
+void RollProgram::add_turn_series(TurnSeries::Kind kind, const std::string& name, int turns) {
+  auto& names = kind == TurnSeries::Kind::kFlag ? flag_names : end_reason_names;
+  turn_series.push_back({kind, name, static_cast<std::uint32_t>(names.size()), turns});
+  for (int t = 1; t <= turns; ++t) names.push_back(name + "_turn_" + std::to_string(t));
+}
+
 }  // namespace salvo

@@ -103,11 +103,11 @@ class Compiler {
     const int T = s_.fire.turns;
     for (int i = 0; i < kNumFixedFlags; ++i) p.flag_names.emplace_back(flag_name(i));
     if (multi(s_))
-      for (int t = 1; t <= T; ++t) p.flag_names.push_back("remnant_by_turn_" + std::to_string(t));
+      p.add_turn_series(RollProgram::TurnSeries::Kind::kFlag, "remnant_by", T);
     for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
     if (multi(s_)) {
       for (int k = 0; k <= s_.target.bases; ++k) p.outcome_names.push_back("lost_" + std::to_string(k));
-      for (int t = 1; t <= T; ++t) p.end_reason_names.push_back("destroyed_turn_" + std::to_string(t));
+      p.add_turn_series(RollProgram::TurnSeries::Kind::kEndReason, "destroyed", T);
       p.end_reason_names.emplace_back("turns_over");
       p.end_reason_names.emplace_back("out_of_ammo");
       p.end_reason_names.emplace_back("out_of_fuel");
@@ -671,10 +671,8 @@ Compiled compile(const Chart& chart, const Situation& s) {
   return out;
 }
 
-std::string format_explain(const std::string& file, const std::string& name,
-                           const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e) {
-  std::string out = "== " + name + "  (" + file + ")\n";
-  for (const auto& [k, v] : sweep) out += "   " + k + " = " + v + "\n";
+std::string format_explanation(const Explanation& e) {
+  std::string out;
   for (const std::string& line : e.lines) out += line + "\n";
   return out;
 }

@@ -10,21 +10,24 @@
 #include <vector>
 
 #include "salvo/load/toml_util.h"
-#include "salvo/sim/report.h"
+#include "salvo/app/source.h"
+#include "salvo/report/report.h"
+#include "salvo/rulesets/ruleset.h"
+#include "salvo/rules/asl.h"
 #include "salvo/sim/stats.h"
 
 namespace {
 
 using salvo::sim::Estimate;
-using salvo::sim::Format;
-using salvo::sim::MethodChoice;
-using salvo::sim::Provenance;
+using salvo::report::Format;
+using salvo::report::MethodChoice;
+using salvo::report::Provenance;
 using salvo::sim::RunResult;
-using salvo::sim::SituationReport;
+using salvo::report::SituationReport;
 
 // Names only: the report must take every name from here.
-salvo::sim::ResultNames test_names() {
-  salvo::sim::ResultNames n;
+salvo::report::ResultNames test_names() {
+  salvo::report::ResultNames n;
   n.flags = {"hit", "kill", "burn", "malfunction"};
   n.counters = {"shots", "hits"};
   n.outcomes = {"miss", "no_effect", "burn"};
@@ -92,6 +95,7 @@ Provenance provenance(MethodChoice m) {
   p.trials = 100000;
   p.threads = 3;
   p.rules_data_version = "asl-test";
+  p.hints = salvo::Registry::global().find("asl")->hints();
   p.rules_data_hash = 0xfeedULL;
   p.situations_total = 1;
   return p;
@@ -144,25 +148,25 @@ std::string line_starting(const std::string& text, const std::string& key) {
 TEST_CASE("disagrees: 4.5 standard errors of the exact value", "[report]") {
   const std::uint64_t n = 10000;
   const double s = se(0.3, n);
-  CHECK_FALSE(salvo::sim::disagrees(0.3, 0.3 + 4.4 * s, n));
-  CHECK(salvo::sim::disagrees(0.3, 0.3 + 4.6 * s, n));
-  CHECK(salvo::sim::disagrees(0.3, 0.3 - 4.6 * s, n));
-  CHECK_FALSE(salvo::sim::disagrees(0.0, 0.0, n));
-  CHECK(salvo::sim::disagrees(0.0, 1e-4, n));
-  CHECK(salvo::sim::disagrees(1.0, 0.9999, n));
-  CHECK_FALSE(salvo::sim::disagrees(0.3, 0.9, 0));  // no trials: nothing to compare
+  CHECK_FALSE(salvo::report::disagrees(0.3, 0.3 + 4.4 * s, n));
+  CHECK(salvo::report::disagrees(0.3, 0.3 + 4.6 * s, n));
+  CHECK(salvo::report::disagrees(0.3, 0.3 - 4.6 * s, n));
+  CHECK_FALSE(salvo::report::disagrees(0.0, 0.0, n));
+  CHECK(salvo::report::disagrees(0.0, 1e-4, n));
+  CHECK(salvo::report::disagrees(1.0, 0.9999, n));
+  CHECK_FALSE(salvo::report::disagrees(0.3, 0.9, 0));  // no trials: nothing to compare
 }
 
 TEST_CASE("json: provenance, names from the program, both methods", "[report]") {
   auto prov = provenance(MethodChoice::kBoth);
   prov.precision = 0.001;
-  const auto text = salvo::sim::format_odds(
+  const auto text = salvo::report::format_odds(
       {report("Sherman vs Panther", {{"fire.range", "6"}, {"fire.acquisition", "1"}}, true, true)},
       prov, Format::kJson);
   const auto j = nlohmann::json::parse(text);
 
-  CHECK(j["salvo"]["version"] == std::string(salvo::sim::version()));
-  CHECK(j["salvo"]["git"] == std::string(salvo::sim::git_revision()));
+  CHECK(j["salvo"]["version"] == std::string(salvo::report::version()));
+  CHECK(j["salvo"]["git"] == std::string(salvo::report::git_revision()));
   CHECK(j["command"] == "odds");
   CHECK(j["method"] == "both");
   CHECK(j["seed"] == 42);
@@ -203,7 +207,7 @@ TEST_CASE("json: provenance, names from the program, both methods", "[report]") 
   // precision null when not given
   prov.precision.reset();
   const auto j2 = nlohmann::json::parse(
-      salvo::sim::format_odds({report("x", {}, true, false)}, prov, Format::kJson));
+      salvo::report::format_odds({report("x", {}, true, false)}, prov, Format::kJson));
   CHECK(j2["precision"].is_null());
   CHECK(j2["situations"][0]["sweep"].is_object());
   CHECK(j2["situations"][0]["sweep"].empty());
@@ -216,7 +220,7 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
   };
   auto prov = provenance(MethodChoice::kBoth);
   prov.situations_total = 2;
-  const auto lines = lines_of(salvo::sim::format_odds(reps, prov, Format::kCsv));
+  const auto lines = lines_of(salvo::report::format_odds(reps, prov, Format::kCsv));
   REQUIRE(lines.size() == 1 + 4);
 
   const auto header = csv_split(lines[0]);
@@ -252,7 +256,7 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
 
   // Interrupted: an extra last column
   prov.interrupted = true;
-  const auto ilines = lines_of(salvo::sim::format_odds(reps, prov, Format::kCsv));
+  const auto ilines = lines_of(salvo::report::format_odds(reps, prov, Format::kCsv));
   CHECK(csv_split(ilines[0]).back() == "interrupted");
   CHECK(csv_split(ilines[1]).size() == expected + 1);
 }
@@ -265,7 +269,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
   r.mc->run.flags[2].value = 1e-5;                          // phase p_burn: exact 0, flagged
   r.mc->run.end_reasons[1].value = 0.3 + 6.0 * se(0.3, n);  // end_target_destroyed: flagged
 
-  const auto text = salvo::sim::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+  const auto text = salvo::report::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
   INFO(text);
   CHECK(line_starting(text, "p_hit").find('!') != std::string::npos);
   CHECK(line_starting(text, "p_kill").find('!') == std::string::npos);
@@ -277,7 +281,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
   CHECK(text.find("3 flags raised") != std::string::npos);
 
   // Agreement: no mark at all
-  const auto calm = salvo::sim::format_odds({report("x", {}, true, true)},
+  const auto calm = salvo::report::format_odds({report("x", {}, true, true)},
                                             provenance(MethodChoice::kBoth), Format::kText);
   INFO(calm);
   for (const auto& l : lines_of(calm))
@@ -287,7 +291,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
 
 TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
   const auto ex =
-      salvo::sim::format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
+      salvo::report::format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
                               provenance(MethodChoice::kExact), Format::kText);
   INFO(ex);
   CHECK(ex.rfind("Sherman vs Panther\n", 0) == 0);
@@ -306,7 +310,7 @@ TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
   mc.mc->interrupted = true;
   mc.mc->trials = 65536;
   const auto mt =
-      salvo::sim::format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
+      salvo::report::format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
   INFO(mt);
   CHECK(line_starting(mt, "p_hit").find("37.5% [ 37.4,  37.6]") != std::string::npos);
   CHECK(mt.find("INTERRUPTED after 65536 trials") != std::string::npos);
@@ -319,7 +323,7 @@ TEST_CASE("text, several situations: one compact row each, sweep values leading"
     reps.push_back(report("r", {{"fire.range", range}}, true, false));
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 3;
-  const auto text = salvo::sim::format_odds(reps, prov, Format::kText);
+  const auto text = salvo::report::format_odds(reps, prov, Format::kText);
   INFO(text);
   const auto head = line_starting(text, "fire.range");
   CHECK(head.find("first p_hit") != std::string::npos);
@@ -332,32 +336,33 @@ TEST_CASE("text, several situations: one compact row each, sweep values leading"
 }
 
 TEST_CASE("compact tables name the first window turn 1 for situations over several turns", "[report]") {
-  // A program over several turns names per-turn quantities "<name>_turn_<t>"; its first window
-  // is the whole of turn 1, not the first shot.
+  // A program over several turns records per-turn quantities (its turn series); its first
+  // window is the whole of turn 1, not the first shot.
   auto duel = [](std::string name) {
     SituationReport r = report(std::move(name), {}, true, false);
     r.names.end_reasons = {"destroyed_turn_1", "turns_over"};
+    r.names.turn_series = {{salvo::RollProgram::TurnSeries::Kind::kEndReason, "destroyed", 0, 1}};
     return r;
   };
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 2;
-  const auto both_duels = salvo::sim::format_odds({duel("a"), duel("b")}, prov, Format::kText);
+  const auto both_duels = salvo::report::format_odds({duel("a"), duel("b")}, prov, Format::kText);
   INFO(both_duels);
   const auto head = line_starting(both_duels, "situation");
   CHECK(head.find("turn 1 p_hit") != std::string::npos);
   CHECK(head.find("all turns p_hit") != std::string::npos);
   CHECK(head.find("first p_hit") == std::string::npos);
   CHECK(both_duels.find("first: the first shot") == std::string::npos);
-  const auto mixed = salvo::sim::format_odds({duel("a"), report("b", {}, true, false)}, prov, Format::kText);
+  const auto mixed = salvo::report::format_odds({duel("a"), report("b", {}, true, false)}, prov, Format::kText);
   INFO(mixed);
   CHECK(line_starting(mixed, "situation").find("first p_hit") != std::string::npos);
   CHECK(mixed.find("\nfirst: the first shot, or turn 1 of a situation over several turns; phase: the whole run\n") !=
         std::string::npos);
-  const auto md = salvo::sim::format_odds({duel("a")}, prov, Format::kMarkdown);
+  const auto md = salvo::report::format_odds({duel("a")}, prov, Format::kMarkdown);
   CHECK(md.find("_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_") !=
         std::string::npos);
   // Without turns there is no footnote.
-  const auto plain = salvo::sim::format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
+  const auto plain = salvo::report::format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
                                              Format::kText);
   CHECK(plain.find("first: the first shot") == std::string::npos);
 }
@@ -365,20 +370,21 @@ TEST_CASE("compact tables name the first window turn 1 for situations over sever
 TEST_CASE("the first window of a run over several turns (turn 1) leaves out the quantities of later turns", "[report]") {
   SituationReport r = report("duel", {}, true, false);
   r.names.flags = {"hit", "destroyed_by_turn_1", "destroyed_by_turn_2", "malfunction"};
+  r.names.turn_series = {{salvo::RollProgram::TurnSeries::Kind::kFlag, "destroyed_by", 1, 2}};
   auto prov = provenance(MethodChoice::kExact);
-  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
   const auto& exact = j["situations"][0]["results"]["exact"];
   CHECK(exact["first_shot"].contains("p_destroyed_by_turn_1"));
   CHECK_FALSE(exact["first_shot"].contains("p_destroyed_by_turn_2"));
   CHECK(exact["phase"].contains("p_destroyed_by_turn_2"));
-  const auto csv = salvo::sim::format_odds({r}, prov, Format::kCsv);
+  const auto csv = salvo::report::format_odds({r}, prov, Format::kCsv);
   CHECK(csv.find("first_p_destroyed_by_turn_2") == std::string::npos);
   CHECK(csv.find("phase_p_destroyed_by_turn_2") != std::string::npos);
 }
 
 TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
   auto prov = provenance(MethodChoice::kMonteCarlo);
-  const auto md = salvo::sim::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
+  const auto md = salvo::report::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
                                           prov, Format::kMarkdown);
   INFO(md);
   const auto lines = lines_of(md);
@@ -392,10 +398,8 @@ TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
 }
 
 TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
-  salvo::sim::ExplainReport r;
-  r.file = "t.toml";
-  r.name = "Sherman vs Panther";
-  r.explanation.th_color = "red (American)";
+  salvo::asl::Explanation explanation;
+  explanation.th_color = "red (American)";
   salvo::asl::ShotExplain s;
   s.label = "shot 1 (AP)";
   s.basic_th = 10;
@@ -408,9 +412,9 @@ TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
   s.rof = 1;
   s.breakdown = 12;
   s.kills = {{"hull front", 13, {{"range", -1, "C7.21"}}, 18, -5, false}};
-  r.explanation.shots = {s};
-  r.explanation.notes = {"Hull Down ignored"};
-  const auto text = salvo::sim::format_explain({r});
+  explanation.shots = {s};
+  explanation.notes = {"Hull Down ignored"};
+  const auto text = salvo::asl::format_explanation(explanation);
   INFO(text);
   CHECK(text.find("red (American)") != std::string::npos);
   CHECK(text.find("+1  L barrel (C4.12)") != std::string::npos);
@@ -425,7 +429,7 @@ TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
 
 TEST_CASE("text percentages: a chance that is neither 0 nor 1 never prints as 0.0% or 100.0%",
           "[report]") {
-  using salvo::sim::format_percent;
+  using salvo::report::format_percent;
   CHECK(format_percent(0.0) == "0.0%");
   CHECK(format_percent(1.0) == "100.0%");
   CHECK(format_percent(0.375) == "37.5%");
@@ -480,7 +484,7 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
   auto prov = provenance(MethodChoice::kMonteCarlo);
   prov.trials = 1;
 
-  const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+  const auto text = salvo::report::format_odds({r}, prov, Format::kText);
   INFO(text);
   CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
   CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
@@ -488,14 +492,14 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
         std::string::npos);
   for (const char* bad : {"inf", "nan"}) CHECK(text.find(bad) == std::string::npos);
 
-  const auto md = salvo::sim::format_odds({r}, prov, Format::kMarkdown);
+  const auto md = salvo::report::format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   const std::string row2 = lines_of(md)[2];
   const std::string want = "| 2.000 ±? | 2.000 ±? |";  // phase e_shots, e_hits
   CHECK(row2.compare(row2.size() - want.size(), want.size(), want) == 0);
   CHECK(md.find("_±?: no interval: a mean needs 2 or more trials to estimate its variance_") != std::string::npos);
 
-  const auto csv = lines_of(salvo::sim::format_odds({r}, prov, Format::kCsv));
+  const auto csv = lines_of(salvo::report::format_odds({r}, prov, Format::kCsv));
   const auto head = csv_split(csv[0]);
   const auto row = csv_split(csv[1]);
   const auto field = [&](const std::string& name) {
@@ -511,7 +515,7 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
   CHECK(field("first_e_hits_hi").empty());
   CHECK(field("phase_p_hit_lo") == "0.599");  // probabilities keep their intervals
 
-  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
   const auto& shots = j["situations"][0]["results"]["mc"]["phase"]["e_shots"];
   CHECK(shots == nlohmann::json::parse(R"({"mean": 2.0, "no_interval": "fewer than 2 trials"})"));
   CHECK(j["situations"][0]["results"]["mc"]["phase"]["p_hit"].contains("lo"));
@@ -525,30 +529,30 @@ TEST_CASE("means: an interval never goes below 0, in every format", "[report][is
   auto prov = provenance(MethodChoice::kMonteCarlo);
   prov.trials = 2;
 
-  const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+  const auto text = salvo::report::format_odds({r}, prov, Format::kText);
   INFO(text);
   CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"});
   CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
   CHECK(text.find("[?, ?]") == std::string::npos);
 
-  const auto md = salvo::sim::format_odds({r}, prov, Format::kMarkdown);
+  const auto md = salvo::report::format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   CHECK(lines_of(md)[2].find("| 3.500 [0.000, 8.400] | 0.500 [0.000, 1.480] |") != std::string::npos);
 
-  const auto j = nlohmann::json::parse(salvo::sim::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
   const auto& phase = j["situations"][0]["results"]["mc"]["phase"];
   CHECK(phase["e_shots"]["lo"] == 0.0);
   CHECK(phase["e_shots"]["hi"].get<double>() == Approx(8.3999099614));
   CHECK(phase["e_hits"]["lo"] == 0.0);
 
-  const auto csv = lines_of(salvo::sim::format_odds({r}, prov, Format::kCsv));
+  const auto csv = lines_of(salvo::report::format_odds({r}, prov, Format::kCsv));
   CHECK(csv[1].find(",3.5,0,8.39991,") != std::string::npos);
 }
 
 TEST_CASE("mean_disagrees: 4.5 standard errors of the Monte Carlo sample, any difference with 1 trial",
           "[report][issue13]") {
   using salvo::sim::kZ95;
-  using salvo::sim::mean_disagrees;
+  using salvo::report::mean_disagrees;
   const double s = 0.01;  // sd / sqrt(n)
   const auto mc = [&](double v) { return Estimate{v, v - kZ95 * s, v + kZ95 * s}; };
   CHECK_FALSE(mean_disagrees(2.25, mc(2.25 + 4.4 * s), 10000));
@@ -582,7 +586,7 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
     r.mc->run.counters[1].value -= 4.0 * s;  // phase e_hits: within 4.5 se
     r.mc->run.counters[1].lo -= 4.0 * s;
     r.mc->run.counters[1].hi -= 4.0 * s;
-    const auto text = salvo::sim::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+    const auto text = salvo::report::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
     INFO(text);
     CHECK(text_cells(text, "e_shots") ==
           std::vector<std::string>{"1.000", "1.000 [0.990, 1.010]", "2.250", "2.276 [2.266, 2.286] !"});
@@ -597,7 +601,7 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
     r.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 1, 1});
     auto prov = provenance(MethodChoice::kBoth);
     prov.trials = 1;
-    const auto text = salvo::sim::format_odds({r}, prov, Format::kText);
+    const auto text = salvo::report::format_odds({r}, prov, Format::kText);
     INFO(text);
     CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"});
     CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
@@ -611,7 +615,7 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
     prov.situations_total = 2;
     auto b = a;
     b.sweep = {{"fire.range", "12"}};
-    const auto text = salvo::sim::format_odds({a, b}, prov, Format::kText);
+    const auto text = salvo::report::format_odds({a, b}, prov, Format::kText);
     INFO(text);
     REQUIRE(lines_of(text).size() > 8);
     std::string mc_row;
@@ -627,7 +631,7 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
 // loader's messages show them.
 
 TEST_CASE("printable: a name holding a control character as a TOML string", "[report][issue13]") {
-  using salvo::sim::printable;
+  using salvo::report::printable;
   CHECK(printable("Sherman 75 vs Panther") == "Sherman 75 vs Panther");
   CHECK(printable("a \"quoted\" \\ name") == "a \"quoted\" \\ name");  // no control character: as given
   CHECK(printable("x\ny") == "\"x\\ny\"");
@@ -643,7 +647,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
   const std::string nl = "x\ny";
   const std::string pipe = "p|q\r";
 
-  const auto single = salvo::sim::format_odds({report(esc, {{"target.label", nl}}, true, false)},
+  const auto single = salvo::report::format_odds({report(esc, {{"target.label", nl}}, true, false)},
                                               provenance(MethodChoice::kExact), Format::kText);
   INFO(single);
   CHECK(single.rfind("\"a\\u001B[31mRED\"\n", 0) == 0);
@@ -654,7 +658,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
                                     report(pipe, {}, true, false)};
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 3;
-  const auto compact = salvo::sim::format_odds(reps, prov, Format::kText);
+  const auto compact = salvo::report::format_odds(reps, prov, Format::kText);
   INFO(compact);
   CHECK(compact.find('\x1b') == std::string::npos);
   CHECK(compact.find('\r') == std::string::npos);
@@ -662,7 +666,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
   CHECK(line_starting(compact, "\"x\\ny\"").find("37.5%") != std::string::npos);
   CHECK(line_starting(compact, "\"p|q\\r\"").find("37.5%") != std::string::npos);
 
-  const auto md = salvo::sim::format_odds(reps, prov, Format::kMarkdown);
+  const auto md = salvo::report::format_odds(reps, prov, Format::kMarkdown);
   INFO(md);
   const auto lines = lines_of(md);
   REQUIRE(lines.size() >= 5);
@@ -673,11 +677,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
   // Every table row is whole: it starts and ends with '|'
   for (std::size_t i = 0; i < 5; ++i) CHECK((lines[i].front() == '|' && lines[i].back() == '|'));
 
-  salvo::sim::ExplainReport e;
-  e.file = "t.toml";
-  e.name = nl;
-  e.sweep = {{"name", esc}};
-  const auto text = salvo::sim::format_explain({e});
+  const auto text = salvo::app::explain_heading("t.toml", nl, {{"name", esc}});
   INFO(text);
   CHECK(text.rfind("== \"x\\ny\"  (t.toml)\n   name = \"a\\u001B[31mRED\"\n", 0) == 0);
 }

@@ -17,7 +17,8 @@
 #include "salvo/rules/asl.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
+#include "salvo/rulesets/ruleset.h"
 
 namespace {
 
@@ -70,17 +71,17 @@ std::map<std::string, std::string> csv_row(const std::string& header, const std:
 
 // The reports salvo odds makes, built here in memory from the same files: loader, compiler,
 // engines. Monte Carlo (trials > 0) keys each situation's dice by its index, as salvo does.
-std::vector<salvo::sim::SituationReport> reports_of(const std::vector<std::string>& files, std::uint64_t trials) {
-  std::vector<salvo::sim::SituationReport> reports;
+std::vector<salvo::report::SituationReport> reports_of(const std::vector<std::string>& files, std::uint64_t trials) {
+  std::vector<salvo::report::SituationReport> reports;
   for (const auto& f : files) {
     for (const auto& s : salvo::load::load_file(f).situations) {
       const auto program = salvo::asl::compile(s.situation).program;
-      salvo::sim::SituationReport r;
+      salvo::report::SituationReport r;
       r.file = f;
       r.name = s.situation.name;
       r.sweep = s.sweep_values;
       r.program_hash = program.hash();
-      r.names = salvo::sim::names_of(program);
+      r.names = salvo::report::names_of(program);
       r.exact = salvo::sim::solve_exact(program);
       if (trials > 0) {
         salvo::sim::McOptions o;
@@ -96,9 +97,10 @@ std::vector<salvo::sim::SituationReport> reports_of(const std::vector<std::strin
   return reports;
 }
 
-salvo::sim::Provenance provenance(salvo::sim::MethodChoice method, std::uint64_t trials, std::size_t total) {
-  salvo::sim::Provenance p;
+salvo::report::Provenance provenance(salvo::report::MethodChoice method, std::uint64_t trials, std::size_t total) {
+  salvo::report::Provenance p;
   p.method = method;
+  p.hints = salvo::Registry::global().find("asl")->hints();
   p.seed = 1;
   p.trials = trials;
   p.threads = 1;
@@ -153,8 +155,8 @@ TEST_CASE("a sweep of three batches: each row is the row its situation gives on 
 
 TEST_CASE("a streamed table is the in-memory formatter's text, in every format", "[cli][stream]") {
   TempDir dir;
-  using salvo::sim::Format;
-  using salvo::sim::MethodChoice;
+  using salvo::report::Format;
+  using salvo::report::MethodChoice;
   struct Case {
     const char* what;
     std::vector<std::string> files;
@@ -182,7 +184,7 @@ TEST_CASE("a streamed table is the in-memory formatter's text, in every format",
       const auto r = run_salvo(args);
       INFO(r.err);
       REQUIRE(r.code == 0);
-      CHECK(r.out == salvo::sim::format_odds(reports, prov, format));
+      CHECK(r.out == salvo::report::format_odds(reports, prov, format));
     }
   }
 }

@@ -12,12 +12,14 @@
 
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
+#include "salvo/rulesets/ruleset.h"
 #include "salvo/sim/stats.h"
 #include "sim/programs.h"
 
 using namespace salvo;
 using namespace salvo::sim;
+using namespace salvo::report;
 
 namespace {
 
@@ -58,6 +60,7 @@ SituationReport report_with(std::optional<RunResult> exact, std::optional<RunRes
 Provenance provenance(MethodChoice m) {
   Provenance p;
   p.method = m;
+  p.hints = salvo::Registry::global().find("asl")->hints();
   p.trials = 0;
   p.situations_total = 1;
   return p;

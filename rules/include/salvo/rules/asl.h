@@ -77,6 +77,8 @@ constexpr int num_flags(int turns) { return kNumFlags + 3 * turns; }
 /// the per-step flags a target type cannot produce).
 std::vector<std::string> flag_names(int turns);
 std::vector<std::string> end_reason_names(int turns);
+/// Names a T-turn duel program (flags, outcomes, end reasons), with its per-turn series.
+void add_names(RollProgram& p, int turns);
 }  // namespace duel
 
 /// To Kill numbers for one struck aspect.
@@ -118,6 +120,11 @@ struct Compiled {
   RollProgram program;
   Explanation explain;
 };
+
+/// The `explain` listing of an explanation (after the situation's name and sweep point, which
+/// the caller prints): the To Hit table color, each shot's modifiers with their rules, the
+/// notes. Ends with a newline.
+std::string format_explanation(const Explanation& e);
 
 /// Check a situation against the rules; returns the first problem found, or nothing.
 /// compile() calls it and throws it.

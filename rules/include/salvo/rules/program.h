@@ -85,6 +85,23 @@ struct RollProgram {
   std::vector<std::string> outcome_names;     ///< categorical step outcomes
   std::vector<std::string> end_reason_names;  ///< why a run ends
 
+  /// A quantity a run over several turns records once per turn: turn t (1..turns) is the name
+  /// at index first + t - 1 of its kind, written NAME_turn_t. How reports lay out a run turn
+  /// by turn; not part of the program's hash (the names are).
+  struct TurnSeries {
+    enum class Kind : std::uint8_t { kFlag, kEndReason };
+    Kind kind = Kind::kFlag;
+    std::string name;          ///< "destroyed_by"
+    std::uint32_t first = 0;   ///< index of turn 1 in flag_names or end_reason_names
+    int turns = 0;
+    friend bool operator==(const TurnSeries&, const TurnSeries&) = default;
+  };
+  std::vector<TurnSeries> turn_series;
+
+  /// Appends NAME_turn_1 .. NAME_turn_<turns> to the flag or end-reason names and records the
+  /// series.
+  void add_turn_series(TurnSeries::Kind kind, const std::string& name, int turns);
+
   std::size_t num_states() const { return state_root.size(); }
 
   /// Link for face f of node n.

@@ -297,9 +297,9 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s);
 /// Compile a situation into a roll program. Throws RulesError.
 Compiled compile(const Chart& chart, const Situation& s);
 
-/// The `explain` listing of a compiled situation.
-std::string format_explain(const std::string& file, const std::string& name,
-                           const std::vector<std::pair<std::string, std::string>>& sweep, const Explanation& e);
+/// The `explain` listing of a compiled situation (after its name and sweep point, which the
+/// caller prints). Ends with a newline.
+std::string format_explanation(const Explanation& e);
 
 /// Version of the built-in 1943 rules data (the chart itself is hashed separately).
 inline constexpr const char* kRulesDataVersion = "1943-2026.11-2";

@@ -1,5 +1,5 @@
 #pragma once
-/// sim/cli/progress.h — the one progress bar: on a terminal's stderr, drawn only once a run has
+/// app/src/progress.h — the one progress bar: on a terminal's stderr, drawn only once a run has
 /// lasted a second, at most ten times a second, and cleared when done. Units of work (situations,
 /// compared points) and the trials of the one under way.
 
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <string>
 
-namespace salvo::cli {
+namespace salvo::app {
 
 class Progress {
  public:
@@ -89,4 +89,4 @@ class Progress {
   bool drawn_ = false;
 };
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

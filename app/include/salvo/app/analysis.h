@@ -1,5 +1,5 @@
 #pragma once
-/// sim/cli/analysis.h — the analysis commands: `salvo compare` (options on common dice),
+/// app/src/analysis.h — the analysis commands: `salvo compare` (options on common dice),
 /// `salvo sensitivity` (what each modifier is worth), `salvo chart` (odds charts through
 /// scripts/chart.py and matplotlib), and the self-contained HTML page of `odds --format html`.
 
@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
+#include "salvo/app/runner.h"
 
-namespace salvo::cli {
+namespace salvo::app {
 
-struct Job;
 
 /// Flags shared by the analysis commands, as typed (validated by each command).
 struct AnalysisFlags {
@@ -47,7 +47,9 @@ int run_chart(const ChartFlags& flags);
 
 /// The `odds --format html` page: tables, inline charts, the explain trail, provenance.
 /// Charts need /usr/bin/python3 with matplotlib; without it the page says so and has none.
-std::string html_odds_page(const std::vector<sim::SituationReport>& reports, const sim::Provenance& prov,
-                           const std::vector<Job>& jobs);
+/// The outcome and hits charts of a handful of situations are computed first, with the run's
+/// settings (exact if the run had exact results, else Monte Carlo with its trials).
+std::string html_odds_page(const std::vector<report::SituationReport>& reports, const report::Provenance& prov,
+                           const std::vector<Job>& jobs, const RunSettings& settings);
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

@@ -1,5 +1,5 @@
 #pragma once
-/// sim/cli/spill.h — situation reports kept on disk while a sweep runs, so that `salvo odds`
+/// app/src/spill.h — situation reports kept on disk while a sweep runs, so that `salvo odds`
 /// holds a bounded batch of situations in memory however large the sweep.
 ///
 /// Every table format says at its top whether the run was interrupted (CSV and Markdown with a
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
 
-namespace salvo::cli {
+namespace salvo::app {
 
-class ReportSpill final : public sim::ReportSource {
+class ReportSpill final : public report::ReportSource {
  public:
   /// A spill in an anonymous file (created and unlinked at once, so nothing is left behind
   /// whatever happens to the process) in $TMPDIR or /tmp. (The output path itself is checked
@@ -29,11 +29,11 @@ class ReportSpill final : public sim::ReportSource {
   ReportSpill& operator=(const ReportSpill&) = delete;
 
   /// Append one report. Throws IoError if the disk refuses.
-  void append(const sim::SituationReport& report);
+  void append(const report::SituationReport& report);
   std::size_t size() const { return count_; }
 
   /// Every report appended so far, in order.
-  void for_each(const std::function<void(const sim::SituationReport&)>& visit) const override;
+  void for_each(const std::function<void(const report::SituationReport&)>& visit) const override;
 
  private:
   [[noreturn]] void fail(int err) const;
@@ -43,7 +43,7 @@ class ReportSpill final : public sim::ReportSource {
   std::size_t count_ = 0;
   // Kept once in memory: the files named and the distinct name sets (a sweep has a few).
   std::vector<std::string> files_;
-  std::vector<sim::ResultNames> names_;
+  std::vector<report::ResultNames> names_;
 };
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

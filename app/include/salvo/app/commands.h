@@ -1,5 +1,5 @@
 #pragma once
-/// sim/cli/commands.h — the `salvo` commands behind the command-line parser.
+/// app/src/commands.h — the `salvo` commands behind the command-line parser.
 ///
 /// Errors are thrown, and printed in one place (main): bad input exits 2, whether it is the
 /// command line (CLI11's parse errors, UsageError) or a file (load::InputError; rules errors are
@@ -16,11 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "io.h"
+#include "salvo/app/io.h"
 #include "salvo/load/toml_util.h"
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
 
-namespace salvo::cli {
+namespace salvo::app {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInput = 2;  ///< bad input: a flag, a flag's value or a file
@@ -49,12 +49,12 @@ struct OddsFlags {
 
 struct OddsOptions {
   std::vector<std::string> files;
-  sim::MethodChoice method = sim::MethodChoice::kExact;
+  report::MethodChoice method = report::MethodChoice::kExact;
   std::uint64_t trials = 1'000'000;  ///< exact count; with a precision, the cap
   std::optional<double> precision;
   std::uint64_t seed = 1;
   int threads = 0;  ///< 0 = all cores
-  sim::Format format = sim::Format::kText;
+  report::Format format = report::Format::kText;
   std::string output;
   std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused before any work
   std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read
@@ -83,7 +83,4 @@ std::size_t max_situations_flag(std::string_view text);
 /// MB, GB mean the same), 1 byte..1 GiB. Throws UsageError.
 std::size_t max_file_size_flag(std::string_view text);
 
-/// "salvo 0.1.0 (git abcdef012345)".
-std::string version_line();
-
-}  // namespace salvo::cli
+}  // namespace salvo::app

@@ -1,6 +1,6 @@
 // Formatting of odds tables (text, CSV, JSON, Markdown) and of `explain` listings.
 
-#include "salvo/sim/report.h"
+#include "salvo/report/report.h"
 
 #include <fmt/format.h>
 
@@ -14,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "salvo/core/text_table.h"
 #include "salvo/sim/stats.h"
 
 #ifndef SALVO_VERSION
@@ -23,7 +24,12 @@
 #define SALVO_GIT_REV "unknown"
 #endif
 
-namespace salvo::sim {
+namespace salvo::report {
+
+using sim::has_interval;
+using sim::half_width;
+using sim::kZ95;
+using sim::WindowTallies;
 
 std::string_view version() { return SALVO_VERSION; }
 std::string_view git_revision() { return SALVO_GIT_REV; }
@@ -73,7 +79,7 @@ std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
 
 ResultNames names_of(const RollProgram& program) {
   return ResultNames{program.flag_names, program.counter_names, program.outcome_names,
-                     program.end_reason_names};
+                     program.end_reason_names, program.turn_series};
 }
 
 bool disagrees(double exact, double mc, std::uint64_t trials) {
@@ -169,16 +175,19 @@ const std::vector<Estimate>& values_for(const WindowStats& w, Src src) {
   return w.flags;
 }
 
-// A quantity indexed by turn ("destroyed_by_turn_3" -> "destroyed_by", 3), or nothing.
-std::optional<std::pair<std::string, int>> turn_split(const std::string& name) {
-  const auto pos = name.rfind("_turn_");
-  if (pos == std::string::npos || pos == 0) return std::nullopt;
-  const std::string digits = name.substr(pos + 6);
-  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  const int t = std::stoi(digits);
-  if (t < 1) return std::nullopt;
-  return std::make_pair(name.substr(0, pos), t);
+// The turn of a quantity a run over several turns records once per turn (the program's turn
+// series): ("destroyed_by", 3) for p_destroyed_by_turn_3; nothing for any other quantity.
+std::optional<std::pair<std::string, int>> turn_of(const ResultNames& n, const Quantity& q) {
+  if (q.src != Src::kFlag && q.src != Src::kEnd) return std::nullopt;
+  const auto& names = names_for(n, q.src);
+  const auto it = std::find(names.begin(), names.end(), q.name);
+  if (it == names.end()) return std::nullopt;
+  const auto i = static_cast<std::uint32_t>(it - names.begin());
+  const auto kind = q.src == Src::kFlag ? RollProgram::TurnSeries::Kind::kFlag : RollProgram::TurnSeries::Kind::kEndReason;
+  for (const auto& series : n.turn_series)
+    if (series.kind == kind && i >= series.first && i < series.first + static_cast<std::uint32_t>(series.turns))
+      return std::make_pair(series.name, static_cast<int>(i - series.first) + 1);
+  return std::nullopt;
 }
 
 // The quantities of one report's window, in program order (end reasons: phase only). The first
@@ -188,8 +197,9 @@ std::vector<Quantity> quantities_of(const ResultNames& n, bool phase) {
   for (Src src : {Src::kFlag, Src::kCounter, Src::kOutcome, Src::kEnd}) {
     if (src == Src::kEnd && !phase) continue;
     for (const auto& name : names_for(n, src)) {
-      if (const auto t = turn_split(name); !phase && t && t->second >= 2) continue;
-      q.push_back({src, name});
+      const Quantity quantity{src, name};
+      if (const auto t = turn_of(n, quantity); !phase && t && t->second >= 2) continue;
+      q.push_back(quantity);
     }
   }
   return q;
@@ -267,12 +277,7 @@ void add_unique(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-bool has_turns(const ResultNames& n) {
-  for (const auto* v : {&n.flags, &n.end_reasons})
-    for (const auto& name : *v)
-      if (turn_split(name)) return true;
-  return false;
-}
+bool has_turns(const ResultNames& n) { return !n.turn_series.empty(); }
 
 // What a table needs to know about all its reports before the first row, gathered in one pass
 // (which also checks every value).
@@ -491,56 +496,6 @@ void write_csv(const ReportSource& reports, const Summary& sum, const Provenance
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Aligned text tables
-
-enum class Align : std::uint8_t { kLeft, kRight };
-
-struct TextTable {
-  std::vector<Align> align;
-  std::vector<std::vector<std::string>> rows;  // the first row is the header
-  std::string indent = "";
-
-  std::string render() const {
-    std::vector<std::size_t> width(align.size(), 0);
-    for (const auto& row : rows) widen(width, row);
-    std::string out;
-    for (const auto& row : rows) out += line(row, width);
-    return out;
-  }
-
-  // Column widths grown to fit `row` (a table too big to hold: widen over every row, then
-  // print each with line()).
-  void widen(std::vector<std::size_t>& width, const std::vector<std::string>& row) const {
-    width.resize(align.size(), 0);
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], display_width(row[c]));
-  }
-
-  // One row padded to `width`, without trailing spaces, with its newline.
-  std::string line(const std::vector<std::string>& row, const std::vector<std::size_t>& width) const {
-    std::string text = indent;
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) {
-      if (c) text += "  ";
-      const std::size_t pad = width[c] - display_width(row[c]);
-      if (align[c] == Align::kRight)
-        text += std::string(pad, ' ') + row[c];
-      else
-        text += row[c] + std::string(pad, ' ');
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    return text + '\n';
-  }
-
-  // Code points, so that "±" counts as one column.
-  static std::size_t display_width(const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char c : s)
-      if ((c & 0xC0) != 0x80) ++n;
-    return n;
-  }
-};
-
 std::string pct(double v) { return format_percent(v); }
 
 std::string text_cell(const Quantity& q, const std::optional<Estimate>& e, bool mc) {
@@ -636,7 +591,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   std::vector<Column> columns;
   const bool turns = has_turns(r.names);
   for (bool phase : {false, true}) {
-    const std::string window = phase ? (turns ? "all turns" : "phase") : (turns ? "turn 1" : "first shot");
+    const DisplayHints& h = prov.hints;
+    const std::string window = phase ? (turns ? h.run_window_turns : h.run_window) : (turns ? h.first_window_turns : h.first_window);
     if (r.exact) columns.push_back({both ? window + " exact" : window, phase, &*r.exact, false});
     if (r.mc) columns.push_back({both ? window + " mc" : window, phase, &*r.mc, true});
   }
@@ -671,14 +627,14 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     main.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, false))
-    if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_split(q.name)) main.rows.push_back(cells(q, all_cols));
+    if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_of(r.names, q)) main.rows.push_back(cells(q, all_cols));
   out += main.render();
 
   // How the phase ended: outcome of the last step, and why the phase stopped.
   std::vector<const Column*> phase_cols;
   TextTable ended;
   ended.align = {Align::kLeft};
-  ended.rows.push_back({turns ? "how the run ended" : "how the phase ended"});
+  ended.rows.push_back({"how the " + (turns ? std::string("run") : prov.hints.run_window) + " ended"});
   for (const auto& c : columns) {
     if (!c.phase) continue;
     phase_cols.push_back(&c);
@@ -686,32 +642,39 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     ended.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, true))
-    if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_split(q.name)) ended.rows.push_back(cells(q, phase_cols));
+    if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_of(r.names, q)) ended.rows.push_back(cells(q, phase_cols));
   out += '\n' + ended.render();
 
   if (turns) {
-    // Turn by turn: each turn-indexed quantity as a column, over the whole run.
-    std::vector<Quantity> kinds;  // name = the prefix, in order of first appearance
+    // Turn by turn: each series of the program as a column (flags, then end reasons), over the
+    // whole run.
+    std::vector<const RollProgram::TurnSeries*> series;
     int last = 0;
-    for (const auto& q : quantities_of(r.names, true)) {
-      const auto split = turn_split(q.name);
-      if (!split || (q.src != Src::kFlag && q.src != Src::kEnd)) continue;
-      last = std::max(last, split->second);
-      const Quantity kind{q.src, split->first};
-      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-    }
+    for (const auto kind : {RollProgram::TurnSeries::Kind::kFlag, RollProgram::TurnSeries::Kind::kEndReason})
+      for (const auto& ts : r.names.turn_series)
+        if (ts.kind == kind) {
+          series.push_back(&ts);
+          last = std::max(last, ts.turns);
+        }
+    const auto src_of = [](const RollProgram::TurnSeries& ts) {
+      return ts.kind == RollProgram::TurnSeries::Kind::kFlag ? Src::kFlag : Src::kEnd;
+    };
     TextTable by_turn;
     by_turn.align = {Align::kRight};
     by_turn.rows.push_back({"turn"});
-    for (const auto& k : kinds)
+    for (const auto* ts : series)
       for (const Column* c : phase_cols) {
         by_turn.align.push_back(Align::kRight);
-        by_turn.rows[0].push_back(k.key() + (both ? (c->mc ? " mc  " : " exact") : ""));
+        by_turn.rows[0].push_back(Quantity{src_of(*ts), ts->name}.key() + (both ? (c->mc ? " mc  " : " exact") : ""));
       }
     for (int t = 1; t <= last; ++t) {
       std::vector<std::string> row{std::to_string(t)};
-      for (const auto& k : kinds) {
-        const Quantity q{k.src, k.name + "_turn_" + std::to_string(t)};
+      for (const auto* ts : series) {
+        if (t > ts->turns) {
+          row.insert(row.end(), phase_cols.size(), "-");
+          continue;
+        }
+        const Quantity q{src_of(*ts), names_for(r.names, src_of(*ts)).at(ts->first + static_cast<std::uint32_t>(t) - 1)};
         for (const Column* c : phase_cols) {
           const auto e = lookup(r.names, c->result->run, q);
           std::string cell = text_cell(q, e, c->mc);
@@ -734,25 +697,28 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   return out;
 }
 
-// Several situations: one compact row per situation (and method), key columns picked by name
-// (the text and Markdown tables).
+// "first: the first shot, or turn 1 of a situation over several turns; phase: the whole run"
+std::string windows_note(const DisplayHints& h) {
+  return fmt::format("first: the {}, or {} of a situation over several turns; phase: the whole run", h.first_window,
+                     h.first_window_turns);
+}
+
+// Several situations: one compact row per situation (and method), with the key quantities
+// of the display hints that the reports have (the text and Markdown tables).
 struct KeyColumn {
-  const char* title;
+  std::string title;
   bool phase;
   Quantity q;
 };
 
-std::vector<KeyColumn> key_columns(const Summary& sum) {
-  const std::vector<KeyColumn> wanted{
-      {"first p_hit", false, {Src::kFlag, "hit"}}, {"first p_kill", false, {Src::kFlag, "kill"}},
-      {"phase p_hit", true, {Src::kFlag, "hit"}},  {"phase p_kill", true, {Src::kFlag, "kill"}},
-      {"p_burn", true, {Src::kFlag, "burn"}},      {"p_immob", true, {Src::kFlag, "immobilized"}},
-      {"p_shock", true, {Src::kFlag, "shock"}},    {"p_malf", true, {Src::kFlag, "malfunction"}},
-      {"e_shots", true, {Src::kCounter, "shots"}}, {"e_hits", true, {Src::kCounter, "hits"}},
-  };
+std::vector<KeyColumn> key_columns(const Summary& sum, const DisplayHints& hints) {
   std::vector<KeyColumn> present;
-  for (const auto& c : wanted)
+  for (const auto& k : hints.key) {
+    const bool p = k.quantity.rfind("p_", 0) == 0;
+    if (!p && k.quantity.rfind("e_", 0) != 0) continue;
+    const KeyColumn c{k.title, k.run, {p ? Src::kFlag : Src::kCounter, k.quantity.substr(2)}};
     if (sum.has(c.q)) present.push_back(c);
+  }
   return present;
 }
 
@@ -761,7 +727,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   const auto& keys = sum.keys;
   const bool show_name = files.size() > 1 || keys.empty();
   const bool both = prov.method == MethodChoice::kBoth;
-  const auto cols = key_columns(sum);
+  const auto cols = key_columns(sum, prov.hints);
 
   std::string head = fmt::format("{} situations", sum.count);
   if (files.size() == 1)
@@ -801,7 +767,8 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
     t.align.push_back(Align::kRight);
     std::string name = c.title;
     for (const char* window : {"first ", "phase "})
-      if (all_turns && name.rfind(window, 0) == 0) name = (c.phase ? "all turns " : "turn 1 ") + name.substr(6);
+      if (all_turns && name.rfind(window, 0) == 0)
+        name = (c.phase ? prov.hints.run_window_turns : prov.hints.first_window_turns) + " " + name.substr(6);
     title.push_back(both ? name + "  " : name);
   }
 
@@ -854,7 +821,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
 
   std::string foot;
   if (sum.with_turns > 0 && !all_turns)
-    foot += "\nfirst: the first shot, or turn 1 of a situation over several turns; phase: the whole run\n";
+    foot += "\n" + windows_note(prov.hints) + "\n";
   if (prov.method != MethodChoice::kExact)
     foot += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n", 100.0 * max_half);
   if (both) {
@@ -907,7 +874,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
   const auto& keys = sum.keys;
   const bool both = prov.method == MethodChoice::kBoth;
   const bool interrupted = sum.interrupted(prov);
-  const auto cols = key_columns(sum);
+  const auto cols = key_columns(sum, prov.hints);
 
   std::vector<std::string> header{"name"};
   std::vector<bool> numeric{false};
@@ -959,89 +926,9 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
   });
   std::string foot = "\n";
   if (sum.with_turns > 0)
-    foot += "_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_\n\n";
+    foot += "_" + windows_note(prov.hints) + "_\n\n";
   if (no_interval) foot += "_±?: no interval: a mean needs 2 or more trials to estimate its variance_\n\n";
   out(foot + "_" + md_escape(provenance_line(prov)) + "_\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// explain
-
-std::string signed_value(int v) { return fmt::format("{:+d}", v); }
-
-std::string modifier_line(const asl::Modifier& m) {
-  std::string s = fmt::format("{:>3}  {}", signed_value(m.value), m.what);
-  if (!m.rule.empty()) s += fmt::format(" ({})", m.rule);
-  return s;
-}
-
-const char* ammo_name(asl::Ammo a) {
-  switch (a) {
-    case asl::Ammo::kAP:
-      return "AP";
-    case asl::Ammo::kAPCR:
-      return "APCR";
-    case asl::Ammo::kAPDS:
-      return "APDS";
-    case asl::Ammo::kHEAT:
-      return "HEAT";
-    case asl::Ammo::kHE:
-      return "HE";
-    case asl::Ammo::kNone:
-      return "none";
-  }
-  return "?";
-}
-
-std::string opt_number(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
-
-std::string explain_shot(const asl::ShotExplain& s) {
-  std::string out = s.label + '\n';
-  if (s.direct_ift) {  // MG/IFE: no To Hit DR; the IFT DR is the attack
-    out += "    Infantry Fire Table (no To Hit DR)\n";
-    for (const auto& line : s.effects) out += "      " + line + '\n';
-    out += fmt::format("    ROF {}   B# {}   X# {}\n", s.rof, s.breakdown, opt_number(s.x_number));
-    return out;
-  }
-  out += fmt::format("    Basic TH#      {}\n", s.basic_th);
-  for (const auto& m : s.th_mods) out += "      " + modifier_line(m) + '\n';
-  out += fmt::format("    Modified TH#   {}\n", s.modified_th);
-  out += "    To Hit DRM\n";
-  if (s.drm.empty()) out += "      none\n";
-  for (const auto& m : s.drm) out += "      " + modifier_line(m) + '\n';
-  out += fmt::format("    total DRM      {}\n", signed_value(s.total_drm));
-  if (s.double_lower_die)
-    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n",
-                       s.modified_th, s.modified_th - s.total_drm);
-  else
-    out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
-                       s.modified_th - s.total_drm);
-  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo),
-                     s.rof, s.breakdown, opt_number(s.x_number), opt_number(s.depletion));
-  if (!s.effects.empty()) {
-    out += "    Infantry Fire Table\n";
-    for (const auto& line : s.effects) out += "      " + line + '\n';
-  }
-  if (s.kills.empty()) return out;
-
-  out += "    To Kill\n";
-  TextTable t;
-  t.indent = "      ";
-  t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
-  t.rows.push_back({"aspect", "Basic TK#", "AF", "Final TK#", "TK modifiers"});
-  for (const auto& k : s.kills) {
-    std::string mods;
-    for (const auto& m : k.mods) {
-      if (!mods.empty()) mods += "; ";
-      mods += signed_value(m.value) + ' ' + m.what + (m.rule.empty() ? "" : " (" + m.rule + ")");
-    }
-    if (mods.empty()) mods = "-";
-    t.rows.push_back({k.aspect + (k.critical ? " (CH)" : ""), std::to_string(k.basic_tk),
-                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk),
-                      mods});
-  }
-  out += t.render();
-  return out;
 }
 
 }  // namespace
@@ -1083,22 +970,4 @@ std::string format_odds(const std::vector<SituationReport>& reports, const Prove
   return text;
 }
 
-std::string format_explain(const std::vector<ExplainReport>& reports) {
-  std::string out;
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    const auto& r = reports[i];
-    const auto& e = r.explanation;
-    if (i) out += '\n';
-    out += fmt::format("== {}  ({})\n", printable(r.name), printable(r.file));
-    for (const auto& [k, v] : r.sweep) out += fmt::format("   {} = {}\n", printable(k), printable(v));
-    out += fmt::format("To Hit table: {}\n", e.th_color);
-    for (const auto& s : e.shots) out += '\n' + explain_shot(s);
-    if (!e.notes.empty()) {
-      out += "\nnotes\n";
-      for (const auto& n : e.notes) out += "  - " + n + '\n';
-    }
-  }
-  return out;
-}
-
-}  // namespace salvo::sim
+}  // namespace salvo::report

@@ -1,5 +1,5 @@
 // Situation reports in an unlinked temporary file: binary records, read back in order.
-#include "spill.h"
+#include "salvo/app/spill.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "io.h"
+#include "salvo/app/io.h"
 
-namespace salvo::cli {
+namespace salvo::app {
 namespace {
 
 static_assert(std::is_trivially_copyable_v<sim::Estimate>);
@@ -131,7 +131,7 @@ void ReportSpill::fail(int err) const {
   throw IoError(fmt::format("salvo: cannot write {}: {}", label_, std::strerror(err)));
 }
 
-void ReportSpill::append(const sim::SituationReport& r) {
+void ReportSpill::append(const report::SituationReport& r) {
   std::string buf;
   Writer w(buf);
   w.size(index_of(files_, r.file));
@@ -149,10 +149,10 @@ void ReportSpill::append(const sim::SituationReport& r) {
   ++count_;
 }
 
-void ReportSpill::for_each(const std::function<void(const sim::SituationReport&)>& visit) const {
+void ReportSpill::for_each(const std::function<void(const report::SituationReport&)>& visit) const {
   if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) fail(errno);
   Reader rd(file_);
-  sim::SituationReport r;
+  report::SituationReport r;
   for (std::size_t i = 0; i < count_; ++i) {
     r.file = files_.at(rd.size());
     r.name = rd.str();
@@ -170,4 +170,4 @@ void ReportSpill::for_each(const std::function<void(const sim::SituationReport&)
   if (std::fseek(file_, 0, SEEK_END) != 0) fail(errno);
 }
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

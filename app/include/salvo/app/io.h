@@ -1,5 +1,5 @@
 #pragma once
-/// sim/cli/io.h — where a command's output goes, and the signals that stop a run.
+/// app/src/io.h — where a command's output goes, and the signals that stop a run.
 ///
 /// Output paths (docs/robustness.md):
 ///  - stdout (no -o): every write and the final flush are checked; a failure is an IoError;
@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-namespace salvo::cli {
+namespace salvo::app {
 
 inline constexpr int kExitIo = 4;  ///< an output could not be written (disk full, closed stdout)
 
@@ -89,4 +89,4 @@ class Output {
 /// Write `text` to stdout (path empty) or to `path` (through Output).
 void write_output(const std::string& path, std::string_view text);
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

@@ -1,5 +1,5 @@
 // Output paths written safely, and the one handler for the signals that stop a run (io.h).
-#include "io.h"
+#include "salvo/app/io.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -16,7 +16,7 @@
 
 #include "salvo/load/asl_loader.h"
 
-namespace salvo::cli {
+namespace salvo::app {
 namespace {
 
 // ---- Signals ---------------------------------------------------------------------------------
@@ -256,4 +256,4 @@ void write_output(const std::string& path, std::string_view text) {
   out.commit();
 }
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

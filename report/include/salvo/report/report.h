@@ -1,26 +1,33 @@
 #pragma once
-/// salvo/sim/report.h — results as tables: terminal text, CSV, JSON and Markdown, plus the
-/// `explain` listing. Pure formatting over plain data: no engine runs, no I/O.
+/// salvo/report/report.h — results as tables: terminal text, CSV, JSON and Markdown. Pure
+/// formatting over plain data: no engine runs, no I/O, no ruleset.
 ///
 /// Quantity names come from the compiled program (flag, counter, outcome and end-reason names):
-/// p_<flag>, e_<counter>, outcome_<outcome>, end_<reason>. Only the text format's compact sweep
-/// table and the Markdown table pick their key columns by name; absent names are skipped.
+/// p_<flag>, e_<counter>, outcome_<outcome>, end_<reason>; a run over several turns lays out its
+/// per-turn quantities from the program's turn series. The compact tables (a sweep in text,
+/// Markdown) show the key quantities of the rulesets' display hints (Provenance::hints) that
+/// the reports have.
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 
-#include "salvo/core/text.h"
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "salvo/rules/asl.h"
+#include "salvo/core/display_hints.h"
+#include "salvo/core/text.h"
 #include "salvo/rules/program.h"
 #include "salvo/sim/result.h"
 
-namespace salvo::sim {
+namespace salvo::report {
+
+using sim::Estimate;
+using sim::Method;
+using sim::RunResult;
+using sim::WindowStats;
 
 enum class Format : std::uint8_t { kText, kCsv, kJson, kMarkdown };
 
@@ -46,6 +53,7 @@ struct ResultNames {
   std::vector<std::string> counters;
   std::vector<std::string> outcomes;
   std::vector<std::string> end_reasons;
+  std::vector<RollProgram::TurnSeries> turn_series;  ///< a run over several turns, turn by turn
   friend bool operator==(const ResultNames&, const ResultNames&) = default;
 };
 ResultNames names_of(const RollProgram& program);
@@ -73,6 +81,8 @@ struct Provenance {
   bool interrupted = false;  ///< the run was stopped (SIGINT) before it finished
   std::size_t situations_total =
       0;  ///< situations asked for (reports may hold fewer if interrupted)
+  /// Not provenance but how to show the tables: the display hints of the rulesets used.
+  DisplayHints hints;
 };
 
 /// A probability as the text table prints it: one decimal ("37.5%"), except that a chance that is
@@ -119,15 +129,4 @@ using salvo::printable;
 /// Monte Carlo trials run over the reported situations, M = max(prov.situations_total, K).
 std::string interrupted_line(std::uint64_t trials, std::size_t reported, const Provenance& prov);
 
-/// One situation for `explain`.
-struct ExplainReport {
-  std::string file;
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> sweep;
-  asl::Explanation explanation;
-};
-
-/// The `explain` listing: every modifier applied, with its rule. Ends with a newline.
-std::string format_explain(const std::vector<ExplainReport>& reports);
-
-}  // namespace salvo::sim
+}  // namespace salvo::report

@@ -8,12 +8,12 @@
 #include <exception>
 #include <string>
 
-#include "analysis.h"
-#include "commands.h"
+#include "salvo/app/analysis.h"
+#include "salvo/app/commands.h"
 #include "salvo/load/asl_loader.h"
 
 int main(int argc, char** argv) {
-  using namespace salvo::cli;
+  using namespace salvo::app;
 
   CLI::App app{"salvo: what are my odds? Combat odds for tabletop wargames (ASL ordnance fire).",
                "salvo"};

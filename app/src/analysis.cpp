@@ -1,6 +1,6 @@
 // The analysis commands: compare, sensitivity, chart, and the HTML page of `odds`.
 
-#include "analysis.h"
+#include "salvo/app/analysis.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -27,13 +27,10 @@
 #include <sstream>
 #include <tbb/info.h>
 
-#include "commands.h"
-#include "jobs.h"
-#include "progress.h"
+#include "salvo/app/commands.h"
+#include "salvo/app/progress.h"
+#include "salvo/app/runner.h"
 #include "salvo/load/asl_loader.h"
-#include "salvo/load/toml_util.h"
-#include "salvo/rules/asl.h"
-#include "salvo/rules/asl_sensitivity.h"
 #include "salvo/sim/compare.h"
 #include "salvo/sim/distribution.h"
 #include "salvo/sim/exact.h"
@@ -42,7 +39,7 @@
 
 extern char** environ;
 
-namespace salvo::cli {
+namespace salvo::app {
 namespace {
 
 namespace fs = std::filesystem;
@@ -51,23 +48,20 @@ using Json = nlohmann::ordered_json;
 // ---------------------------------------------------------------------------------------------
 // Flags
 
-struct RunSettings {
-  sim::MethodChoice method = sim::MethodChoice::kExact;
-  std::uint64_t trials = 1'000'000;
-  std::uint64_t seed = 1;
-  int threads = 0;
+struct Settings {
+  RunSettings run;
   std::string format = "text";
 };
 
-RunSettings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> formats) {
-  RunSettings s;
-  const auto m = sim::parse_method_choice(f.method);
+Settings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> formats) {
+  Settings s;
+  const auto m = report::parse_method_choice(f.method);
   if (!m) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
-  s.method = *m;
-  s.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
-  s.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
+  s.run.method = *m;
+  s.run.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
+  s.run.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
   const auto t = static_cast<int>(integer_flag("--threads", f.threads, 0, 1024));
-  s.threads = t > 0 ? t : tbb::info::default_concurrency();
+  s.run.threads = t > 0 ? t : tbb::info::default_concurrency();
   bool ok = false;
   std::string list;
   for (const char* name : formats) {
@@ -79,42 +73,34 @@ RunSettings settings_of(const AnalysisFlags& f, std::initializer_list<const char
   return s;
 }
 
+SourceOptions source_options(const AnalysisFlags& flags, bool explain = false) {
+  SourceOptions o;
+  o.explain = explain;
+  o.limits.max_file_bytes = max_file_size_flag(flags.max_file_size);
+  return o;
+}
+
 // ---------------------------------------------------------------------------------------------
 // ---------------------------------------------------------------------------------------------
 // Provenance and names
 
-sim::Provenance provenance_of(const std::vector<Job>& jobs, const RunSettings& s) {
-  sim::Provenance prov;
-  prov.method = s.method;
-  prov.seed = s.seed;
-  prov.trials = s.trials;
-  prov.threads = s.threads;
-  for (const RulesData& r : rules_data_of(jobs)) {
-    if (!prov.rules_data_version.empty()) prov.rules_data_version += ", ";
-    prov.rules_data_version += r.version;
-    prov.rules_data_hash ^= r.hash;
-  }
-  prov.situations_total = jobs.size();
-  return prov;
-}
-
-std::string provenance_text(const sim::Provenance& p) {
-  std::string s = fmt::format("{} | method {} | rules data {} #{}", version_line(), sim::method_choice_name(p.method),
-                              p.rules_data_version, sim::hex16(p.rules_data_hash));
-  if (p.method != sim::MethodChoice::kExact)
+std::string provenance_text(const report::Provenance& p) {
+  std::string s = fmt::format("{} | method {} | rules data {} #{}", version_line(), report::method_choice_name(p.method),
+                              p.rules_data_version, report::hex16(p.rules_data_hash));
+  if (p.method != report::MethodChoice::kExact)
     s += fmt::format(" | seed {} | {} trials | {} threads (results do not depend on it)", p.seed, p.trials, p.threads);
   return s;
 }
 
-Json provenance_json(const sim::Provenance& p, const char* command) {
+Json provenance_json(const report::Provenance& p, const char* command) {
   Json j;
-  j["salvo"] = {{"version", std::string(sim::version())}, {"git", std::string(sim::git_revision())}};
+  j["salvo"] = {{"version", std::string(report::version())}, {"git", std::string(report::git_revision())}};
   j["command"] = command;
-  j["method"] = std::string(sim::method_choice_name(p.method));
+  j["method"] = std::string(report::method_choice_name(p.method));
   j["seed"] = p.seed;
   j["trials"] = p.trials;
   j["threads"] = p.threads;
-  j["rules_data"] = {{"version", p.rules_data_version}, {"hash", sim::hex16(p.rules_data_hash)}};
+  j["rules_data"] = {{"version", p.rules_data_version}, {"hash", report::hex16(p.rules_data_hash)}};
   return j;
 }
 
@@ -122,14 +108,6 @@ std::string sweep_text(const std::vector<std::pair<std::string, std::string>>& s
   std::string s;
   for (const auto& [k, v] : sweep) s += (s.empty() ? "" : ", ") + k + " = " + v;
   return s;
-}
-
-/// Quantities where a lower value is better for the firer; neutral ones have no "better".
-int direction(const std::string& name) {
-  for (const char* bad : {"p_malfunction", "p_disabled", "p_low_ammo", "p_depleted", "p_dud"})
-    if (name == bad) return -1;
-  if (name == "e_shots") return 0;
-  return 1;
 }
 
 std::string quantity_label(const std::string& name) {
@@ -142,7 +120,7 @@ std::string quantity_label(const std::string& name) {
   return name;
 }
 
-std::string pct(double v) { return salvo::sim::format_percent(v); }
+std::string pct(double v) { return report::format_percent(v); }
 std::string pts(double v) { return fmt::format("{:+.1f}", 100.0 * v); }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,28 +271,21 @@ std::string inline_svg(const fs::path& svg) {
 
 constexpr int kHitsCap = 5;
 
-std::vector<sim::SituationReport> compute_reports(const std::vector<Job>& jobs, const RunSettings& s) {
-  std::vector<sim::SituationReport> reports(jobs.size());
-  Progress progress(jobs.size());
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    auto& r = reports[i];
-    r.file = jobs[i].file;
-    r.name = jobs[i].name;
-    r.sweep = jobs[i].sweep;
-    r.program_hash = jobs[i].program.hash();
-    r.names = sim::names_of(jobs[i].program);
-    if (s.method != sim::MethodChoice::kMonteCarlo) r.exact = sim::solve_exact(jobs[i].program);
-    if (s.method != sim::MethodChoice::kExact) {
-      sim::McOptions mc;
-      mc.seed = s.seed;
-      mc.situation_key = i;
-      mc.trials = s.trials;
-      mc.threads = s.threads;
-      r.mc = sim::monte_carlo(jobs[i].program, mc);
-    }
-    progress.situation_done();
-  }
-  return reports;
+/// Every situation of `source` through the runner, kept in memory (charts and pages hold a
+/// handful). Interrupted: the situations finished.
+struct Computed {
+  std::vector<Job> jobs;
+  std::vector<report::SituationReport> reports;
+  RunStatus status;
+};
+
+Computed compute(const SituationSource& source, const RunSettings& s) {
+  Computed c;
+  c.status = run_situations(source, s, [&c](Job&& job, report::SituationReport&& r) {
+    c.jobs.push_back(std::move(job));
+    c.reports.push_back(std::move(r));
+  });
+  return c;
 }
 
 Json distribution_json(const sim::Distribution& d) {
@@ -338,40 +309,45 @@ int index_of(const std::vector<std::string>& names, const std::string& n) {
   return it == names.end() ? -1 : static_cast<int>(it - names.begin());
 }
 
-/// The odds JSON of the run plus, per situation, the hits and best-outcome distributions.
-Json chart_data(const std::vector<Job>& jobs, const std::vector<sim::SituationReport>& reports,
-                const sim::Provenance& prov, const RunSettings& s, sim::Window window, bool distributions) {
-  Json data = Json::parse(sim::format_odds(reports, prov, sim::Format::kJson));
-  if (!distributions) return data;
+/// Per situation, the distributions of hits and of the run's outcome (the ruleset's hits counter
+/// and the flag shown apart, from its display hints): exact unless the settings are Monte Carlo
+/// only. Null for a situation whose ruleset counts no hits.
+Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Window window) {
+  Json all = Json::array();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const RollProgram& p = jobs[i].program;
-    const int hits = index_of(p.counter_names, "hits");
-    const int malf = index_of(p.flag_names, "malfunction");
-    if (hits < 0) continue;
-    Json& d = data["situations"][i]["distributions"];
-    if (s.method == sim::MethodChoice::kMonteCarlo) {
-      sim::McDistributionOptions o;
-      o.seed = s.seed;
-      o.situation_key = i;
-      o.trials = s.trials;
-      o.threads = s.threads;
-      const sim::McDistributions m = sim::mc_distributions(p, o, window, hits, kHitsCap, malf);
-      d["hits"] = distribution_json(m.counter);
-      d["outcomes"] = distribution_json(m.outcome);
-    } else {
-      d["hits"] = distribution_json(sim::exact_counter_distribution(p, window, hits, kHitsCap));
-      d["outcomes"] = distribution_json(sim::exact_outcome_distribution(p, window, malf));
+    const DisplayHints& h = jobs[i].ruleset->hints();
+    const int hits = h.hits_counter.empty() ? -1 : index_of(p.counter_names, h.hits_counter);
+    const int apart = h.outcome_apart_flag.empty() ? -1 : index_of(p.flag_names, h.outcome_apart_flag);
+    Json d;  // null
+    if (hits >= 0) {
+      if (s.method == report::MethodChoice::kMonteCarlo) {
+        sim::McDistributionOptions o;
+        o.seed = s.seed;
+        o.situation_key = i;
+        o.trials = s.trials;
+        o.threads = s.threads;
+        const sim::McDistributions m = sim::mc_distributions(p, o, window, hits, kHitsCap, apart);
+        d["hits"] = distribution_json(m.counter);
+        d["outcomes"] = distribution_json(m.outcome);
+      } else {
+        d["hits"] = distribution_json(sim::exact_counter_distribution(p, window, hits, kHitsCap));
+        d["outcomes"] = distribution_json(sim::exact_outcome_distribution(p, window, apart));
+      }
+      d["outcomes"]["outcome_names"] = p.outcome_names;
     }
-    d["outcomes"]["outcome_names"] = p.outcome_names;
+    all.push_back(std::move(d));
   }
-  return data;
+  return all;
 }
 
-std::vector<Job> load_all(const std::vector<std::string>& files, bool explain, const AnalysisFlags& flags) {
-  JobOptions o;
-  o.explain = explain;
-  o.max_file_bytes = max_file_size_flag(flags.max_file_size);
-  return load_jobs(files, o);
+/// The odds JSON of the reports plus, if given, each situation's distributions.
+Json chart_data(const std::vector<report::SituationReport>& reports, const report::Provenance& prov, const Json* dists) {
+  Json data = Json::parse(report::format_odds(reports, prov, report::Format::kJson));
+  if (dists)
+    for (std::size_t i = 0; i < reports.size() && i < dists->size(); ++i)
+      if (!(*dists)[i].is_null()) data["situations"][i]["distributions"] = (*dists)[i];
+  return data;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,11 +359,15 @@ struct ComparedPoint {
   std::optional<sim::Comparison> exact, mc;
 };
 
-const std::vector<std::string> kCompareShown = {"p_kill", "p_hit", "p_burn", "p_immobilized", "p_shock",
-                                                "p_malfunction", "e_hits", "e_shots"};
+/// Compare's text shows the key quantities of the display hints, each in its window.
+bool shown(const DisplayHints& h, const sim::QuantityDiff& q) {
+  return std::any_of(h.key.begin(), h.key.end(),
+                     [&q](const DisplayHints::Key& k) { return k.quantity == q.name && k.run == (q.window == sim::Window::kRun); });
+}
 
 std::string compare_text(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points,
-                         const sim::Provenance& prov) {
+                         const report::Provenance& prov) {
+  const DisplayHints& hints = prov.hints;
   std::string o;
   for (const ComparedPoint& c : points) {
     const Job& a = jobs[c.a];
@@ -401,24 +381,23 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
       o += fmt::format("  {:<11} {:<16} {:>7} {:>7}  {:<26} {:>11} {:>11}\n", "window", "quantity", "A", "B",
                        mc ? "A - B (points) [95%]" : "A - B (points)", "P(A better)", "P(B better)");
       for (const sim::QuantityDiff& q : cmp->quantities) {
-        if (std::find(kCompareShown.begin(), kCompareShown.end(), q.name) == kCompareShown.end()) continue;
-        if (q.window == sim::Window::kFirst && q.name != "p_kill" && q.name != "p_hit") continue;
+        if (!shown(hints, q)) continue;
         const bool p = q.name.rfind("p_", 0) == 0;
         const auto val = [p](double v) { return p ? pct(v) : fmt::format("{:.3f}", v); };
         std::string diff = p ? pts(q.diff.value) : fmt::format("{:+.3f}", q.diff.value);
         if (mc)
           diff += p ? fmt::format(" [{}, {}]", pts(q.diff.lo), pts(q.diff.hi))
                     : fmt::format(" [{:+.3f}, {:+.3f}]", q.diff.lo, q.diff.hi);
-        const int dir = direction(q.name);
+        const int dir = hints.direction(q.name);
         const std::string pa = dir == 0 ? "-" : pct(dir > 0 ? q.p_a_higher : q.p_b_higher);
         const std::string pb = dir == 0 ? "-" : pct(dir > 0 ? q.p_b_higher : q.p_a_higher);
         o += fmt::format("  {:<11} {:<16} {:>7} {:>7}  {:<26} {:>11} {:>11}\n",
-                         q.window == sim::Window::kFirst ? "first shot" : "phase", quantity_label(q.name),
+                         q.window == sim::Window::kFirst ? hints.first_window : hints.run_window, quantity_label(q.name),
                          val(q.a.value), val(q.b.value), diff, pa, pb);
       }
       if (mc)
         for (const sim::QuantityDiff& q : cmp->quantities)
-          if (q.name == "p_kill" && q.window == sim::Window::kRun)
+          if (!hints.headline.empty() && q.name == hints.headline && q.window == sim::Window::kRun)
             o += fmt::format("  on the same dice, the phase kills with A only in {} of trials, with B only in {}\n",
                              pct(q.paired_a_higher->value), pct(q.paired_b_higher->value));
     }
@@ -435,7 +414,7 @@ Json estimate_json(const sim::Estimate& e) {
   return Json{{"p", e.value}, {"lo", e.lo}, {"hi", e.hi}};
 }
 
-Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points, const sim::Provenance& prov) {
+Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points, const report::Provenance& prov) {
   Json j = provenance_json(prov, "compare");
   j["situations"] = Json::array();
   for (const Job& job : jobs) j["situations"].push_back({{"file", job.file}, {"name", job.name}});
@@ -460,7 +439,7 @@ Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>
         y["a"] = estimate_json(q.a);
         y["b"] = estimate_json(q.b);
         y["diff"] = estimate_json(q.diff);
-        const int dir = direction(q.name);
+        const int dir = prov.hints.direction(q.name);
         y["p_a_higher"] = q.p_a_higher;
         y["p_b_higher"] = q.p_b_higher;
         y["p_a_better"] = dir == 0 ? Json(nullptr) : Json(dir > 0 ? q.p_a_higher : q.p_b_higher);
@@ -481,30 +460,30 @@ std::string compare_md(const std::string& text) { return "```\n" + text + "```\n
 // ---------------------------------------------------------------------------------------------
 // Odds tables in HTML
 
-std::string odds_table_html(const std::vector<sim::SituationReport>& reports) {
-  static const std::vector<std::pair<std::string, bool>> cols = {
-      {"p_hit", false}, {"p_kill", false}, {"p_hit", true}, {"p_kill", true}, {"p_burn", true},
-      {"p_immobilized", true}, {"p_malfunction", true}, {"e_hits", true}, {"e_shots", true}};
+std::string odds_table_html(const std::vector<report::SituationReport>& reports, const DisplayHints& hints) {
+  std::vector<std::pair<std::string, bool>> cols;  // the key quantities of the display hints
+  for (const auto& k : hints.key) cols.emplace_back(k.quantity, k.run);
   std::vector<std::string> keys;
   for (const auto& r : reports)
     for (const auto& [k, v] : r.sweep)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::string h = "<table>\n<tr><th class=\"l\">situation</th>";
   // Names and sweep labels as the text table shows them (control characters escaped), then HTML-escaped
-  for (const auto& k : keys) h += "<th>" + html_escape(sim::printable(k)) + "</th>";
+  for (const auto& k : keys) h += "<th>" + html_escape(report::printable(k)) + "</th>";
   h += "<th>method</th>";
-  for (const auto& [q, phase] : cols) h += "<th>" + html_escape(quantity_label(q)) + (phase ? "<br>phase" : "<br>1st shot") + "</th>";
+  for (const auto& [q, phase] : cols)
+    h += "<th>" + html_escape(quantity_label(q)) + "<br>" + html_escape(phase ? hints.run_window : hints.first_window) + "</th>";
   h += "</tr>\n";
   for (const auto& r : reports)
     for (const sim::RunResult* res : {r.exact ? &*r.exact : nullptr, r.mc ? &*r.mc : nullptr}) {
       if (!res) continue;
       const bool mc = res->method == sim::Method::kMonteCarlo;
-      h += "<tr><td class=\"l\">" + html_escape(sim::printable(r.name)) + "</td>";
+      h += "<tr><td class=\"l\">" + html_escape(report::printable(r.name)) + "</td>";
       for (const auto& k : keys) {
         std::string v;
         for (const auto& [sk, sv] : r.sweep)
           if (sk == k) v = sv;
-        h += "<td>" + html_escape(sim::printable(v)) + "</td>";
+        h += "<td>" + html_escape(report::printable(v)) + "</td>";
       }
       h += std::string("<td>") + (mc ? "mc" : "exact") + "</td>";
       for (const auto& [q, phase] : cols) {
@@ -548,7 +527,7 @@ std::string charts_html(const std::vector<std::pair<Json, std::vector<std::strin
 }
 
 /// The first sweep key with numeric values in every report (fire.range preferred).
-std::optional<std::string> numeric_sweep_key(const std::vector<sim::SituationReport>& reports) {
+std::optional<std::string> numeric_sweep_key(const std::vector<report::SituationReport>& reports) {
   std::vector<std::string> keys;
   for (const auto& r : reports)
     for (const auto& [k, v] : r.sweep)
@@ -577,8 +556,8 @@ std::optional<std::string> numeric_sweep_key(const std::vector<sim::SituationRep
 
 // ---------------------------------------------------------------------------------------------
 
-std::string html_odds_page(const std::vector<sim::SituationReport>& reports, const sim::Provenance& prov,
-                           const std::vector<Job>& jobs) {
+std::string html_odds_page(const std::vector<report::SituationReport>& reports, const report::Provenance& prov,
+                           const std::vector<Job>& jobs, const RunSettings& settings) {
   std::string body;
   // An interrupted run is marked as the text table marks it: the trials run, the situations
   // reported (the provenance line states the trials asked for)
@@ -591,7 +570,7 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
     }
   std::string stopped;
   if (interrupted) {
-    stopped = sim::interrupted_line(trials_run, reports.size(), prov);
+    stopped = report::interrupted_line(trials_run, reports.size(), prov);
     stopped.pop_back();  // its newline
     body += "<p class=\"note\"><strong>" + html_escape(stopped) +
             "</strong>: the run was stopped before it finished; the table holds the situations reported, "
@@ -600,31 +579,29 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
   body += "<h2>Odds</h2>\n";
   body += "<p>Every probability with its method; Monte Carlo values carry their 95% half-width in points "
           "(a mean: ±? with fewer than 2 trials, [lo, hi] when its interval stops at 0).</p>\n";
-  body += odds_table_html(reports);
+  body += odds_table_html(reports, prov.hints);
 
-  // Charts: P(kill) along a numeric sweep key; phase outcomes; hits per phase
-  RunSettings s;
-  s.method = prov.method == sim::MethodChoice::kMonteCarlo ? sim::MethodChoice::kMonteCarlo : sim::MethodChoice::kExact;
-  s.seed = prov.seed;
-  s.trials = std::min<std::uint64_t>(prov.trials, 200'000);
-  s.threads = prov.threads;
+  // Charts: the headline along a numeric sweep key; the run's outcomes; hits per run. The
+  // distributions of a handful of situations, with the run's settings (exact when the run had
+  // exact results).
   std::vector<std::pair<Json, std::vector<std::string>>> charts;
   const std::size_t n = std::min(reports.size(), jobs.size());
-  const std::vector<Job> shown(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(n));
-  if (n > 0) {
-    std::vector<sim::SituationReport> rs(reports.begin(), reports.begin() + static_cast<std::ptrdiff_t>(n));
+  if (n > 0 && !stop_flag().load()) {
+    std::vector<report::SituationReport> rs(reports.begin(), reports.begin() + static_cast<std::ptrdiff_t>(n));
     for (auto& r : rs) {  // the charts' labels as the table shows them: no raw control character
-      r.name = sim::printable(r.name);
-      for (auto& [k, v] : r.sweep) v = sim::printable(v);
+      r.name = report::printable(r.name);
+      for (auto& [k, v] : r.sweep) v = report::printable(v);
     }
-    if (const auto x = numeric_sweep_key(rs))
-      charts.push_back({Json::parse(sim::format_odds(rs, prov, sim::Format::kJson)),
-                        {"--kind", "range", "--x", *x, "--prefer", prov.method == sim::MethodChoice::kExact ? "exact" : "mc"}});
+    if (const auto x = numeric_sweep_key(rs); x && !prov.hints.headline.empty())
+      charts.push_back({chart_data(rs, prov, nullptr),
+                        {"--kind", "range", "--x", *x, "--quantity", prov.hints.headline, "--prefer",
+                         prov.method == report::MethodChoice::kExact ? "exact" : "mc"}});
     if (n <= 24) {
-      sim::Provenance dp = prov;
-      dp.method = s.method;
-      dp.trials = s.trials;
-      const Json d = chart_data(shown, rs, dp, s, sim::Window::kRun, true);
+      RunSettings ds = settings;
+      ds.method = settings.exact() ? report::MethodChoice::kExact : report::MethodChoice::kMonteCarlo;
+      const std::vector<Job> shown(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(n));
+      const Json dists = distributions(shown, ds, sim::Window::kRun);
+      const Json d = chart_data(rs, prov, &dists);
       charts.push_back({d, {"--kind", "outcomes"}});
       if (n <= 6) charts.push_back({d, {"--kind", "hits"}});
     }
@@ -636,32 +613,29 @@ std::string html_odds_page(const std::vector<sim::SituationReport>& reports, con
   for (std::size_t i = 0; i < n; ++i)
     if (!jobs[i].explain.empty()) body += "<pre>" + html_escape(jobs[i].explain) + "</pre>\n";
   std::string title = "salvo odds";
-  if (!reports.empty()) title += ": " + sim::printable(reports.front().name) + (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
+  if (!reports.empty())
+    title += ": " + report::printable(reports.front().name) + (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
   return html_page(title, body, provenance_text(prov) + (interrupted ? " | " + stopped : ""));
 }
 
 int run_compare(const AnalysisFlags& flags) {
-  const RunSettings s = settings_of(flags, {"text", "json", "md", "html"});
+  const Settings settings = settings_of(flags, {"text", "json", "md", "html"});
+  const RunSettings& s = settings.run;
   if (flags.files.size() < 2) throw UsageError("compare: needs at least two situation files");
   install_stop_signals();
-  // Which jobs of each file: files expand to sweeps of equal size (paired point by point) or 1
-  std::vector<Job> jobs;
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) per file
-  for (const std::string& f : flags.files) {
-    std::vector<Job> more = load_all({f}, false, flags);
-    ranges.push_back({jobs.size(), jobs.size() + more.size()});
-    for (Job& j : more) jobs.push_back(std::move(j));
-  }
-  check_output_path(flags.output, file_ids(flags.files));  // before any work
+  // Files expand to sweeps of equal size (paired point by point) or to one situation.
+  const SituationSource source(flags.files, source_options(flags));
+  check_output_path(flags.output, file_ids(source.input_paths()));  // before any work
   std::size_t points = 1;
-  for (const auto& [b, e] : ranges) points = std::max(points, e - b);
-  for (std::size_t k = 0; k < ranges.size(); ++k)
-    if (const std::size_t len = ranges[k].second - ranges[k].first; len != 1 && len != points)
+  for (std::size_t k = 0; k < source.files(); ++k) points = std::max(points, source.file_size(k));
+  for (std::size_t k = 0; k < source.files(); ++k)
+    if (const std::size_t len = source.file_size(k); len != 1 && len != points)
       throw UsageError(fmt::format("compare: {} has {} situations, another option has {}: sweeps must match point by point",
                                    flags.files[k], len, points));
+  std::vector<Job> jobs;
+  for (std::size_t i = 0; i < source.size(); ++i) jobs.push_back(source.compile(i));
   const auto job_at = [&](std::size_t file, std::size_t point) {
-    const auto [b, e] = ranges[file];
-    return e - b == 1 ? b : b + point;
+    return source.file_begin(file) + (source.file_size(file) == 1 ? 0 : point);
   };
 
   std::vector<ComparedPoint> out;
@@ -670,9 +644,9 @@ int run_compare(const AnalysisFlags& flags) {
   for (std::size_t p = 0; p < points && !interrupted; ++p) {
     progress.start_situation();
     std::vector<const RollProgram*> programs;
-    for (std::size_t f = 0; f < ranges.size(); ++f) programs.push_back(&jobs[job_at(f, p)].program);
+    for (std::size_t f = 0; f < source.files(); ++f) programs.push_back(&jobs[job_at(f, p)].program);
     std::vector<sim::Comparison> mc;
-    if (s.method != sim::MethodChoice::kExact) {
+    if (s.mc()) {
       sim::CompareOptions o;
       o.seed = s.seed;
       o.situation_key = p;
@@ -683,29 +657,31 @@ int run_compare(const AnalysisFlags& flags) {
       mc = sim::compare_mc(programs, o);
       interrupted = !mc.empty() && mc.front().interrupted;
     }
-    for (std::size_t f = 1; f < ranges.size(); ++f) {
+    for (std::size_t f = 1; f < source.files(); ++f) {
       ComparedPoint c;
       c.a = job_at(0, p);
       c.b = job_at(f, p);
       c.point = p;
-      if (s.method != sim::MethodChoice::kMonteCarlo) c.exact = sim::compare_exact(*programs[0], *programs[f]);
+      if (s.exact()) c.exact = sim::compare_exact(*programs[0], *programs[f]);
       if (!mc.empty()) c.mc = mc[f - 1];
       out.push_back(std::move(c));
     }
     progress.situation_done();
   }
-  sim::Provenance prov = provenance_of(jobs, s);
+  progress.clear();
+  report::Provenance prov = provenance_of(source, s);
   prov.interrupted = interrupted;
   std::string text;
-  if (s.format == "json") {
+  if (settings.format == "json") {
     text = compare_json(jobs, out, prov).dump(2) + "\n";
-  } else if (s.format == "md") {
+  } else if (settings.format == "md") {
     text = compare_md(compare_text(jobs, out, prov));
-  } else if (s.format == "html") {
+  } else if (settings.format == "html") {
     const Json data = compare_json(jobs, out, prov);
     std::string body = "<h2>Options compared</h2>\n<pre>" + html_escape(compare_text(jobs, out, prov)) + "</pre>\n";
-    body += "<h2>Charts</h2>\n" +
-            charts_html({{data, {"--kind", "compare", "--quantity", "p_kill", "--window", "phase"}}});
+    if (!prov.hints.headline.empty())
+      body += "<h2>Charts</h2>\n" +
+              charts_html({{data, {"--kind", "compare", "--quantity", prov.hints.headline, "--window", "phase"}}});
     text = html_page("salvo compare", body, provenance_text(prov));
   } else {
     text = compare_text(jobs, out, prov);
@@ -716,18 +692,16 @@ int run_compare(const AnalysisFlags& flags) {
 }
 
 int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
-  const RunSettings s = settings_of(flags, {"text", "json", "md", "html"});
+  const Settings settings = settings_of(flags, {"text", "json", "md", "html"});
+  const RunSettings& s = settings.run;
   if (flags.files.size() != 1) throw UsageError("sensitivity: expected one situation file");
-  if (s.method != sim::MethodChoice::kExact) throw UsageError("sensitivity: --method: only exact is supported");
+  if (s.method != report::MethodChoice::kExact) throw UsageError("sensitivity: --method: only exact is supported");
   const std::string& path = flags.files.front();
-  JobOptions options;
-  options.max_file_bytes = max_file_size_flag(flags.max_file_size);
-  const JobSource source({path}, options);  // the file, read once
-  if (source.asl_file(0) == nullptr) throw load::InputError(path + ": sensitivity: only ASL situations are supported");
-  const load::LoadedFile& file = *source.asl_file(0);
-  std::vector<Job> jobs;  // for provenance
-  for (std::size_t i = 0; i < source.size(); ++i) jobs.push_back(source.compile(i));
-  check_output_path(flags.output, file_ids(flags.files));
+  const SituationSource source({path}, source_options(flags));  // the file, read once
+  const Ruleset& ruleset = source.ruleset(0);
+  if (!ruleset.sensitivity(source.file(0), 0) && source.size() > 0)
+    throw load::InputError(fmt::format("{}: sensitivity: the {} ruleset has no modifiers to vary", path, ruleset.name()));
+  check_output_path(flags.output, file_ids(source.input_paths()));
 
   struct Row {
     std::string modifier, rule, change;
@@ -743,25 +717,25 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     return (phase ? r.run : r.first).flags[static_cast<std::size_t>(i)].value;
   };
 
-  Json all = provenance_json(provenance_of(jobs, s), "sensitivity");
+  const report::Provenance provenance = provenance_of(source, s);
+  Json all = provenance_json(provenance, "sensitivity");
   all["quantity"] = "p_" + flag;
   all["situations"] = Json::array();
   std::string text, html;
-  for (const load::LoadedSituation& ls : file.situations) {
-    const asl::Compiled base = asl::compile(ls.situation);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const Job base = source.compile(i);
     const double p0 = value_of(base.program, true), p0_first = value_of(base.program, false);
     std::vector<Row> rows;
     std::vector<std::string> skipped;
-    for (const asl::Variant& v : asl::sensitivity_variants(ls.situation, base.explain)) {
-      Row r{v.modifier, v.rule, v.change, v.value, v.worse};
-      try {
-        const asl::Compiled c = asl::compile(v.situation);
-        r.p = value_of(c.program, true);
-        r.p_first = value_of(c.program, false);
-      } catch (const asl::RulesError& e) {
-        skipped.push_back(fmt::format("{} ({}): {}: {}", v.modifier, v.change, e.key(), e.what()));
+    const std::vector<Variant> variants = ruleset.sensitivity(source.file(0), i).value_or(std::vector<Variant>{});
+    for (const Variant& v : variants) {
+      if (!v.program) {
+        skipped.push_back(fmt::format("{} ({}): {}", v.modifier, v.change, v.error));
         continue;
       }
+      Row r{v.modifier, v.rule, v.change, v.value, v.worse};
+      r.p = value_of(*v.program, true);
+      r.p_first = value_of(*v.program, false);
       r.effect = r.p - p0;
       rows.push_back(std::move(r));
     }
@@ -769,7 +743,7 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
 
     // Text
     const std::string label = quantity_label("p_" + flag);
-    std::string t = fmt::format("{} ({}){}\n", ls.situation.name, file.path, ls.sweep_values.empty() ? "" : " at " + sweep_text(ls.sweep_values));
+    std::string t = fmt::format("{} ({}){}\n", base.name, path, base.sweep.empty() ? "" : " at " + sweep_text(base.sweep));
     t += fmt::format("phase {} as given: {} (first shot {}), exact\n\n", label, pct(p0), pct(p0_first));
     t += fmt::format("  {:<44} {:<7} {:>4}  {:<10} {:<44} {:>8} {:>9}\n", "modifier", "rule", "DRM", "variant", "change",
                      "phase", "effect");
@@ -785,13 +759,13 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
       }
     for (const std::string& sk : skipped) t += "  not computed: " + sk + "\n";
     text += t + "\n";
-    html += "<h2>" + html_escape(ls.situation.name) + "</h2>\n<pre>" + html_escape(t) + "</pre>\n";
+    html += "<h2>" + html_escape(base.name) + "</h2>\n<pre>" + html_escape(t) + "</pre>\n";
 
     Json j;
-    j["file"] = file.path;
-    j["name"] = ls.situation.name;
+    j["file"] = path;
+    j["name"] = base.name;
     Json sw = Json::object();
-    for (const auto& [k, v] : ls.sweep_values) sw[k] = v;
+    for (const auto& [k, v] : base.sweep) sw[k] = v;
     j["sweep"] = sw;
     j["base"] = {{"phase", p0}, {"first_shot", p0_first}};
     j["variants"] = Json::array();
@@ -802,17 +776,18 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     j["not_computed"] = skipped;
     all["situations"].push_back(j);
   }
-  const std::string prov = provenance_text(provenance_of(jobs, s));
-  if (s.format == "json") text = all.dump(2) + "\n";
-  else if (s.format == "md") text = "```\n" + text + prov + "\n```\n";
-  else if (s.format == "html") text = html_page("salvo sensitivity", html, prov);
+  const std::string prov = provenance_text(provenance);
+  if (settings.format == "json") text = all.dump(2) + "\n";
+  else if (settings.format == "md") text = "```\n" + text + prov + "\n```\n";
+  else if (settings.format == "html") text = html_page("salvo sensitivity", html, prov);
   else text += prov + "\n";
   write_output(flags.output, text);
   return kExitOk;
 }
 
 int run_chart(const ChartFlags& f) {
-  const RunSettings s = settings_of(f.run, {"text"});
+  const Settings settings = settings_of(f.run, {"text"});
+  const RunSettings& s = settings.run;
   static const std::vector<std::string> kinds = {"range", "heatmap", "outcomes", "hits"};
   if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
     throw UsageError(fmt::format("chart: KIND: expected range, heatmap, outcomes or hits, got {}", f.kind));
@@ -821,13 +796,20 @@ int run_chart(const ChartFlags& f) {
     throw UsageError(fmt::format("--window: expected phase or first_shot, got {}", f.window));
   if (f.kind == "range" && f.x.empty()) throw UsageError("chart range: --x KEY is required (e.g. fire.range)");
   if (f.kind == "heatmap" && (f.x.empty() || f.y.empty())) throw UsageError("chart heatmap: --x KEY and --y KEY are required");
-  if (s.method == sim::MethodChoice::kBoth) throw UsageError("chart: --method: expected exact or mc");
-  const std::vector<Job> jobs = load_all(f.run.files, false, f.run);
-  if (!f.data.empty()) check_output_path(f.data, file_ids(f.run.files));
-  const std::vector<sim::SituationReport> reports = compute_reports(jobs, s);
-  const sim::Provenance prov = provenance_of(jobs, s);
+  if (s.method == report::MethodChoice::kBoth) throw UsageError("chart: --method: expected exact or mc");
+  install_stop_signals();
+  const SituationSource source(f.run.files, source_options(f.run));
+  if (!f.data.empty()) check_output_path(f.data, file_ids(source.input_paths()));
+  const Computed c = compute(source, s);
+  // A chart of part of a sweep would look like the whole one: a stopped run draws nothing.
+  if (c.status.interrupted) {
+    fmt::print(stderr, "salvo: chart: interrupted after {} of {} situations; nothing written\n", c.status.complete, source.size());
+    return stop_exit_code() ? stop_exit_code() : kExitInterrupted;
+  }
+  const report::Provenance prov = provenance_of(source, s);
   const bool dists = f.kind == "outcomes" || f.kind == "hits";
-  const Json data = chart_data(jobs, reports, prov, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst, dists);
+  const Json d = dists ? distributions(c.jobs, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst) : Json();
+  const Json data = chart_data(c.reports, prov, dists ? &d : nullptr);
   if (!f.data.empty()) write_output(f.data, data.dump(2) + "\n");
   std::vector<std::string> args{"--kind", f.kind, "--quantity", f.quantity, "--window", f.window};
   if (!f.x.empty()) args.insert(args.end(), {"--x", f.x});
@@ -840,4 +822,4 @@ int run_chart(const ChartFlags& f) {
   return kExitOk;
 }
 
-}  // namespace salvo::cli
+}  // namespace salvo::app

@@ -1,0 +1,186 @@
+// The batch runner: compile, solve exactly, run Monte Carlo, a batch at a time.
+#include "salvo/app/runner.h"
+
+#include <fmt/format.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "salvo/app/io.h"
+#include "salvo/app/progress.h"
+#include "salvo/load/asl_loader.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
+#include "salvo/sim/stats.h"
+
+namespace salvo::app {
+namespace {
+
+/// Situations compiled, solved and run together: what a run holds in memory besides the loaded
+/// files (a compiled situation with its results is about 10 KB).
+constexpr std::size_t kBatch = 256;
+
+/// Compile situations [begin, end) in `arena`, in parallel. A rules conflict throws the error of
+/// the first conflicting situation in order, whichever thread met it first.
+std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end, tbb::task_arena& arena) {
+  std::vector<Job> jobs(end - begin);
+  std::vector<std::optional<std::string>> errors(end - begin);
+  arena.execute([&] {
+    sim::parallel_for(begin, end, [&](std::size_t i) {
+      try {
+        jobs[i - begin] = source.compile(i);
+      } catch (const load::InputError& e) {
+        errors[i - begin] = e.what();
+      }
+    });
+  });
+  for (const auto& e : errors)
+    if (e) throw load::InputError(*e);
+  return jobs;
+}
+
+report::SituationReport report_of(const Job& j) {
+  report::SituationReport r;
+  r.file = j.file;
+  r.name = j.name;
+  r.sweep = j.sweep;
+  r.program_hash = j.program.hash();
+  r.names = report::names_of(j.program);
+  return r;
+}
+
+sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key) {
+  sim::McOptions mc;
+  mc.seed = s.seed;
+  mc.situation_key = situation_key;
+  mc.trials = s.trials;
+  if (s.precision) {
+    mc.precision = *s.precision;
+    mc.max_trials = s.trials;
+  }
+  mc.threads = s.threads;
+  mc.stop = &stop_flag();
+  return mc;
+}
+
+/// Count situation r in `miss` if its Monte Carlo result misses the target half-width (the
+/// first one missed is the one named); `miss` stays empty while every situation reaches it.
+void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationReport& r, double precision) {
+  if (!r.mc) return;
+  double widest = 0.0;
+  std::string quantity;
+  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const char* prefix) {
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const double h = sim::half_width(v[k]);
+      if (h > widest) {
+        widest = h;
+        quantity = prefix + (k < names.size() ? names[k] : std::to_string(k));
+      }
+    }
+  };
+  for (const sim::WindowStats* w : {&r.mc->first, &r.mc->run}) {
+    scan(w->flags, r.names.flags, "p_");
+    scan(w->counters, r.names.counters, "e_");
+    scan(w->outcomes, r.names.outcomes, "outcome_");
+    scan(w->end_reasons, r.names.end_reasons, "end_");
+  }
+  if (!(widest > precision)) return;
+  if (!miss) miss = PrecisionMiss{0, r.file, r.name, quantity, r.mc->trials, widest};
+  ++miss->count;
+}
+
+}  // namespace
+
+RunStatus run_situations(const SituationSource& source, const RunSettings& s, const Sink& sink) {
+  const std::size_t n = source.size();
+  tbb::task_arena arena(s.threads);
+  if (s.mc())
+    for (std::size_t begin = 0; begin < n; begin += kBatch) compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+
+  RunStatus status;
+  Progress progress(n);
+  for (std::size_t begin = 0; begin < n && !stop_flag().load(); begin += kBatch) {
+    std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+    const std::size_t m = jobs.size();
+    std::vector<report::SituationReport> reports(m);
+    for (std::size_t k = 0; k < m; ++k) reports[k] = report_of(jobs[k]);
+    std::size_t done = m;  // of this batch, a prefix
+
+    // Exact: independent solves, in parallel over situations.
+    if (s.exact()) {
+      arena.execute([&] {
+        sim::parallel_for(std::size_t{0}, m, [&](std::size_t k) {
+          if (stop_flag().load()) return;
+          reports[k].exact = sim::solve_exact(jobs[k].program);
+          if (!s.mc()) progress.situation_done();
+        });
+      });
+      done = 0;
+      while (done < m && reports[done].exact) ++done;
+    }
+
+    // Monte Carlo: one situation at a time, each spread over the threads.
+    if (s.mc()) {
+      std::size_t k = 0;
+      for (; k < done && !stop_flag().load(); ++k) {
+        sim::McOptions mc = mc_options(s, begin + k);
+        progress.start_situation();
+        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) { progress.trials(trials_done, planned); };
+        reports[k].mc = sim::monte_carlo(jobs[k].program, mc);
+        progress.situation_done();
+        if (reports[k].mc->interrupted) {
+          // Keep the situation if any block finished: its intervals are those of the trials run.
+          if (reports[k].mc->trials > 0) ++k;
+          break;
+        }
+      }
+      done = k;
+    }
+
+    for (std::size_t k = 0; k < done; ++k) {
+      if (s.precision) note_precision(status.miss, reports[k], *s.precision);
+      sink(std::move(jobs[k]), std::move(reports[k]));
+    }
+    status.complete += done;
+    if (done < m) break;
+  }
+  progress.clear();
+  status.interrupted = stop_flag().load() || status.complete < n;
+  return status;
+}
+
+report::SituationReport run_one(const Job& job, const RunSettings& s, std::uint64_t situation_key) {
+  report::SituationReport r = report_of(job);
+  if (s.exact()) r.exact = sim::solve_exact(job.program);
+  if (s.mc()) r.mc = sim::monte_carlo(job.program, mc_options(s, situation_key));
+  return r;
+}
+
+report::Provenance provenance_of(const SituationSource& source, const RunSettings& s) {
+  report::Provenance prov;
+  prov.method = s.method;
+  prov.seed = s.seed;
+  prov.trials = s.trials;
+  prov.precision = s.precision;
+  prov.threads = s.threads;
+  // One ruleset per run is the common case; several are recorded side by side.
+  for (const RulesData& r : source.rules_data()) {
+    if (!prov.rules_data_version.empty()) prov.rules_data_version += ", ";
+    prov.rules_data_version += r.version;
+    prov.rules_data_hash ^= r.hash;
+  }
+  prov.situations_total = source.size();
+  prov.hints = source.hints();
+  return prov;
+}
+
+std::string half_width_text(double h) {
+  return std::isfinite(h) ? fmt::format("{:.6f}", h) : std::string("unknown (fewer than 2 trials)");
+}
+
+std::string version_line() { return fmt::format("salvo {} (git {})", report::version(), report::git_revision()); }
+
+}  // namespace salvo::app
