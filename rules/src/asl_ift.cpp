@@ -15,50 +15,15 @@
 namespace salvo::asl {
 namespace {
 
-constexpr int kNumColumns = 11;
+// The charts (A7.3 IFT, A7.308 Kill Numbers, C.6 column calibers, C3 Infantry and Area rows)
+// are in table_data() (asl_tables.cpp).
 
 int column_index(int column) {
-  for (int i = 0; i < kNumColumns; ++i)
-    if (kIftColumns[i] == column) return i;
+  const auto& columns = table_data().ift_columns;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == column) return static_cast<int>(i);
   throw std::logic_error("IFT: no column " + std::to_string(column));
 }
-
-// A7.3 Infantry Fire Table, Personnel results: rows Final DR <= 0 .. >= 15, columns
-// 1 2 4 6 8 12 16 20 24 30 36+ FP (eASLRB p. 692; A7.306 EX, A7.308 EX).
-constexpr Outcome N = kOutcomeNoEffect, P = kOutcomePtc, NM = kOutcomeNmc, M1 = kOutcome1Mc, M2 = kOutcome2Mc,
-                  M3 = kOutcome3Mc, M4 = kOutcome4Mc, K1 = kOutcomeK1, K2 = kOutcomeK2, K3 = kOutcomeK3,
-                  K4 = kOutcomeK4, X1 = kOutcome1Kia, X2 = kOutcome2Kia, X3 = kOutcome3Kia, X4 = kOutcome4Kia,
-                  X5 = kOutcome5Kia, X6 = kOutcome6Kia, X7 = kOutcome7Kia;
-constexpr std::array<std::array<Outcome, kNumColumns>, 16> kIft = {{
-    //  1   2   4   6   8  12  16  20  24  30  36
-    {X1, X2, X2, X3, X3, X3, X4, X4, X5, X6, X7},  // <= 0
-    {K1, X1, X1, X2, X2, X2, X3, X3, X4, X5, X6},  // 1
-    {M1, K1, K2, X1, X1, X1, X2, X2, X3, X4, X5},  // 2
-    {M1, M1, M2, K2, K2, K3, X1, X1, X2, X3, X4},  // 3
-    {NM, M1, M1, M2, M2, M3, K3, K4, X1, X2, X3},  // 4
-    {P, NM, M1, M1, M2, M2, M3, M4, K4, X1, X2},   // 5
-    {N, P, NM, M1, M1, M2, M2, M3, M4, K4, X1},    // 6
-    {N, N, P, NM, M1, M1, M2, M2, M3, M4, K4},     // 7
-    {N, N, N, P, NM, M1, M1, M2, M2, M3, M4},      // 8
-    {N, N, N, N, P, NM, M1, M1, M2, M2, M3},       // 9
-    {N, N, N, N, N, P, NM, M1, M1, M2, M2},        // 10
-    {N, N, N, N, N, N, P, NM, M1, M1, M2},         // 11
-    {N, N, N, N, N, N, N, P, NM, M1, M1},          // 12
-    {N, N, N, N, N, N, N, N, P, NM, M1},           // 13
-    {N, N, N, N, N, N, N, N, N, P, NM},            // 14
-    {N, N, N, N, N, N, N, N, N, N, P},             // >= 15
-}};
-
-// A7.308 IFT Vehicle line: Kill Number by column.
-constexpr std::array<int, kNumColumns> kKillNumber = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-
-// C.6: the caliber listed under each IFT column (minimum caliber for HE use).
-constexpr std::array<int, kNumColumns> kColumnCaliber = {20, 30, 37, 50, 60, 70, 80, 100, 120, 150, 200};
-
-// C3 To Hit Table, Infantry (Other) and Area rows (eASLRB p. 700; C3.6 EX, C3.7 EX).
-constexpr std::array<int, 10> kInfantryBlack = {8, 7, 6, 5, 4, 3, 2, 1, 0, -1};
-constexpr std::array<int, 10> kInfantryRed = {8, 6, 5, 4, 3, 2, 1, 0, -1, -2};
-constexpr std::array<int, 10> kArea = {7, 7, 8, 8, 7, 7, 6, 6, 5, 5};
 
 std::string fp_text(double fp) {
   if (fp == std::floor(fp)) return std::to_string(static_cast<int>(fp));
@@ -154,17 +119,20 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
 
 int ift_column(double fp) {
   int col = 0;
-  for (int c : kIftColumns)
+  for (int c : table_data().ift_columns)
     if (c <= fp) col = c;
   return col;
 }
 
 Outcome ift_personnel(int column, int final_dr) {
-  const int row = std::clamp(final_dr, 0, 15);
-  return kIft[static_cast<std::size_t>(row)][static_cast<std::size_t>(column_index(column))];
+  const auto& ift = table_data().ift;
+  const int row = std::clamp(final_dr, 0, static_cast<int>(ift.size()) - 1);
+  return ift[static_cast<std::size_t>(row)][static_cast<std::size_t>(column_index(column))];
 }
 
-int vehicle_line_kill_number(int column) { return kKillNumber[static_cast<std::size_t>(column_index(column))]; }
+int vehicle_line_kill_number(int column) {
+  return table_data().vehicle_kill_number[static_cast<std::size_t>(column_index(column))];
+}
 
 Outcome vehicle_line(int column, int final_dr) {
   const int k = vehicle_line_kill_number(column);
@@ -173,18 +141,18 @@ Outcome vehicle_line(int column, int final_dr) {
 }
 
 Outcome unlikely_kill(int dr, bool hull_down) {
-  switch (dr) {  // A7.309
-    case 1: return kOutcomeBurn;
-    case 2: return kOutcomeEliminated;
-    case 3: return hull_down ? kOutcomeNoEffect : kOutcomeImmobilized;
-    default: return kOutcomeNoEffect;
-  }
+  // A7.309: the result of the dr; a hull-down vehicle is not immobilized.
+  const auto& by_dr = table_data().unlikely_kill;
+  if (dr < 1 || dr > static_cast<int>(by_dr.size())) return kOutcomeNoEffect;
+  const Outcome o = by_dr[static_cast<std::size_t>(dr - 1)];
+  return hull_down && o == kOutcomeImmobilized ? kOutcomeNoEffect : o;
 }
 
 int he_fp(int caliber_mm) {
+  const TableData& t = table_data();
   int fp = 0;
-  for (int i = 0; i < kNumColumns; ++i)
-    if (kColumnCaliber[static_cast<std::size_t>(i)] <= caliber_mm) fp = kIftColumns[i];  // C.6
+  for (std::size_t i = 0; i < t.ift_columns.size(); ++i)
+    if (t.ift_column_caliber[i] <= caliber_mm) fp = t.ift_columns[i];  // C.6
   return fp;
 }
 
@@ -197,10 +165,10 @@ int heavy_payload_drm(int fp) { return fp > 36 ? -((fp - 36) / 8) : 0; }  // C.7
 
 int basic_th_infantry(bool red, int range) {
   const auto col = static_cast<std::size_t>(th_range_column(range));
-  return red ? kInfantryRed[col] : kInfantryBlack[col];
+  return red ? table_data().th_infantry_red[col] : table_data().th_infantry_black[col];
 }
 
-int basic_th_area(int range) { return kArea[static_cast<std::size_t>(th_range_column(range))]; }
+int basic_th_area(int range) { return table_data().th_area[static_cast<std::size_t>(th_range_column(range))]; }
 
 int basic_th(TargetType type, bool red, int range) {
   switch (type) {

@@ -1,18 +1,261 @@
 // The ASL charts: C3 To Hit Table, C4 Gun/Ammo modifications, C7 To Kill Tables, D1.6 armor
-// factors, C8.12 Ammunition Supply Chart, A25 TH# colors, C5.1 Case A.
+// factors, C8.12 Ammunition Supply Chart, A25 TH# colors, C5.1 Case A, and the A7.3 Infantry Fire
+// Table with what is read with it (C.6, A7.308, A7.309). All of it is kTables (asl::table_data());
+// the lookups here and in asl_ift.cpp read nothing else.
 #include "salvo/rules/asl_tables.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <string_view>
 
 namespace salvo::asl {
 namespace {
 
-// Nationality groups used by colored chart entries (C7.31 notes).
-bool russian_or_japanese(Nationality n) { return n == Nationality::kRussian || n == Nationality::kJapanese; }
+using B = Gun::Barrel;
+using N = Nationality;
+
+// ---- A25 National Capabilities Chart, "Ordnance TH#" column (C3.3) ----
+constexpr ThColorEntry kThColor[] = {
+    {N::kGerman, false, 0, 0, false, "German: black (A25)"},
+    {N::kRussian, false, 0, 0, true, "Russian: red (A25)"},
+    {N::kAmerican, false, 1944, 0, true, "American before 1/1944: red (A25)"},
+    {N::kAmerican, false, 0, 0, false, "American from 1/1944: black (A25)"},
+    {N::kBritish, false, 0, 0, false, "British: black (A25)"},
+    {N::kFrench, true, 0, 0, true, "French AFV: red (A25)"},
+    {N::kFrench, false, 0, 0, false, "French: black (A25)"},
+    {N::kItalian, false, 0, 0, true, "Italian: red (A25)"},
+    {N::kFinnish, false, 0, 0, true, "Finnish: red (A25)"},
+    {N::kSwedish, false, 0, 0, true, "Swedish: red (A25)"},
+    {N::kAxisMinor, false, 0, 0, true, "Axis Minor: red (A25)"},
+    {N::kAlliedMinor, false, 0, 0, true, "Allied Minor: red (A25)"},
+    {N::kJapanese, false, 0, 0, false, "Japanese: black (A25)"},
+    {N::kChineseGmd, false, 0, 0, true, "Chinese (GMD): red (A25)"},
+    {N::kChineseCommunist, false, 0, 0, true, "Chinese (Communist): red (A25)"},
+    {N::kPartisan, false, 0, 0, true, "Partisan: red (A25)"},
+    {N::kThai, false, 0, 0, false, "Thai: black (A25)"},
+    {N::kBurmese, false, 0, 0, true, "Burmese: red (A25)"},
+    {N::kIndonesian, false, 0, 0, true, "Indonesian: red (A25)"},
+    {N::kKoreanUs, false, 1950, 9, true, "U.S. (Korea) to 8/1950: red (A25)"},
+    {N::kKoreanUs, false, 0, 0, false, "U.S. (Korea) from 9/1950: black (A25)"},
+    {N::kRok, false, 1951, 5, true, "ROK to 4/1951: red (A25)"},
+    {N::kRok, false, 0, 0, false, "ROK from 5/1951: black (A25)"},
+    {N::kBcfk, false, 0, 0, false, "BCFK/OUNC: black (A25)"},
+    {N::kKpa, false, 0, 0, true, "KPA: red (A25)"},
+    {N::kCpva, false, 0, 0, true, "CPVA: red (A25)"},
+};
+
+// ---- C4 Gun and Ammo modifications, by C3 range column (C4.1: none within 12 hexes) ----
+// -1 per 12 hexes (or fraction) beyond 12, to -4 (C4.2, C4.3).
+constexpr std::array<int, kThRangeColumns> kPer12 = {0, 0, -1, -1, -2, -2, -3, -3, -4, -4};
+constexpr C4Row<Gun::Barrel> kC4Barrel[] = {
+    {B::kShort, "short barrel (*)", "C4.11", {0, 0, -1, -1, -1, -1, -1, -1, -1, -1}},
+    {B::kLong, "long barrel (L)", "C4.12", {0, 0, +1, +1, +1, +1, +1, +1, +1, +1}},
+    {B::kVeryLong, "very long barrel (LL)", "C4.13", {0, 0, +1, +1, +2, +2, +2, +2, +2, +2}},
+};
+constexpr C4Row<Ammo> kC4Ammo[] = {
+    {Ammo::kAPCR, "APCR", "C4.3", kPer12},
+    {Ammo::kAPDS, "APDS", "C4.3", kPer12},
+};
+constexpr C4Row<int> kC4Caliber[] = {
+    {57, "caliber <= 57mm", "C4.2", kPer12},
+    {40, "caliber <= 40mm", "C4.2", {0, 0, -1, -1, -1, -1, -1, -1, -1, -1}},
+};
+// C4.3, C7.32: the German 28LL and 40LL always use the APCR modification and table.
+constexpr NationalGun kAlwaysApcr[] = {{N::kGerman, "28LL"}, {N::kGerman, "40LL"}};
+
+// ---- C7.31 AP To Kill Table, black (all-nationality) entries, one line per TK# ----
+// MG, fighter and ATR entries are not ordnance Guns and are not listed here.
+constexpr TkEntry kApTk[] = {
+    {"15", 5},
+    {"20L", 6},
+    {"20LL", 7}, {"25LL", 7}, {"37*", 7},
+    {"37", 8}, {"47*", 8}, {"57*", 8}, {"70*", 8},
+    {"37L", 9}, {"40", 9}, {"57", 9}, {"65*", 9}, {"76*", 9},
+    {"40L", 10}, {"45L", 10}, {"47", 10}, {"75*", 10},
+    {"37LL", 11}, {"45LL", 11}, {"47L", 11}, {"50", 11}, {"88*", 11},  // 88*: Australian "baby 25pdr"
+    {"76", 12}, {"84*", 12},
+    {"50L", 13}, {"88", 13}, {"120*", 13},  // 88: British 25pdr
+    {"75", 14}, {"105", 14},
+    {"57L", 15}, {"57LL", 15},
+    {"75L", 17}, {"76L", 17}, {"80L", 17}, {"83L", 17}, {"85L", 17}, {"150*", 17}, {"152*", 17},
+    {"77L", 19}, {"200L", 19},
+    {"88L", 20},
+    {"90L", 21}, {"105L", 21}, {"150", 21}, {"152", 21}, {"155", 21},
+    {"75LL", 23}, {"76LL", 23},
+    {"122L", 25},
+    {"88LL", 27}, {"100L", 27}, {"120L", 27},
+    {"150L", 28}, {"155L", 28},
+    {"140L", 32},
+    {"128L", 33}, {"170L", 33},
+};
+
+// ---- C7.32 APCR/APDS To Kill Table, black entries; "D" prefix = APDS ----
+constexpr TkEntry kApcrTk[] = {
+    {"37L", 10},
+    {"28LL", 12}, {"45L", 12},
+    {"45LL", 13}, {"47L", 13},
+    {"40LL", 14}, {"50", 14},
+    {"50L", 17},
+    {"57LL", 18}, {"D57L", 18},
+    {"85L", 19},
+    {"75L", 20}, {"76L", 20},
+    {"88L", 23},
+    {"D76LL", 25},
+    {"90L", 27},
+};
+
+// ---- C7.31, C7.32 colored entries: they replace the black entry for that nationality ----
+constexpr ColoredTkEntry kColoredTk[] = {
+    {Ammo::kAP, N::kJapanese, "75*", 12},  // Year-38 Type
+    {Ammo::kAP, N::kRussian, "76L", 13},   // "Russian 76L AFV armament ... 13"
+    {Ammo::kAP, N::kJapanese, "76L", 13},
+    {Ammo::kAP, N::kRussian, "76LL", 16},
+    {Ammo::kAP, N::kJapanese, "76LL", 16},
+    {Ammo::kAP, N::kItalian, "90L", 20},
+    {Ammo::kAPCR, N::kRussian, "76L", 14},
+    {Ammo::kAPCR, N::kAmerican, "76L", 22},
+    {Ammo::kAPCR, N::kKoreanUs, "76L", 22},
+    {Ammo::kAPCR, N::kRussian, "76LL", 18},
+};
+
+// ---- C7.33 HEAT To Kill Table by caliber (barrel length ignored) ----
+constexpr CaliberValue kHeatTk[] = {
+    {37, 26}, {40, 26}, {47, 26},  // German stick grenade (C8.31 note)
+    {57, 11}, {65, 11}, {94, 11}, {70, 12}, {75, 13}, {76, 13}, {100, 14}, {105, 15}, {114, 15},
+    {95, 16}, {122, 17}, {150, 21},
+};
+
+// ---- C7.34 HE To Kill Table bands: the highest caliber listing <= the gun's caliber ----
+constexpr HeTkBand kHeTk[] = {
+    {20, 3, 6},   {30, 4, 8},   {40, 5, 9},    {50, 6, 10},   {70, 7, 12},
+    {80, 8, 14},  {100, 10, 16}, {120, 12, 18}, {150, 16, 20},
+};
+
+// ---- C7.311 (C7.321 for APCR/APDS): AP Final TK# vs unarmored by caliber band, from ----
+// Up to 15mm (IFE/MG) the IFT Vehicle line is used instead.
+constexpr CaliberValue kApUnarmoredTk[] = {{16, 7}, {29, 8}, {58, 9}, {85, 10}, {96, 11}};
+
+// ---- C7.24 Case D ----
+constexpr int kNa = kCaseDNa;
+// AP columns: 0-1, 2, 3-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37-42, 43-48, 49-54, 55-60, 61-66,
+// 67-72, 73-78, 79+; APCR/APDS the first ten, then 49+.
+constexpr CaseDRow<kCaseDApColumns> kCaseDAp[] = {
+    {0, {2, 1, 1, 0, 0, -1, -2, -3, -4, -5, kNa, kNa, kNa, kNa, kNa, kNa}},   // <= 25mm
+    {37, {1, 1, 0, 0, 0, -1, -2, -2, -3, -4, -4, -5, kNa, kNa, kNa, kNa}},    // 37-57mm
+    {65, {1, 0, 0, 0, 0, -1, -1, -2, -2, -3, -3, -4, -4, -5, -5, kNa}},       // >= 65mm
+};
+constexpr CaseDRow<kCaseDApcrColumns> kCaseDApcr[] = {
+    {0, {3, 2, 1, 0, -2, -4, -6, kNa, kNa, kNa, kNa}},  // APCR <= 57mm
+    {58, {3, 2, 1, 0, -1, -3, -4, -5, -6, -7, kNa}},    // APCR >= 75mm
+};
+// No row printed: AP 26-36mm reads the <= 25mm row, 58-64mm the 37-57mm row; APCR 58-74mm the
+// >= 75mm row.
+constexpr CaliberGap kCaseDUnprinted[] = {{Ammo::kAP, 26, 36}, {Ammo::kAP, 58, 64}, {Ammo::kAPCR, 58, 74}};
+
+// ---- C8.12 Ammunition Supply Chart (a number printed on the counter overrides it) ----
+constexpr DepletionEntry kDepletion[] = {
+    // German APCR
+    {N::kGerman, Ammo::kAPCR, "50L", 1941, 0, 5}, {N::kGerman, Ammo::kAPCR, "50L", 1942, 0, 6},
+    {N::kGerman, Ammo::kAPCR, "50L", 1943, 0, 5}, {N::kGerman, Ammo::kAPCR, "50L", 1944, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "37L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "37L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "37L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "37L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "47L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "47L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "47L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "47L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "50", 1941, 0, 4},  {N::kGerman, Ammo::kAPCR, "50", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "50", 1943, 0, 4},  {N::kGerman, Ammo::kAPCR, "50", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "88L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "88L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "88L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "88L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "75L", 1942, 0, 5}, {N::kGerman, Ammo::kAPCR, "75L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "75L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "76L", 1942, 0, 5}, {N::kGerman, Ammo::kAPCR, "76L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "76L", 1944, 0, 3},
+    // American APCR
+    {N::kAmerican, Ammo::kAPCR, "76L", 1944, 8, 4}, {N::kAmerican, Ammo::kAPCR, "76L", 1945, 0, 5},
+    {N::kAmerican, Ammo::kAPCR, "90L", 1945, 0, 5},
+    // Russian APCR
+    {N::kRussian, Ammo::kAPCR, "45L", 1942, 0, 4},  {N::kRussian, Ammo::kAPCR, "45L", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "45L", 1944, 0, 6},  {N::kRussian, Ammo::kAPCR, "45L", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1942, 0, 4}, {N::kRussian, Ammo::kAPCR, "45LL", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1944, 0, 6}, {N::kRussian, Ammo::kAPCR, "45LL", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "76L", 1942, 0, 4},  {N::kRussian, Ammo::kAPCR, "76L", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "76L", 1944, 0, 6},  {N::kRussian, Ammo::kAPCR, "76L", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1942, 0, 4}, {N::kRussian, Ammo::kAPCR, "76LL", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1944, 0, 6}, {N::kRussian, Ammo::kAPCR, "76LL", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "57LL", 1943, 0, 4}, {N::kRussian, Ammo::kAPCR, "57LL", 1944, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "57LL", 1945, 0, 6},
+    {N::kRussian, Ammo::kAPCR, "85L", 1943, 0, 4},  {N::kRussian, Ammo::kAPCR, "85L", 1944, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "85L", 1945, 0, 6},
+    // British APDS
+    {N::kBritish, Ammo::kAPDS, "57L", 1944, 6, 6},  {N::kBritish, Ammo::kAPDS, "57L", 1945, 0, 7},
+    {N::kBritish, Ammo::kAPDS, "76LL", 1944, 9, 5}, {N::kBritish, Ammo::kAPDS, "76LL", 1945, 0, 6},
+};
+
+// ---- A7.3 Infantry Fire Table, Personnel results: rows Final DR <= 0 .. >= 15, columns ----
+// 1 2 4 6 8 12 16 20 24 30 36+ FP (eASLRB p. 692; A7.306 EX, A7.308 EX).
+constexpr Outcome O = kOutcomeNoEffect, P = kOutcomePtc, NM = kOutcomeNmc, M1 = kOutcome1Mc, M2 = kOutcome2Mc,
+                  M3 = kOutcome3Mc, M4 = kOutcome4Mc, K1 = kOutcomeK1, K2 = kOutcomeK2, K3 = kOutcomeK3,
+                  K4 = kOutcomeK4, X1 = kOutcome1Kia, X2 = kOutcome2Kia, X3 = kOutcome3Kia, X4 = kOutcome4Kia,
+                  X5 = kOutcome5Kia, X6 = kOutcome6Kia, X7 = kOutcome7Kia;
+
+constexpr TableData kTables{
+    // C3 To Hit Table (eASLRB p. 700; C3.6 EX, C3.7 EX).
+    .th_range_max = {6, 12, 18, 24, 30, 36, 42, 48, 54},
+    .th_vehicle_black = {10, 9, 8, 7, 6, 6, 5, 4, 3, 2},
+    .th_vehicle_red = {10, 8, 7, 6, 5, 4, 3, 2, 1, 0},
+    .th_infantry_black = {8, 7, 6, 5, 4, 3, 2, 1, 0, -1},
+    .th_infantry_red = {8, 6, 5, 4, 3, 2, 1, 0, -1, -2},
+    .th_area = {7, 7, 8, 8, 7, 7, 6, 6, 5, 5},
+    .th_color = kThColor,
+    .c4_barrel = kC4Barrel,
+    .c4_ammo = kC4Ammo,
+    .c4_caliber = kC4Caliber,
+    .always_apcr = kAlwaysApcr,
+    .ap_tk = kApTk,
+    .apcr_tk = kApcrTk,
+    .colored_tk = kColoredTk,
+    .heat_tk = kHeatTk,
+    .he_tk = kHeTk,
+    .ap_unarmored_tk = kApUnarmoredTk,
+    .heat_unarmored_tk = 11,  // C7.331
+    .case_d_range_max = {1, 2, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 78},
+    .case_d_ap = kCaseDAp,
+    .case_d_apcr = kCaseDApcr,
+    .case_d_apds = {1, 0, 0, 0, 0, 0, -1, -2, -3, -4, kNa},
+    .case_d_unprinted = kCaseDUnprinted,
+    .depletion = kDepletion,
+    .armor_factors = {0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26},
+    // C5.1: first hexspine T +1 / ST +2 / NT +3, each further hexspine +1.
+    .case_a_first = {1, 2, 3},
+    .case_a_further = 1,
+    .ift_columns = std::to_array(kIftColumns),
+    .ift = {{
+        //  1   2   4   6   8  12  16  20  24  30  36
+        {X1, X2, X2, X3, X3, X3, X4, X4, X5, X6, X7},  // <= 0
+        {K1, X1, X1, X2, X2, X2, X3, X3, X4, X5, X6},  // 1
+        {M1, K1, K2, X1, X1, X1, X2, X2, X3, X4, X5},  // 2
+        {M1, M1, M2, K2, K2, K3, X1, X1, X2, X3, X4},  // 3
+        {NM, M1, M1, M2, M2, M3, K3, K4, X1, X2, X3},  // 4
+        {P, NM, M1, M1, M2, M2, M3, M4, K4, X1, X2},   // 5
+        {O, P, NM, M1, M1, M2, M2, M3, M4, K4, X1},    // 6
+        {O, O, P, NM, M1, M1, M2, M2, M3, M4, K4},     // 7
+        {O, O, O, P, NM, M1, M1, M2, M2, M3, M4},      // 8
+        {O, O, O, O, P, NM, M1, M1, M2, M2, M3},       // 9
+        {O, O, O, O, O, P, NM, M1, M1, M2, M2},        // 10
+        {O, O, O, O, O, O, P, NM, M1, M1, M2},         // 11
+        {O, O, O, O, O, O, O, P, NM, M1, M1},          // 12
+        {O, O, O, O, O, O, O, O, P, NM, M1},           // 13
+        {O, O, O, O, O, O, O, O, O, P, NM},            // 14
+        {O, O, O, O, O, O, O, O, O, O, P},             // >= 15
+    }},
+    // C.6: the caliber listed under each IFT column (minimum caliber for HE use).
+    .ift_column_caliber = {20, 30, 37, 50, 60, 70, 80, 100, 120, 150, 200},
+    // A7.308: Kill Number by column.
+    .vehicle_kill_number = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13},
+    // A7.309: Burn, Eliminated, Immobilized (not hull down), then no effect.
+    .unlikely_kill = {kOutcomeBurn, kOutcomeEliminated, kOutcomeImmobilized, kOutcomeNoEffect, kOutcomeNoEffect,
+                      kOutcomeNoEffect},
+};
 
 std::string designation(const Gun& g) {
   std::string s = std::to_string(g.caliber_mm);
@@ -25,178 +268,90 @@ std::string designation(const Gun& g) {
   return s;
 }
 
-struct TkEntry {
-  int tk;
-  std::vector<std::string_view> guns;
-};
-
-std::optional<int> find_tk(const std::vector<TkEntry>& table, std::string_view gun) {
+std::optional<int> find_tk(std::span<const TkEntry> table, std::string_view gun) {
   for (const TkEntry& e : table)
-    for (std::string_view g : e.guns)
-      if (g == gun) return e.tk;
+    if (e.gun == gun) return e.tk;
   return std::nullopt;
 }
 
-// C7.31 AP To Kill Table, black (all-nationality) entries. Colored entries are handled in
-// basic_tk(). MG, fighter and ATR entries are not ordnance Guns and are not listed here.
-const std::vector<TkEntry> kApTable = {
-    {5, {"15"}},
-    {6, {"20L"}},
-    {7, {"20LL", "25LL", "37*"}},
-    {8, {"37", "47*", "57*", "70*"}},
-    {9, {"37L", "40", "57", "65*", "76*"}},
-    {10, {"40L", "45L", "47", "75*"}},
-    {11, {"37LL", "45LL", "47L", "50", "88*"}},  // 88*: Australian "baby 25pdr"
-    {12, {"76", "84*"}},
-    {13, {"50L", "88", "120*"}},  // 88: British 25pdr
-    {14, {"75", "105"}},
-    {15, {"57L", "57LL"}},
-    {17, {"75L", "76L", "80L", "83L", "85L", "150*", "152*"}},
-    {19, {"77L", "200L"}},
-    {20, {"88L"}},
-    {21, {"90L", "105L", "150", "152", "155"}},
-    {23, {"75LL", "76LL"}},
-    {25, {"122L"}},
-    {27, {"88LL", "100L", "120L"}},
-    {28, {"150L", "155L"}},
-    {32, {"140L"}},
-    {33, {"128L", "170L"}},
-};
-
-// C7.32 APCR/APDS To Kill Table, black entries; "D" prefix = APDS.
-const std::vector<TkEntry> kApcrTable = {
-    {10, {"37L"}},
-    {12, {"28LL", "45L"}},
-    {13, {"45LL", "47L"}},
-    {14, {"40LL", "50"}},
-    {17, {"50L"}},
-    {18, {"57LL", "D57L"}},
-    {19, {"85L"}},
-    {20, {"75L", "76L"}},
-    {23, {"88L"}},
-    {25, {"D76LL"}},
-    {27, {"90L"}},
-};
-
-// C7.33 HEAT To Kill Table by caliber (barrel length ignored).
-constexpr std::array<std::pair<int, int>, 16> kHeatTable = {{
-    {37, 26}, {40, 26}, {47, 26},  // German stick grenade (C8.31 note)
-    {57, 11}, {65, 11}, {94, 11}, {70, 12}, {75, 13}, {76, 13}, {100, 14}, {105, 15}, {114, 15},
-    {95, 16}, {122, 17}, {150, 21}, {0, 0},
-}};
-
-// C7.34 HE To Kill Table bands: highest caliber listing <= the gun's caliber.
-constexpr std::array<int, 9> kHeBands = {20, 30, 40, 50, 70, 80, 100, 120, 150};
-constexpr std::array<int, 9> kHeArmoredBasic = {3, 4, 5, 6, 7, 8, 10, 12, 16};
-constexpr std::array<int, 9> kHeUnarmoredFinal = {6, 8, 9, 10, 12, 14, 16, 18, 20};
-
+// C7.34: the highest band whose caliber listing is <= the caliber; -1 below the first.
 int he_band(int caliber) {
   int band = -1;
-  for (std::size_t i = 0; i < kHeBands.size(); ++i)
-    if (caliber >= kHeBands[i]) band = static_cast<int>(i);
+  for (std::size_t i = 0; i < kTables.he_tk.size(); ++i)
+    if (caliber >= kTables.he_tk[i].caliber) band = static_cast<int>(i);
   return band;
 }
 
-// C7.24 Case D. kNa marks "NA" (no kill possible).
-constexpr int kNa = -99;
-// AP columns: 0-1, 2, 3-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37-42, 43-48, 49-54, 55-60, 61-66,
-// 67-72, 73-78, 79+.
-constexpr std::array<std::array<int, 16>, 3> kCaseDAp = {{
-    {2, 1, 1, 0, 0, -1, -2, -3, -4, -5, kNa, kNa, kNa, kNa, kNa, kNa},  // <= 25mm
-    {1, 1, 0, 0, 0, -1, -2, -2, -3, -4, -4, -5, kNa, kNa, kNa, kNa},    // 37-57mm
-    {1, 0, 0, 0, 0, -1, -1, -2, -2, -3, -3, -4, -4, -5, -5, kNa},       // >= 65mm
-}};
-// APCR/APDS columns: 0-1, 2, 3-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37-42, 43-48, 49+.
-constexpr std::array<std::array<int, 11>, 3> kCaseDApcr = {{
-    {3, 2, 1, 0, -2, -4, -6, kNa, kNa, kNa, kNa},  // APCR <= 57mm
-    {3, 2, 1, 0, -1, -3, -4, -5, -6, -7, kNa},     // APCR >= 75mm
-    {1, 0, 0, 0, 0, 0, -1, -2, -3, -4, kNa},       // APDS
-}};
-
-int case_d_column(int range, int columns) {
-  if (range <= 1) return 0;
-  if (range == 2) return 1;
-  if (range <= 6) return 2;
-  return std::min(columns - 1, 3 + (range - 7) / 6);
+// C7.24: the range column of a Case D row with `columns` columns.
+int case_d_column(int range, std::size_t columns) {
+  for (std::size_t i = 0; i + 1 < columns; ++i)
+    if (range <= kTables.case_d_range_max[i]) return static_cast<int>(i);
+  return static_cast<int>(columns) - 1;
 }
 
-constexpr std::array<int, 11> kArmorScale = {0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26};
+// C7.24: the row read for a caliber, the last one whose caliber is <= it (the first below all).
+template <std::size_t N>
+const CaseDRow<N>& case_d_row(std::span<const CaseDRow<N>> rows, int caliber) {
+  std::size_t row = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (caliber >= rows[i].caliber) row = i;
+  return rows[row];
+}
 
 }  // namespace
 
-int th_range_column(int range) { return range <= 6 ? 0 : std::min(9, (range - 1) / 6); }
+const TableData& table_data() { return kTables; }
+
+int th_range_column(int range) {
+  for (std::size_t i = 0; i < kTables.th_range_max.size(); ++i)
+    if (range <= kTables.th_range_max[i]) return static_cast<int>(i);
+  return static_cast<int>(kTables.th_range_max.size());
+}
 
 int basic_th_vehicle(bool red, int range) {
   // C3 To Hit Table, Vehicle Target Type.
-  static constexpr std::array<int, 10> kBlack = {10, 9, 8, 7, 6, 6, 5, 4, 3, 2};
-  static constexpr std::array<int, 10> kRed = {10, 8, 7, 6, 5, 4, 3, 2, 1, 0};
   const auto c = static_cast<std::size_t>(th_range_column(range));
-  return red ? kRed[c] : kBlack[c];
+  return red ? kTables.th_vehicle_red[c] : kTables.th_vehicle_black[c];
 }
 
 bool uses_red_th(Nationality n, int year, int month, bool vehicle, std::string* reason) {
   // A25 National Capabilities Chart, "Ordnance TH#" column (C3.3).
-  auto say = [&](const char* text) {
-    if (reason) *reason = text;
-  };
-  switch (n) {
-    case Nationality::kGerman: say("German: black (A25)"); return false;
-    case Nationality::kRussian: say("Russian: red (A25)"); return true;
-    case Nationality::kAmerican:
-      if (year < 1944) { say("American before 1/1944: red (A25)"); return true; }
-      say("American from 1/1944: black (A25)"); return false;
-    case Nationality::kBritish: say("British: black (A25)"); return false;
-    case Nationality::kFrench:
-      if (vehicle) { say("French AFV: red (A25)"); return true; }
-      say("French: black (A25)"); return false;
-    case Nationality::kItalian: say("Italian: red (A25)"); return true;
-    case Nationality::kFinnish: say("Finnish: red (A25)"); return true;
-    case Nationality::kSwedish: say("Swedish: red (A25)"); return true;
-    case Nationality::kAxisMinor: say("Axis Minor: red (A25)"); return true;
-    case Nationality::kAlliedMinor: say("Allied Minor: red (A25)"); return true;
-    case Nationality::kJapanese: say("Japanese: black (A25)"); return false;
-    case Nationality::kChineseGmd: say("Chinese (GMD): red (A25)"); return true;
-    case Nationality::kChineseCommunist: say("Chinese (Communist): red (A25)"); return true;
-    case Nationality::kPartisan: say("Partisan: red (A25)"); return true;
-    case Nationality::kThai: say("Thai: black (A25)"); return false;
-    case Nationality::kBurmese: say("Burmese: red (A25)"); return true;
-    case Nationality::kIndonesian: say("Indonesian: red (A25)"); return true;
-    case Nationality::kKoreanUs:
-      if (year < 1950 || (year == 1950 && month <= 8)) { say("U.S. (Korea) to 8/1950: red (A25)"); return true; }
-      say("U.S. (Korea) from 9/1950: black (A25)"); return false;
-    case Nationality::kRok:
-      if (year < 1951 || (year == 1951 && month <= 4)) { say("ROK to 4/1951: red (A25)"); return true; }
-      say("ROK from 5/1951: black (A25)"); return false;
-    case Nationality::kBcfk: say("BCFK/OUNC: black (A25)"); return false;
-    case Nationality::kKpa: say("KPA: red (A25)"); return true;
-    case Nationality::kCpva: say("CPVA: red (A25)"); return true;
+  for (const ThColorEntry& e : kTables.th_color) {
+    if (e.nationality != n || (e.vehicle_only && !vehicle)) continue;
+    if (e.ends_year != 0 && (year > e.ends_year || (year == e.ends_year && (e.ends_month == 0 || month >= e.ends_month))))
+      continue;
+    if (reason) *reason = e.reason;
+    return e.red;
   }
   return false;
 }
 
 bool always_apcr(const Gun& gun, Nationality n) {
-  // C4.3, C7.32: the German 28LL and 40LL always use the APCR modification and table.
-  return n == Nationality::kGerman && gun.barrel == Gun::Barrel::kVeryLong &&
-         (gun.caliber_mm == 28 || gun.caliber_mm == 40);
+  // C4.3, C7.32.
+  const std::string d = designation(gun);
+  for (const NationalGun& e : kTables.always_apcr)
+    if (e.nationality == n && e.gun == d) return true;
+  return false;
 }
 
 std::vector<Modifier> gun_ammo_modifications(const Gun& gun, Ammo ammo, Nationality n, int range) {
   std::vector<Modifier> mods;
-  const int col = th_range_column(range);  // 0: 0-6, 1: 7-12, 2: 13-18, 3: 19-24, 4: 25-30 ...
-  if (col < 2) return mods;  // C4.1: all C4 modifications apply only beyond 12 hexes
-  const int per12 = (col - 2) / 2 + 1;  // -1 per 12 hexes (or fraction) beyond 12, chart to -4
-  switch (gun.barrel) {
-    case Gun::Barrel::kShort: mods.push_back({"short barrel (*)", -1, "C4.11"}); break;
-    case Gun::Barrel::kLong: mods.push_back({"long barrel (L)", +1, "C4.12"}); break;
-    case Gun::Barrel::kVeryLong:
-      mods.push_back({"very long barrel (LL)", col >= 4 ? +2 : +1, "C4.13"});
-      break;
-    case Gun::Barrel::kNormal: break;
-  }
-  if (ammo == Ammo::kAPCR || ammo == Ammo::kAPDS || always_apcr(gun, n))
-    mods.push_back({ammo == Ammo::kAPDS ? "APDS" : "APCR", -per12, "C4.3"});
-  if (gun.caliber_mm <= 57) mods.push_back({"caliber <= 57mm", -per12, "C4.2"});
-  if (gun.caliber_mm <= 40) mods.push_back({"caliber <= 40mm", -1, "C4.2"});
+  const auto col = static_cast<std::size_t>(th_range_column(range));
+  // C4.1: all C4 modifications apply only beyond 12 hexes (their columns hold 0 up to 12).
+  auto add = [&](const auto& row) {
+    if (const int v = row.by_column[col]; v != 0) mods.push_back({std::string(row.what), v, std::string(row.rule)});
+  };
+  for (const auto& row : kTables.c4_barrel)
+    if (row.key == gun.barrel) add(row);
+  // C4.3: APDS, or APCR (also for the guns that always use it).
+  Ammo special = Ammo::kNone;
+  if (ammo == Ammo::kAPDS) special = Ammo::kAPDS;
+  else if (ammo == Ammo::kAPCR || always_apcr(gun, n)) special = Ammo::kAPCR;
+  if (special != Ammo::kNone)
+    for (const auto& row : kTables.c4_ammo)
+      if (row.key == special) add(row);
+  for (const auto& row : kTables.c4_caliber)
+    if (gun.caliber_mm <= row.key) add(row);
   return mods;
 }
 
@@ -204,27 +359,21 @@ std::optional<int> basic_tk(const Gun& gun, Ammo ammo, Nationality n) {
   const std::string d = designation(gun);
   switch (ammo) {
     case Ammo::kAP:
-      // C7.31 colored entries first.
-      if (d == "75*" && n == Nationality::kJapanese) return 12;  // Year-38 Type
-      if (d == "76L" && russian_or_japanese(n)) return 13;       // "Russian 76L AFV armament ... 13"
-      if (d == "76LL" && russian_or_japanese(n)) return 16;
-      if (d == "90L" && n == Nationality::kItalian) return 20;
-      return find_tk(kApTable, d);
     case Ammo::kAPCR:
-      if (d == "76L" && n == Nationality::kRussian) return 14;
-      if (d == "76L" && (n == Nationality::kAmerican || n == Nationality::kKoreanUs)) return 22;
-      if (d == "76LL" && n == Nationality::kRussian) return 18;
-      return find_tk(kApcrTable, d);
+      // C7.31, C7.32 colored entries first.
+      for (const ColoredTkEntry& e : kTables.colored_tk)
+        if (e.ammo == ammo && e.nationality == n && e.gun == d) return e.tk;
+      return find_tk(ammo == Ammo::kAP ? kTables.ap_tk : kTables.apcr_tk, d);
     case Ammo::kAPDS:
-      return find_tk(kApcrTable, "D" + d);
+      return find_tk(kTables.apcr_tk, "D" + d);
     case Ammo::kHEAT:
-      for (const auto& [cal, tk] : kHeatTable)
-        if (cal == gun.caliber_mm && tk > 0) return tk;
+      for (const CaliberValue& e : kTables.heat_tk)
+        if (e.caliber == gun.caliber_mm) return e.value;
       return std::nullopt;
     case Ammo::kHE: {
       const int band = he_band(gun.caliber_mm);
       if (band < 0) return std::nullopt;
-      return kHeArmoredBasic[static_cast<std::size_t>(band)];
+      return kTables.he_tk[static_cast<std::size_t>(band)].armored;
     }
     case Ammo::kNone: return std::nullopt;
   }
@@ -240,20 +389,19 @@ std::optional<int> case_d(const Gun& gun, Ammo ammo, int range, bool* uncertain)
     case Ammo::kHE:
     case Ammo::kNone:
       return 0;  // C7.24: no Case D for HEAT (C7.332) or HE (C7.34)
-    case Ammo::kAP: {
-      std::size_t row = cal <= 25 ? 0 : cal < 37 ? 0 : cal <= 57 ? 1 : cal < 65 ? 1 : 2;
-      if (uncertain && ((cal > 25 && cal < 37) || (cal > 57 && cal < 65))) *uncertain = true;
-      v = kCaseDAp[row][static_cast<std::size_t>(case_d_column(range, 16))];
+    case Ammo::kAP:
+      v = case_d_row(kTables.case_d_ap, cal).change[static_cast<std::size_t>(case_d_column(range, kCaseDApColumns))];
       break;
-    }
     case Ammo::kAPCR:
-    case Ammo::kAPDS: {
-      std::size_t row = ammo == Ammo::kAPDS ? 2 : cal <= 57 ? 0 : 1;
-      if (uncertain && ammo == Ammo::kAPCR && cal > 57 && cal < 75) *uncertain = true;
-      v = kCaseDApcr[row][static_cast<std::size_t>(case_d_column(range, 11))];
+      v = case_d_row(kTables.case_d_apcr, cal).change[static_cast<std::size_t>(case_d_column(range, kCaseDApcrColumns))];
       break;
-    }
+    case Ammo::kAPDS:
+      v = kTables.case_d_apds[static_cast<std::size_t>(case_d_column(range, kCaseDApcrColumns))];
+      break;
   }
+  if (uncertain)
+    for (const CaliberGap& g : kTables.case_d_unprinted)
+      if (g.ammo == ammo && cal >= g.first && cal <= g.last) *uncertain = true;
   if (v == kNa) return std::nullopt;
   return v;
 }
@@ -263,19 +411,18 @@ std::optional<int> unarmored_final_tk(const Gun& gun, Ammo ammo) {
   switch (ammo) {
     case Ammo::kAP:
     case Ammo::kAPCR:  // C7.321: APCR/APDS vs unarmored use the AP table values
-    case Ammo::kAPDS:
-      // C7.311 (IFE/MG up to 15mm use the IFT vehicle line instead).
-      if (cal <= 15) return std::nullopt;
-      if (cal <= 28) return 7;
-      if (cal <= 57) return 8;
-      if (cal <= 84) return 9;
-      if (cal <= 95) return 10;
-      return 11;
-    case Ammo::kHEAT: return 11;  // C7.331
+    case Ammo::kAPDS: {
+      // C7.311 (IFE/MG up to 15mm use the IFT vehicle line instead: no band).
+      std::optional<int> tk;
+      for (const CaliberValue& e : kTables.ap_unarmored_tk)
+        if (cal >= e.caliber) tk = e.value;
+      return tk;
+    }
+    case Ammo::kHEAT: return kTables.heat_unarmored_tk;  // C7.331
     case Ammo::kHE: {
       const int band = he_band(cal);
       if (band < 0) return std::nullopt;
-      return kHeUnarmoredFinal[static_cast<std::size_t>(band)];  // C7.34
+      return kTables.he_tk[static_cast<std::size_t>(band)].unarmored;  // C7.34
     }
     case Ammo::kNone: return std::nullopt;
   }
@@ -283,63 +430,34 @@ std::optional<int> unarmored_final_tk(const Gun& gun, Ammo ammo) {
 }
 
 bool is_armor_factor(int af) {
-  return std::find(kArmorScale.begin(), kArmorScale.end(), af) != kArmorScale.end();
+  const auto& scale = kTables.armor_factors;
+  return std::find(scale.begin(), scale.end(), af) != scale.end();
 }
 
 int armor_factor_step(int af, int steps) {
-  auto it = std::find(kArmorScale.begin(), kArmorScale.end(), af);
-  if (it == kArmorScale.end()) return af;
-  const auto i = std::clamp<std::ptrdiff_t>((it - kArmorScale.begin()) + steps, 0,
-                                            static_cast<std::ptrdiff_t>(kArmorScale.size()) - 1);
-  return kArmorScale[static_cast<std::size_t>(i)];
+  const auto& scale = kTables.armor_factors;
+  auto it = std::find(scale.begin(), scale.end(), af);
+  if (it == scale.end()) return af;
+  const auto i = std::clamp<std::ptrdiff_t>((it - scale.begin()) + steps, 0, static_cast<std::ptrdiff_t>(scale.size()) - 1);
+  return scale[static_cast<std::size_t>(i)];
 }
 
 std::optional<int> default_depletion(Nationality n, const Gun& gun, Ammo ammo, int year, int month) {
   // C8.12 Ammunition Supply Chart (a number printed on the counter overrides it).
+  if (ammo != Ammo::kAPCR && ammo != Ammo::kAPDS) return std::nullopt;
   const std::string d = designation(gun);
-  auto by_year = [&](std::initializer_list<std::pair<int, int>> ys) -> std::optional<int> {
-    for (const auto& [y, dep] : ys)
-      if (y == year) return dep;
-    return std::nullopt;
-  };
-  if (ammo == Ammo::kAPCR) {
-    if (n == Nationality::kGerman) {
-      if (d == "50L") return by_year({{1941, 5}, {1942, 6}, {1943, 5}, {1944, 4}});
-      if (d == "37L" || d == "47L" || d == "50" || d == "88L")
-        return by_year({{1941, 4}, {1942, 5}, {1943, 4}, {1944, 3}});
-      if (d == "75L" || d == "76L") return by_year({{1942, 5}, {1943, 4}, {1944, 3}});
-    }
-    if (n == Nationality::kAmerican) {
-      if (d == "76L") {
-        if (year == 1944 && month >= 8) return 4;
-        if (year == 1945) return 5;
-      }
-      if (d == "90L" && year == 1945) return 5;
-    }
-    if (n == Nationality::kRussian) {
-      if (d == "45L" || d == "45LL" || d == "76L" || d == "76LL")
-        return by_year({{1942, 4}, {1943, 5}, {1944, 6}, {1945, 7}});
-      if (d == "57LL" || d == "85L") return by_year({{1943, 4}, {1944, 5}, {1945, 6}});
-    }
-  }
-  if (ammo == Ammo::kAPDS && n == Nationality::kBritish) {
-    if (d == "57L") {
-      if (year == 1944 && month >= 6) return 6;
-      if (year == 1945) return 7;
-    }
-    if (d == "76LL") {
-      if (year == 1944 && month >= 9) return 5;
-      if (year == 1945) return 6;
-    }
-  }
+  for (const DepletionEntry& e : kTables.depletion)
+    if (e.nationality == n && e.ammo == ammo && e.gun == d && e.year == year &&
+        (e.from_month == 0 || month >= e.from_month))
+      return e.depletion;
   return std::nullopt;
 }
 
 int case_a(GunType type, int hexspines) {
-  // C5.1: first hexspine T +1 / ST +2 / NT +3, each further hexspine +1.
+  // C5.1: the first hexspine by Gun type, each further one alike.
   if (hexspines <= 0) return 0;
-  const int first = type == GunType::kT ? 1 : type == GunType::kST ? 2 : 3;
-  return first + (hexspines - 1);
+  const std::size_t t = type == GunType::kT ? 0 : type == GunType::kST ? 1 : 2;
+  return kTables.case_a_first[t] + (hexspines - 1) * kTables.case_a_further;
 }
 
 }  // namespace salvo::asl

@@ -17,7 +17,8 @@ struct ShotSpec;
 struct ShotContext;
 struct Hit;
 
-/// The IFT columns (A7.3): 1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36.
+/// The IFT columns (A7.3): 1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36. The lookups read them, and the
+/// rest of the IFT, from table_data() (asl_tables.h), which holds a copy.
 inline constexpr int kIftColumns[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36};
 
 /// A7.3: the rightmost column whose FP does not exceed `fp` (fractions kept); 0 if fp < 1.
