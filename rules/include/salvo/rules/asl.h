@@ -151,12 +151,11 @@ std::optional<Gun> parse_gun(std::string_view designation);
 }  // namespace salvo::asl
 
 namespace salvo::asl {
-/// Hash of every ASL table salvo uses (A25, C3 rows of every Target Type, C4, C7 To Kill, Case D,
-/// C8.12 depletion, the IFT, Case A, armor factors), computed by visiting every lookup: any
-/// change of a table entry changes it. Slow (a few hundred ms): see rules_data_hash().
+/// Hash of every entry of the ASL charts the lookups read (asl::table_data(): A25, C3 rows of
+/// every Target Type, C4, C7 To Kill, Case D, C8.12 depletion, the IFT, Case A, armor factors):
+/// any change of a table entry changes it. About 30 microseconds.
 std::uint64_t tables_hash();
 
-/// tables_hash() as computed when salvo was built (rules/data_hash/), in salvo::rules_data:
-/// what provenance records. The suite checks that the two agree.
+/// tables_hash(), computed on first use and kept: what provenance records.
 std::uint64_t rules_data_hash();
 }  // namespace salvo::asl
