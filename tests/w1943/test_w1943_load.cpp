@@ -394,3 +394,29 @@ TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w19
   small.max_situations = 6;
   CHECK(load::load_w1943_string(text, "s.toml", kDir, small).situations.size() == 6);
 }
+
+TEST_CASE("1943 messages quote a key holding a control character, as ASL messages do", "[w1943][load][errors]") {
+  // A key may hold any character when quoted ("a\u001b[31mRED", "a\nb"): a message shows it as
+  // a TOML string (salvo::printable), so it sends no terminal escape and stays on one line.
+  const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
+  const std::string esc = "\"a\\u001b[31mRED\" = 1\n";
+  const std::string newline = "\"a\\nb\" = 1\n";
+  CHECK(situation_error(head + esc) == "s.toml:3: \"a\\u001B[31mRED\": unknown key");
+  CHECK(situation_error(head + "[fire]\n" + newline) == "s.toml:4: \"fire.a\\nb\": unknown key");
+  CHECK(situation_error(head + "[fire]\nrange = 300\n[sweep]\n" + newline) == "s.toml:6: \"a\\nb\": unknown key");
+  const std::string typo = edited("at_prone = -2", "\"at\\nprone\" = -2");
+  CHECK(chart_error(typo) == "chart.toml:" + std::to_string(line_of(typo, "\"at\\nprone\"")) +
+                                 ": \"small_arms.modifiers.at\\nprone\": unknown key (did you mean "
+                                 "small_arms.modifiers.at_prone?)");
+  // The ASL loader shows the same keys the same way.
+  const auto asl_error = [](const std::string& text) -> std::string {
+    try {
+      load::load_string(text, "s.toml");
+    } catch (const load::InputError& e) {
+      return e.what();
+    }
+    return "(loaded without error)";
+  };
+  CHECK(asl_error("ruleset = \"asl\"\n\n" + esc) == "s.toml:3: \"a\\u001B[31mRED\": unknown key");
+  CHECK(asl_error("ruleset = \"asl\"\n[fire]\n" + newline) == "s.toml:3: \"fire.a\\nb\": unknown key");
+}

@@ -2,8 +2,9 @@
 /// salvo/load/toml_util.h — small helpers for strict TOML loaders, free of toml++ types.
 ///
 /// The toml++-facing half (parse with file:line:col errors, values as written, keys in file
-/// order) lives beside the sources in rules/load/src/toml_nodes.h: it needs toml++'s compile
-/// definitions, which salvo::load keeps private.
+/// order) lives beside the sources in rules/load/src/toml_nodes.h, and the schema kit the loaders
+/// are written with (messages, typed readers, allowed keys, sweeps) in rules/load/src/schema.h:
+/// they need toml++'s compile definitions, which salvo::load keeps private.
 
 #include <cstddef>
 #include <functional>

@@ -1,0 +1,316 @@
+#pragma once
+// schema.h — the strict-TOML schema kit the loaders are written with (private to salvo::load,
+// like toml_nodes.h: it speaks toml++ types).
+//
+// What is shared: where messages point and how they read, typed readers, the schema of allowed
+// keys (a Field per setting: dotted path + a function that validates a TOML value and stores
+// it), the walk of a situation file with its unknown-key errors, the [sweep] axes, their
+// expansion into points, and the line a rules conflict is blamed on. What a loader keeps: its
+// Schema (which keys exist, which values they take) and its mapping into rules structs.
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "salvo/load/asl_loader.h"  // InputError
+#include "salvo/load/toml_util.h"
+#include "toml_nodes.h"
+
+namespace salvo::load::detail {
+
+// ---- Where messages point ----
+
+/// A document's name as given and its text (for values as written).
+struct Ctx {
+  const std::string& file;
+  std::string_view text;
+};
+
+/// Where each setting was made, or each table's header: dotted path -> line.
+using Lines = std::map<std::string, int, std::less<>>;
+
+/// "FILE:LINE: KEY: WHAT", the key as printable_key shows it (one line, no terminal control).
+std::string message(const Ctx& c, int line, std::string_view key, std::string_view what);
+/// Throws InputError(message(c, line, key, what)).
+[[noreturn]] void fail(const Ctx& c, int line, std::string_view key, std::string_view what);
+/// Fails at the value's line: "expected WHAT, got <the value as describe() shows it>".
+[[noreturn]] void expected(const Ctx& c, std::string_view path, const toml::node& n, std::string_view what);
+
+// ---- Readers: one TOML value into one C++ value, or an error naming the path ----
+
+/// An integer in lo..hi.
+int read_int(const Ctx& c, std::string_view path, const toml::node& n, int lo, int hi);
+bool read_bool(const Ctx& c, std::string_view path, const toml::node& n);
+/// An integer or a float, finite, >= lo and a whole multiple of `step` (0: any); else "expected WHAT".
+double read_float(const Ctx& c, std::string_view path, const toml::node& n, double lo, double step,
+                  std::string_view what);
+const std::string& read_string(const Ctx& c, std::string_view path, const toml::node& n,
+                               std::string_view what = "a string");
+const toml::table& read_table(const Ctx& c, std::string_view path, const toml::node& n);
+/// An array, of exactly `size` values if given: "expected WHAT, got 3" or "expected WHAT, got an
+/// array of 2 values".
+const toml::array& read_array(const Ctx& c, std::string_view path, const toml::node& n, std::string_view what,
+                              std::optional<std::size_t> size = std::nullopt);
+
+/// The strings a setting takes, each with its value.
+template <class E>
+using Choices = std::vector<std::pair<std::string_view, E>>;
+
+/// "one of a, b, c".
+template <class E>
+std::string one_of(const Choices<E>& choices) {
+  std::string list;
+  for (const auto& [name, value] : choices) list += (list.empty() ? "" : ", ") + std::string(name);
+  return "one of " + list;
+}
+
+/// The value `n` names, if it is a string among `choices`.
+template <class E>
+std::optional<E> choice_of(const toml::node& n, const Choices<E>& choices) {
+  if (const auto* s = n.as_string())
+    for (const auto& [name, value] : choices)
+      if (s->get() == name) return value;
+  return std::nullopt;
+}
+
+/// A string among `choices`: "expected one of a, b, c".
+template <class E>
+E read_choice(const Ctx& c, std::string_view path, const toml::node& n, const Choices<E>& choices) {
+  if (const auto value = choice_of(n, choices)) return *value;
+  expected(c, path, n, one_of(choices));
+}
+
+// ---- Unknown and required keys ----
+
+/// "unknown key" (or `noun`), with " (did you mean X?)" when a name of `known` is close
+/// (closest_name).
+[[noreturn]] void unknown(const Ctx& c, int line, const std::string& path, const std::vector<std::string>& known,
+                          std::string_view noun = "unknown key");
+
+/// The entries of table `t` at dotted `prefix`, in file order, each one of `known` (names
+/// relative to the prefix, else "unknown key"), passed to `on` with its dotted path.
+void walk_table(const Ctx& c, const std::string& prefix, const toml::table& t, const std::vector<std::string>& known,
+                const std::function<void(const Entry&, const std::string& path)>& on);
+
+/// Each of `keys` present in `t`, else "PATH.KEY: missing (required)" at the table's line.
+void require(const Ctx& c, const toml::table& t, std::string_view path, std::initializer_list<std::string_view> keys);
+
+// ---- The schema of a situation file ----
+
+/// Validate `value` (the setting at `path`) and store it in `s`; record sub-settings' lines in
+/// `lines` when given (a table-valued setting such as ASL's target.armor).
+template <class S>
+using ApplyFn = std::function<void(const Ctx& c, const std::string& path, const toml::node& value, S& s, Lines* lines)>;
+
+template <class S>
+struct Field {
+  std::string path;
+  ApplyFn<S> apply;
+};
+
+/// The setting `s.*part.*member`, as a field's `get`.
+template <class S, class Part, class T>
+struct Member {
+  Part S::*part;
+  T Part::*member;
+  T& operator()(S& s) const { return s.*part.*member; }
+};
+template <class S, class Part, class T>
+Member<S, Part, T> at(Part S::*part, T Part::*member) {
+  return {part, member};
+}
+
+/// What a situation file may hold, without the situation type: its keys and how a few of their
+/// messages read.
+struct Keys {
+  std::string ruleset;              ///< the value `ruleset` must have ("asl")
+  std::string ruleset_expected;     ///< what a wrong one is told to be ("\"asl\" or \"1943\"")
+  std::vector<std::string> roots;   ///< top-level keys besides ruleset that are not settings ("chart")
+  std::vector<std::string> tables;  ///< the tables, "sweep" included
+  std::vector<std::string> paths;   ///< every setting's dotted path, in schema order
+  /// (setting, the setting that needs it): a rules conflict on the first when it is not written
+  /// is blamed on the line of the second.
+  std::vector<std::pair<std::string, std::string>> needed_by;
+  /// An unknown [table] is an "unknown table", and a swept table "is a table, not a setting";
+  /// otherwise both are unknown keys (1943 files have always said so).
+  bool names_tables = true;
+  /// Keys are checked in file order, a sweep too large before any; otherwise root entry by root
+  /// entry, each table's keys at its place, the sweep's size at the sweep (1943 files' order).
+  bool in_file_order = true;
+
+  /// The index of the setting at `path`.
+  std::optional<std::size_t> field(std::string_view path) const;
+  bool is_table(std::string_view key) const;
+  bool is_root(std::string_view key) const;
+  /// Every name a key could have been meant to be: ruleset, roots, tables, paths.
+  std::vector<std::string> known() const;
+};
+
+/// A ruleset's settings: Keys plus a Field per setting.
+template <class S>
+struct Schema {
+  Keys keys;
+  std::vector<Field<S>> fields;
+
+  void add(std::string path, ApplyFn<S> apply) {
+    keys.paths.push_back(path);
+    fields.push_back({std::move(path), std::move(apply)});
+  }
+  template <class Get>
+  void add_int(std::string path, int lo, int hi, Get get) {
+    add(std::move(path), [lo, hi, get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) {
+      get(s) = read_int(c, p, n, lo, hi);
+    });
+  }
+  template <class Get>
+  void add_bool(std::string path, Get get) {
+    add(std::move(path),
+        [get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) { get(s) = read_bool(c, p, n); });
+  }
+  template <class Get>
+  void add_float(std::string path, double lo, double step, std::string_view what, Get get) {
+    add(std::move(path),
+        [lo, step, what = std::string(what), get](const Ctx& c, const std::string& p, const toml::node& n, S& s,
+                                                  Lines*) { get(s) = read_float(c, p, n, lo, step, what); });
+  }
+  template <class Get>
+  void add_string(std::string path, Get get, std::string_view what = "a string") {
+    add(std::move(path), [what = std::string(what), get](const Ctx& c, const std::string& p, const toml::node& n, S& s,
+                                                         Lines*) { get(s) = read_string(c, p, n, what); });
+  }
+  /// `choices` must outlive the schema (a constant).
+  template <class E, class Get>
+  void add_choice(std::string path, const Choices<E>& choices, Get get) {
+    add(std::move(path), [&choices, get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) {
+      get(s) = read_choice(c, p, n, choices);
+    });
+  }
+};
+
+/// An unknown key or table of a schema (Keys::names_tables), with a suggestion.
+[[noreturn]] void unknown(const Ctx& c, int line, const std::string& path, const toml::node& value, const Keys& keys);
+
+// ---- Walking a situation file ----
+
+enum class ItemKind { kRuleset, kRoot, kField, kSweepAxis, kSweepSize, kUnknown, kNotATable };
+
+/// One key of the file, found while walking it.
+struct Item {
+  ItemKind kind;
+  std::string path;
+  const toml::node* node;
+  toml::source_position pos;
+  std::optional<std::size_t> field;  ///< kField, kSweepAxis: the setting's index, if known
+};
+
+/// What walking a file found, besides the settings' values.
+struct Walk {
+  const Keys* keys = nullptr;
+  std::vector<Item> items;              ///< every key, in the order they were checked
+  Lines set, swept;                     ///< where each setting was written in a table, or swept
+  Lines headers;                        ///< where each table's header is
+  std::optional<int> sweep_line;        ///< the [sweep] header
+  std::vector<std::string> sweep_keys;  ///< the sweep's axes, in file order
+
+  /// The line to blame for a rules conflict on `key`: where it (or a table holding it) was swept
+  /// or set; for a setting not written, where the one that needs it was (Keys::needed_by); else
+  /// its table's header, else 1.
+  int conflict_line(const std::string& key) const;
+};
+
+/// Check every key of `root` against `keys`, in Keys' order: the ruleset, settings (`on_field`
+/// stores one), sweep axes (their arrays checked, then `on_axis` validates the values) and the
+/// loader's own roots (`on_root`). Fails on the first error, or at the end if the ruleset is
+/// missing.
+void walk_items(const Ctx& c, const toml::table& root, const Keys& keys, std::size_t max_situations, Walk& w,
+                const std::function<void(const Item&)>& on_field,
+                const std::function<void(const Item&, const toml::array&)>& on_axis,
+                const std::function<void(const Item&)>& on_root);
+
+/// One [sweep] axis, validated.
+template <class S>
+struct Axis {
+  const Field<S>* field;
+  std::string path;
+  std::vector<const toml::node*> values;
+  std::vector<std::string> labels;  ///< values as written
+};
+
+/// A walked file: the settings written in its tables applied to `base`, and its sweep axes.
+template <class S>
+struct Walked : Walk {
+  S base;
+  std::vector<Axis<S>> axes;
+};
+
+/// Walk a situation file with a ruleset's schema (walk_items); `base` holds the defaults.
+template <class S>
+Walked<S> walk(const Ctx& c, const toml::table& root, const Schema<S>& schema, std::size_t max_situations, S base,
+               const std::function<void(const Item&)>& on_root = nullptr) {
+  Walked<S> w;
+  w.base = std::move(base);
+  walk_items(
+      c, root, schema.keys, max_situations, w,
+      [&](const Item& item) { schema.fields[*item.field].apply(c, item.path, *item.node, w.base, &w.set); },
+      [&](const Item& item, const toml::array& values) {
+        Axis<S> axis{&schema.fields[*item.field], item.path, {}, {}};
+        SourceText source(c.text);
+        for (const toml::node& value : values) {
+          S scratch;  // validate each value now, so errors come in file order
+          axis.field->apply(c, item.path, value, scratch, nullptr);
+          axis.values.push_back(&value);
+          axis.labels.push_back(as_written(value, source));
+        }
+        w.axes.push_back(std::move(axis));
+      },
+      on_root);
+  return w;
+}
+
+// ---- The sweep's points ----
+
+/// The sweep values of a point: ("fire.range", "6").
+using SweepValues = std::vector<std::pair<std::string, std::string>>;
+
+/// Throws InputError "FILE:LINE: KEY: WHAT (sweep point: ...)" for a rules conflict on `key`, at
+/// the line Walk::conflict_line blames.
+[[noreturn]] void rules_conflict(const Ctx& c, const Walk& w, const std::string& key, std::string_view what,
+                                 const SweepValues& point);
+
+/// The number of points of a sweep with axes of these sizes; fails at the [sweep] header if it is
+/// more than max_situations.
+std::size_t sweep_total(const Ctx& c, const Walk& w, const std::vector<std::size_t>& sizes, std::size_t max_situations);
+
+/// The points of a walked file's sweep (one if it has none), made on demand from their index,
+/// first axis slowest: `Point` is {situation, sweep values}. Each is made once here and passed
+/// to `check` (which throws on a rules conflict), then dropped: memory does not grow with the
+/// sweep. The points take w.base and w.axes (moved from).
+template <class Point, class S>
+SweepPoints<Point> expand(const std::shared_ptr<const Document>& doc, Walked<S>& w, std::size_t max_situations,
+                          const std::function<void(const Point&)>& check) {
+  std::vector<std::size_t> sizes;
+  for (const Axis<S>& a : w.axes) sizes.push_back(a.values.size());
+  const std::size_t total = sweep_total(Ctx{doc->file, doc->text}, w, sizes, max_situations);
+  auto make = [doc, base = std::move(w.base), axes = std::move(w.axes), sizes](std::size_t n) {
+    const Ctx cx{doc->file, doc->text};
+    const std::vector<std::size_t> index = sweep_index(sizes, n);
+    Point point{base, {}};
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const Axis<S>& a = axes[i];
+      a.field->apply(cx, a.path, *a.values[index[i]], point.situation, nullptr);
+      point.sweep_values.emplace_back(a.path, a.labels[index[i]]);
+    }
+    return point;
+  };
+  for (std::size_t n = 0; n < total; ++n) check(make(n));
+  return SweepPoints<Point>(total, std::move(make));
+}
+
+}  // namespace salvo::load::detail
