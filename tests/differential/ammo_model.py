@@ -50,15 +50,15 @@ disagreements is printed; the last line is a one-line summary.
 Exit status: 0 all agree, 1 any disagreement, 2 usage error.
 For a test suite: `ammo_model.py SALVO --count 200 --seed 1` (about 20 s on 2 cores; with
 --stress about 10 s).
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
-import argparse
-import json
-import os
 import random
-import subprocess
 import sys
-import tempfile
 from fractions import Fraction as F
+
+import harness
 
 DICE = [(c, w) for c in range(1, 7) for w in range(1, 7)]   # (colored, white)
 P36 = F(1, 36)
@@ -750,29 +750,8 @@ def model(sit):
     return Model(sit).results()
 
 
-# ---------------------------------------------------------------- TOML and generator
-def toml_val(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int,)):
-        return str(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, dict):
-        return "{ " + ", ".join("%s = %s" % (k, toml_val(x)) for k, x in v.items()) + " }"
-    raise TypeError(v)
-
-
-def to_toml(sit):
-    lines = ['ruleset = "asl"']
-    if "name" in sit:
-        lines.append("name = %s" % toml_val(sit["name"]))
-    for sec in ("firer", "target", "fire", "override"):
-        if sit.get(sec):
-            lines.append("[%s]" % sec)
-            for k, v in sit[sec].items():
-                lines.append("%s = %s" % (k, toml_val(v)))
-    return "\n".join(lines) + "\n"
+# ---------------------------------------------------------------- generator
+SECTIONS = ("firer", "target", "fire", "override")
 
 
 def gen(rng, stress=False):
@@ -869,118 +848,28 @@ def gen(rng, stress=False):
 
 
 # ---------------------------------------------------------------- differential test
-def run_salvo(binary, path):
-    """-> (results, None) or (None, error text)."""
-    try:
-        p = subprocess.run([binary, "odds", path, "--format", "json"], capture_output=True,
-                           text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return None, "could not run salvo: %s" % e
-    if p.returncode != 0:
-        return None, "salvo exited with %d: %s" % (p.returncode, p.stderr.strip())
-    try:
-        r = json.loads(p.stdout)["situations"][0]["results"]["exact"]
-        out = {}
-        for blk in ("first_shot", "phase"):
-            out[blk] = {k: (v["p"] if "p" in v else v["mean"]) for k, v in r[blk].items()}
-    except (ValueError, KeyError, IndexError, TypeError) as e:
-        return None, "unreadable salvo output: %r" % e
-    return out, None
-
-
-def compare(mine, theirs, tol=1e-9):
-    """-> list of (block, quantity, model value or None, salvo value or None)."""
-    bad = []
-    for blk in ("first_shot", "phase"):
-        for k, v in mine[blk].items():
-            if k not in theirs[blk]:
-                bad.append((blk, k, float(v), None))
-            elif abs(float(v) - theirs[blk][k]) > tol:
-                bad.append((blk, k, float(v), theirs[blk][k]))
-        for k, v in theirs[blk].items():
-            if k not in mine[blk]:
-                bad.append((blk, k, None, v))
-    return bad
-
-
-def _fmt(v):
-    return "-" if v is None else "%.12g" % v
-
-
-def _positive(text):
-    n = int(text)
-    if n < 1:
-        raise ValueError(text)
-    return n
-
-
 def main(argv=None):
-    import shutil
-    import time
-    ap = argparse.ArgumentParser(prog="ammo_model.py",
-                                 description="Check salvo against an exact model of one ASL fire phase.")
-    ap.add_argument("salvo", help="path to the salvo binary")
-    ap.add_argument("--count", type=_positive, default=200, help="random situations (default 200)")
-    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap = harness.arguments(__doc__, count=200)
     ap.add_argument("--stress", action="store_true", help="weight the gun-state edge cases")
-    ap.add_argument("--keep", metavar="DIR", help="write the situation files to DIR and keep them")
-    ap.add_argument("--show", type=int, default=3, help="print the TOML of the first K disagreements")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list every disagreeing quantity")
     ap.add_argument("--captured-rof-lowered", action="store_true",
                     help="no-op, kept for compatibility (the A21.12 ROF reduction always applies)")
-    a = ap.parse_args(argv)
-    if not (os.path.isfile(a.salvo) and os.access(a.salvo, os.X_OK)):
-        ap.print_usage(sys.stderr)
-        print("ammo_model.py: error: %s is not an executable file" % a.salvo, file=sys.stderr)
-        return 2
-    salvo = os.path.abspath(a.salvo)
+    a = harness.parse(ap, argv)
+    h = harness.Run(a, notes=["stress" if a.stress else ""], counts=())
     rng = random.Random(a.seed)
-    t0 = time.monotonic()
-    tmp = None
-    if a.keep:
-        outdir = a.keep
-        os.makedirs(outdir, exist_ok=True)
-    else:
-        outdir = tmp = tempfile.mkdtemp(prefix="ammo_model_")
-    n_ok = n_bad = 0
-    try:
+
+    def cases():
         for i in range(a.count):
             sit = gen(rng, a.stress)
-            sit["name"] = "ammo %d-%d" % (a.seed, i)
-            text = to_toml(sit)
-            path = os.path.join(outdir, "ammo_%d_%04d.toml" % (a.seed, i))
-            with open(path, "w") as fh:
-                fh.write(text)
-            theirs, err = run_salvo(salvo, path)
-            bad = []
-            if theirs is not None:
-                try:
-                    bad = compare(model(sit), theirs)
-                except Exception as e:          # a model failure is reported, not hidden
-                    err = "model error: %r" % e
-            if err is None and not bad:
-                n_ok += 1
-                continue
-            n_bad += 1
-            if n_bad <= a.show:
-                print("DISAGREE situation %d (seed %d%s)%s" % (
-                    i, a.seed, ", stress" if a.stress else "", ": " + err if err else ""))
-                print(text)
-                shown = bad if a.verbose else bad[:25]
-                for blk, k, v, t in shown:
-                    print("   %-10s %-24s model %-18s salvo %s" % (blk, k, _fmt(v), _fmt(t)))
-                if len(bad) > len(shown):
-                    print("   ... %d more" % (len(bad) - len(shown)))
-                print()
-            else:
-                print("DISAGREE situation %d (seed %d)%s" % (
-                    i, a.seed, ": " + err.splitlines()[0] if err else ": %d quantities" % len(bad)))
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("ammo_model: %d situations (seed %d%s): %d agree, %d disagree; %.1f s" % (
-        a.count, a.seed, ", stress" if a.stress else "", n_ok, n_bad, time.monotonic() - t0))
-    return 0 if n_bad == 0 else 1
+            name = "ammo %d-%d" % (a.seed, i)
+            text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl"), ("name", name)],
+                                     skip_empty=True)
+            yield "ammo_%d_%04d.toml" % (a.seed, i), text, sit
+
+    def check(path, sit):
+        values, stop = h.values(path, refusals=False)   # a refusal is a disagreement here
+        return stop or h.compare(model(sit), values)
+
+    return h.run(cases(), check)
 
 
 if __name__ == "__main__":

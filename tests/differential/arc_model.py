@@ -60,18 +60,17 @@ Usage
 
 Default: 800 random situations (about 20 s) plus the worked examples.
 Exit status: 0 all agree, 1 any disagreement, 2 usage error.
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
 
-import argparse
-import json
-import os
 import random
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from fractions import Fraction
+
+import harness
 
 DEFAULT_COUNT = 800
 BASE = {"T": 1, "ST": 2, "NT": 3}
@@ -80,7 +79,6 @@ SALVO_READINGS = {
     "bow-case-c": "Case C (C5.3) for a bow-mounted weapon by its gun_type (T/ST +2) rather than NT (+3)",
 }
 READINGS = set()
-STATS = {"refused": 0, "c25": 0}
 
 
 class Illegal(Exception):
@@ -248,21 +246,6 @@ def e_shots(s, a):
     return e
 
 
-def dump_toml(s):
-    out = ['ruleset = "asl"', 'name = "%s"' % s.get("name", "arc")]
-    for sec in ("firer", "target", "fire", "override"):
-        out.append("[%s]" % sec)
-        for k, v in s[sec].items():
-            if isinstance(v, bool):
-                v = "true" if v else "false"
-            elif isinstance(v, str):
-                v = '"%s"' % v
-            elif isinstance(v, dict):
-                v = "{ " + ", ".join("%s = %s" % kv for kv in v.items()) + " }"
-            out.append("%s = %s" % (k, v))
-    return "\n".join(out) + "\n"
-
-
 def situation(rng, i):
     vehicle = rng.random() < 0.8
     fr = {"nationality": "german", "ammo": "AP", "gun": "75",
@@ -396,36 +379,30 @@ def parse_explain(text):
     return shots
 
 
-def run(salvo, path):
-    ex = subprocess.run([salvo, "explain", path], capture_output=True, text=True)
-    if ex.returncode != 0:
-        return ex.returncode, ex.stderr.strip() or ex.stdout.strip(), None, None
-    od = subprocess.run([salvo, "odds", path, "--format", "json", "--threads", "1"],
-                        capture_output=True, text=True)
-    if od.returncode != 0:
-        return od.returncode, od.stderr.strip(), None, None
-    j = json.loads(od.stdout)
-    r = j["situations"][0]["results"]["exact"]
-    return 0, ex.stdout, r["first_shot"]["p_hit"]["p"], r["phase"]["e_shots"]
-
-
-def compare(salvo, s, path, expect_a=None):
-    """Return a list of difference strings (empty = agreement)."""
+def compare(h, s, path, expect_a=None):
+    """Return a list of difference strings (empty = agreement), or a harness.Refused."""
     try:
         a = case_a(s)
         illegal = None
     except Illegal as e:
         a, illegal = None, str(e)
-    rc, out, ph, es = run(salvo, path)
+    rc, out, err = h.salvo("explain", path)
+    odds = None
+    if rc == 0:
+        odds = h.odds(path, "--threads", "1")
+        rc, err = odds.code, odds.error
     if illegal is not None:
         if rc == 2:
-            STATS["refused"] += 1
-            return []
+            return harness.Refused(illegal, "both refuse")
         if rc == 0:
             return ["model: illegal (%s); salvo accepted it" % illegal]
-        return ["model: illegal (%s); salvo exit %d: %s" % (illegal, rc, out[:200])]
-    if rc != 0:
-        return ["model: legal, Case A %+d; salvo exit %d: %s" % (a, rc, out[:300])]
+        return ["model: illegal (%s); salvo exit %s: %s"
+                % (illegal, rc, (err.strip() or out.strip())[:200])]
+    if odds is None or odds.error:
+        return ["model: legal, Case A %+d; salvo exit %s: %s"
+                % (a, rc, (err.strip() or out.strip())[:300])]
+    ph, es = odds.values["first_shot"]["p_hit"], odds.values["phase"]["e_shots"]
+    h.compared += 3                                 # Case A shots 1 and 2, p_hit
     diffs = []
     if expect_a is not None and a != expect_a:
         diffs.append("MODEL vs worked example: model %+d, example %+d" % (a, expect_a))
@@ -442,68 +419,34 @@ def compare(salvo, s, path, expect_a=None):
         diffs.append("first p_hit: salvo %.6f, model %s = %.6f (total DRM %+d)" % (ph, mp, float(mp), drm))
     me = e_shots(s, a)
     if me is not None and not s["firer"].get("vehicle", True) and s["firer"].get("gun_type") == "NT" and a > 0:
-        STATS["c25"] += 1
-    v = es["mean"] if isinstance(es, dict) else es
-    if me is not None and abs(v - float(me)) > 1e-9:
-        diffs.append("phase e_shots: salvo %.6f, model %.6f" % (v, float(me)))
+        h.counts["C2.5 e_shots"] += 1
+    if me is not None:
+        h.compared += 1
+        if abs(es - float(me)) > 1e-9:
+            diffs.append("phase e_shots: salvo %.6f, model %.6f" % (es, float(me)))
     return diffs
 
 
+SECTIONS = ("firer", "target", "fire", "override")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="ASL Covered Arc / Case A differential test against salvo")
-    ap.add_argument("salvo")
-    ap.add_argument("--count", type=int, default=DEFAULT_COUNT)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", metavar="DIR")
-    ap.add_argument("--show", type=int, default=3)
-    ap.add_argument("--salvo-reading", action="append", default=[], metavar="NAME")
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
-    for r in args.salvo_reading:
-        if r not in SALVO_READINGS:
-            print("unknown --salvo-reading %r (known: %s)" % (r, ", ".join(sorted(SALVO_READINGS)) or "none"), file=sys.stderr)
-            return 2
-    if args.count < 0 or not (os.path.isfile(args.salvo) and os.access(args.salvo, os.X_OK)):
-        print("usage error: SALVO must be an executable, --count >= 0", file=sys.stderr)
-        return 2
+    ap = harness.arguments(__doc__, count=DEFAULT_COUNT, readings=SALVO_READINGS, min_count=0)
+    args = harness.parse(ap, argv)
     READINGS.update(args.salvo_reading)
-    tmp = tempfile.mkdtemp(prefix="arc_model_")
     rng = random.Random(args.seed)
-    cases = [(n, s, e) for (n, s, e) in fixed_cases()]
+    cases = fixed_cases()
+    n_fixed = len(cases)
     cases += [(None, situation(rng, i), None) for i in range(args.count)]
-    agree = dis = refused_ok = 0
-    shown = 0
-    try:
+    h = harness.Run(args, notes=["%d worked examples + %d random" % (n_fixed, args.count)],
+                    counts=("both refuse", "C2.5 e_shots"))
+
+    def files():
         for k, (name, s, exp) in enumerate(cases):
-            path = os.path.join(tmp, "s%04d.toml" % k)
-            text = dump_toml(s)
-            with open(path, "w") as f:
-                f.write(text)
-            d = compare(args.salvo, s, path, exp)
-            if d:
-                dis += 1
-                if shown < args.show:
-                    shown += 1
-                    print("--- disagreement: %s (%s)" % (name or s["name"], os.path.basename(path)))
-                    print(text.rstrip())
-                    for x in d:
-                        print("  * " + x)
-            else:
-                agree += 1
-        print("arc_model: %d situations (%d worked examples + %d random, seed %d): %d agree "
-              "(%d both refuse, %d C2.5 e_shots), %d disagree%s"
-              % (len(cases), len(cases) - args.count, args.count, args.seed, agree,
-                 STATS["refused"], STATS["c25"], dis,
-                 " [salvo readings: %s]" % ", ".join(sorted(READINGS)) if READINGS else ""))
-    finally:
-        if args.keep:
-            os.makedirs(args.keep, exist_ok=True)
-            for fn in os.listdir(tmp):
-                shutil.copy(os.path.join(tmp, fn), args.keep)
-        shutil.rmtree(tmp, ignore_errors=True)
-    return 1 if dis else 0
+            head = [("ruleset", "asl"), ("name", s.get("name", "arc"))]
+            yield "s%04d.toml" % k, harness.toml_text(s, SECTIONS, head=head), (s, exp)
+
+    return h.run(files(), lambda path, c: compare(h, c[0], path, c[1]))
 
 
 if __name__ == "__main__":

@@ -54,14 +54,15 @@ only one side reports, counts as a disagreement.  The TOML of the first K (defau
 disagreements is printed; the last line is a one-line summary.
 Exit status: 0 all agree, 1 any disagreement, 2 usage error.
 For a test suite: `duel_model.py SALVO --count 150 --seed 1` (about 15 s on 2 cores).
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
-import json
-import os
 import random
-import subprocess
 import sys
-import tempfile
 from fractions import Fraction as F
+
+import harness
 
 # ----------------------------------------------------------------------------- tables
 AF_SCALE = [0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26]
@@ -868,62 +869,6 @@ def model_duel(s):
     return {'first': first, 'all': allq, 'turn1_dist_needed': False}
 
 
-# ----------------------------------------------------------------------------- TOML, salvo, compare
-def toml_val(v):
-    if isinstance(v, bool):
-        return 'true' if v else 'false'
-    if isinstance(v, (int,)):
-        return str(v)
-    if isinstance(v, dict):
-        return '{ ' + ', '.join('%s = %s' % (k, toml_val(x)) for k, x in v.items()) + ' }'
-    return json.dumps(v)
-
-
-def to_toml(d, name):
-    lines = ['ruleset = "asl"', 'name = %s' % json.dumps(name), '']
-    for sec in ('firer', 'target', 'fire'):
-        if d.get(sec):
-            lines.append('[%s]' % sec)
-            for k, v in d[sec].items():
-                lines.append('%s = %s' % (k, toml_val(v)))
-            lines.append('')
-    return '\n'.join(lines)
-
-
-def run_salvo(binary, path):
-    """-> (results, None) or (None, error text)."""
-    try:
-        p = subprocess.run([binary, 'odds', path, '--format', 'json'], capture_output=True,
-                           text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return None, 'could not run salvo: %s' % e
-    if p.returncode != 0:
-        return None, 'salvo exited with %d: %s' % (p.returncode, p.stderr.strip())
-    try:
-        r = json.loads(p.stdout)['situations'][0]['results']['exact']
-        out = {}
-        for col in ('first_shot', 'phase'):
-            out[col] = {k: (v['p'] if 'p' in v else v['mean']) for k, v in r[col].items()}
-    except (ValueError, KeyError, IndexError, TypeError) as e:
-        return None, 'unreadable salvo output: %r' % e
-    return out, None
-
-
-def compare(m, sv, tol=1e-9):
-    """-> list of (column, quantity, model value or None, salvo value or None)."""
-    bad = []
-    for mc, sc in (('all', 'phase'), ('first', 'first_shot')):
-        for k, v in m[mc].items():
-            if k not in sv[sc]:
-                bad.append((sc, k, float(v), None))
-            elif abs(float(v) - sv[sc][k]) > tol:
-                bad.append((sc, k, float(v), sv[sc][k]))
-        for k, v in sv[sc].items():
-            if k not in m[mc]:
-                bad.append((sc, k, None, v))
-    return bad
-
-
 # ----------------------------------------------------------------------------- generator
 def gen(rng, turns_min=1):
     nat = rng.choice(['german', 'german', 'russian', 'american', 'british'])
@@ -1017,83 +962,34 @@ def gen(rng, turns_min=1):
     return {'firer': fr, 'target': tg, 'fire': fi}
 
 
-def _fmt(v):
-    return '-' if v is None else '%.12g' % v
-
-
-def _positive(text):
-    n = int(text)
-    if n < 1:
-        raise ValueError(text)
-    return n
+# ----------------------------------------------------------------------------- differential test
+SECTIONS = ('firer', 'target', 'fire')
 
 
 def main(argv=None):
-    import argparse
-    import shutil
-    import time
-    ap = argparse.ArgumentParser(prog='duel_model.py',
-                                 description='Check salvo against an exact model of ASL fire duels.')
-    ap.add_argument('salvo', help='path to the salvo binary')
-    ap.add_argument('--count', type=_positive, default=150, help='random situations (default 150)')
-    ap.add_argument('--seed', type=int, default=1, help='random seed (default 1)')
-    ap.add_argument('--turns-min', type=_positive, default=1, help='fewest turns per situation')
-    ap.add_argument('--keep', metavar='DIR', help='write the situation files to DIR and keep them')
-    ap.add_argument('--show', type=int, default=3, help='print the TOML of the first K disagreements')
-    ap.add_argument('-v', '--verbose', action='store_true', help='list every disagreeing quantity')
-    a = ap.parse_args(argv)
-    if not (os.path.isfile(a.salvo) and os.access(a.salvo, os.X_OK)):
-        ap.print_usage(sys.stderr)
-        print('duel_model.py: error: %s is not an executable file' % a.salvo, file=sys.stderr)
-        return 2
-    if a.turns_min > 12:
-        ap.error('--turns-min must be at most 12')
-    salvo = os.path.abspath(a.salvo)
+    ap = harness.arguments(__doc__, count=150)
+    ap.add_argument('--turns-min', type=int, default=1, help='fewest turns per situation')
+    a = harness.parse(ap, argv)
+    if not 1 <= a.turns_min <= 12:
+        ap.error('--turns-min must be from 1 to 12')
+    h = harness.Run(a, counts=())
     rng = random.Random(a.seed)
-    t0 = time.monotonic()
-    tmp = None
-    if a.keep:
-        outdir = a.keep
-        os.makedirs(outdir, exist_ok=True)
-    else:
-        outdir = tmp = tempfile.mkdtemp(prefix='duel_model_')
-    nok = nbad = 0
-    try:
+
+    def cases():
         for i in range(a.count):
             d = gen(rng, a.turns_min)
-            text = to_toml(d, 'duel %d-%d' % (a.seed, i))
-            path = os.path.join(outdir, 'duel_%d_%04d.toml' % (a.seed, i))
-            with open(path, 'w') as f:
-                f.write(text)
-            sv, err = run_salvo(salvo, path)
-            bad = []
-            if sv is not None:
-                try:
-                    bad = compare(model(d), sv)
-                except Exception as e:          # a model failure is reported, not hidden
-                    err = 'model error: %r' % e
-            if err is None and not bad:
-                nok += 1
-                continue
-            nbad += 1
-            if nbad <= a.show:
-                print('DISAGREE situation %d (seed %d)%s' % (i, a.seed, ': ' + err if err else ''))
-                print(text)
-                shown = bad if a.verbose else bad[:25]
-                for col, k, mv, svv in shown:
-                    print('   %-10s %-26s model %-18s salvo %s' % (col, k, _fmt(mv), _fmt(svv)))
-                if len(bad) > len(shown):
-                    print('   ... %d more' % (len(bad) - len(shown)))
-                print()
-            else:
-                print('DISAGREE situation %d (seed %d)%s' % (
-                    i, a.seed, ': ' + err.splitlines()[0] if err else ': %d quantities' % len(bad)))
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print('duel_model: %d situations (seed %d): %d agree, %d disagree; %.1f s' % (
-        a.count, a.seed, nok, nbad, time.monotonic() - t0))
-    return 0 if nbad == 0 else 1
+            head = [('ruleset', 'asl'), ('name', 'duel %d-%d' % (a.seed, i))]
+            text = harness.toml_text(d, SECTIONS, head=head, blank_lines=True, skip_empty=True)
+            yield 'duel_%d_%04d.toml' % (a.seed, i), text, d
+
+    def check(path, d):
+        values, stop = h.values(path, refusals=False)   # a refusal is a disagreement here
+        if stop:
+            return stop
+        m = model(d)
+        return h.compare({'phase': m['all'], 'first_shot': m['first']}, values)
+
+    return h.run(cases(), check)
 
 
 if __name__ == '__main__':

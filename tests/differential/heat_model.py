@@ -52,16 +52,15 @@ was found in this scope, so any NAME is a usage error.
 Run:  python3 heat_model.py SALVO [--count N] [--seed S] [--keep DIR] [--show K]
                            [--salvo-reading NAME ...]
 Exit status: 0 all agree, 1 a disagreement, 2 usage error.
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
-import argparse
-import json
-import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 from fractions import Fraction as F
+
+import harness
 
 AF_SCALE = [0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26]
 
@@ -537,97 +536,39 @@ def gen(rng):
     return {"firer": f, "target": t, "fire": x}
 
 
-def tval(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, dict):
-        return "{ " + ", ".join("%s = %s" % (k, tval(w)) for k, w in v.items()) + " }"
-    return '"%s"' % v
-
-
-def to_toml(s, name):
-    lines = ['ruleset = "asl"', 'name = "%s"' % name]
-    for sec in ("firer", "target", "fire"):
-        lines.append("[%s]" % sec)
-        for k, v in s[sec].items():
-            lines.append("%s = %s" % (k, tval(v)))
-    return "\n".join(lines) + "\n"
-
-
 # ---------------------------------------------------------------- driver
 READINGS = {}
+SECTIONS = ("firer", "target", "fire")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("salvo")
-    ap.add_argument("--count", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep")
-    ap.add_argument("--show", type=int, default=3)
-    ap.add_argument("--salvo-reading", action="append", default=[],
-                    choices=sorted(READINGS))
-    a = ap.parse_args()
-    if a.count < 1 or a.show < 0:
-        ap.error("--count must be >= 1 and --show >= 0")
-    if not (os.path.isfile(a.salvo) and os.access(a.salvo, os.X_OK)):
-        ap.error("not an executable: %s" % a.salvo)
+def main(argv=None):
+    ap = harness.arguments(__doc__, count=400, readings=READINGS)
+    a = harness.parse(ap, argv)
+    h = harness.Run(a, counts=("refused by salvo", "correctly refused"))
     rng = random.Random(a.seed)
-    d = tempfile.mkdtemp(prefix="heat_model_")
-    agree = dis = refused = exp_ref = 0
-    shown = 0
-    try:
+
+    def cases():
         for i in range(a.count):
             s = gen(rng)
             name = "s%05d" % i
-            path = os.path.join(d, name + ".toml")
-            text = to_toml(s, name)
-            with open(path, "w") as fh:
-                fh.write(text)
-            m = Model(s, set(a.salvo_reading))
-            why = m.refusal()
-            pr = subprocess.run([a.salvo, "odds", path, "--format", "json"],
-                                capture_output=True, text=True)
-            if why:
-                if pr.returncode == 2:
-                    exp_ref += 1
-                    continue
-                diffs = ["salvo accepted a situation to refuse: " + why]
-            elif pr.returncode == 2:
-                refused += 1
-                if shown < a.show:
-                    print("REFUSED %s: %s" % (name, pr.stderr.strip()))
-                continue
-            elif pr.returncode != 0:
-                diffs = ["salvo exit %d: %s" % (pr.returncode, pr.stderr.strip())]
-            else:
-                got = json.loads(pr.stdout)["situations"][0]["results"]["exact"]
-                want = m.results()
-                diffs = []
-                for blk, q in want.items():
-                    for k, v in q.items():
-                        g = got[blk][k]
-                        g = g["mean"] if "mean" in g else g["p"]
-                        if abs(g - float(v)) > 1e-9:
-                            diffs.append("%s.%s salvo %.12g model %.12g" % (blk, k, g, float(v)))
-            if diffs:
-                dis += 1
-                if shown < a.show:
-                    shown += 1
-                    print("=== disagreement %s\n%s" % (name, text) + "\n".join(diffs) + "\n")
-            else:
-                agree += 1
-    finally:
-        if a.keep:
-            os.makedirs(a.keep, exist_ok=True)
-            for fn in os.listdir(d):
-                shutil.copy(os.path.join(d, fn), a.keep)
-        shutil.rmtree(d, ignore_errors=True)
-    print("heat_model: %d situations, %d agree, %d disagree, %d refused by salvo, "
-          "%d correctly refused (seed %d)" % (a.count, agree, dis, refused, exp_ref, a.seed))
-    return 1 if dis else 0
+            text = harness.toml_text(s, SECTIONS, head=[("ruleset", "asl"), ("name", name)])
+            yield name + ".toml", text, s
+
+    def check(path, s):
+        m = Model(s, set(a.salvo_reading))
+        why = m.refusal()
+        odds = h.odds(path)
+        if why:
+            if odds.refused:
+                return harness.Refused(why, "correctly refused")
+            return ["salvo accepted a situation to refuse: " + why]
+        if odds.refused:
+            return harness.Refused(odds.error)
+        if odds.error:
+            return [odds.error]
+        return h.compare(m.results(), odds.values, extra="ignore")
+
+    return h.run(cases(), check)
 
 
 if __name__ == "__main__":

@@ -61,17 +61,16 @@ quantities of the first K disagreements.
 Exit 0 when all agree, 1 on any disagreement, 2 on usage errors.  Situations salvo refuses are
 counted apart.  --salvo-reading NAME makes the model follow a known deviation of salvo so that
 the rest can be checked (see READINGS below; --salvo-reading list prints them).
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
 
-import argparse
-import json
-import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 from fractions import Fraction as F
+
+import harness
 
 # --------------------------------------------------------------------------- tables
 
@@ -649,24 +648,6 @@ def phase(shot, stationary, intensive_ok, cap, vehicle_target):
 
 # --------------------------------------------------------------------------- generator
 
-def toml_val(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"%s"' % v
-    return str(v)
-
-
-def to_toml(sit):
-    lines = ['ruleset = "asl"']
-    for sec in ("firer", "target", "fire"):
-        lines.append("")
-        lines.append("[%s]" % sec)
-        for k, v in sit[sec].items():
-            lines.append("%s = %s" % (k, toml_val(v)))
-    return "\n".join(lines) + "\n"
-
-
 GUNS = ["20L", "20LL", "25LL", "37", "37L", "37*", "40", "45L", "47", "50L", "57", "57L",
         "75", "75L", "75*", "76L", "81", "88L", "105", "122L", "150", "150*", "37LL", "28LL"]
 
@@ -803,113 +784,37 @@ def gen_situation(r):
     return {"firer": firer, "target": target, "fire": fire}
 
 
-# --------------------------------------------------------------------------- compare
-
-def salvo_values(js):
-    sit = js["situations"][0]["results"]["exact"]
-    out = {}
-    for part in ("first_shot", "phase"):
-        for k, v in sit.get(part, {}).items():
-            out[(part, k)] = v["p"] if "p" in v else v["mean"]
-    return out
+# --------------------------------------------------------------------------- driver
+SECTIONS = ("firer", "target", "fire")
 
 
-def compare(model_first, model_phase, sv):
-    diffs = []
-    for part, md in (("first_shot", model_first), ("phase", model_phase)):
-        for k, v in md.items():
-            if part == "first_shot" and (k.startswith("outcome_") or k.startswith("end_")):
-                continue
-            key = (part, k)
-            if key not in sv:
-                if v != 0:
-                    diffs.append((part, k, float(v), None))
-                continue
-            if abs(float(v) - sv[key]) > 1e-9:
-                diffs.append((part, k, float(v), sv[key]))
-        # keys salvo reports that the model says are zero
-        for (pp, k), v in sv.items():
-            if pp != part or k in md:
-                continue
-            if part == "first_shot" and (k.startswith("outcome_") or k.startswith("end_")):
-                continue
-            if k in ("p_low_ammo", "p_depleted", "outcome_no_shot", "end_out_of_ammo"):
-                pass
-            if abs(v) > 1e-9:
-                diffs.append((part, k, 0.0, v))
-    return diffs
+def first_shot_only(part, k):
+    """outcome_* and end_* are the phase's, not the first shot's"""
+    return part == "first_shot" and (k.startswith("outcome_") or k.startswith("end_"))
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("salvo")
-    ap.add_argument("--count", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep")
-    ap.add_argument("--show", type=int, default=3)
-    ap.add_argument("--salvo-reading", action="append", default=[])
-    try:
-        a = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
-    for n in a.salvo_reading:
-        if n == "list":
-            for k, v in READINGS.items():
-                print("%s: %s" % (k, v))
-            return 0
-        if n not in READINGS:
-            print("unknown --salvo-reading %r (known: %s)" % (n, ", ".join(READINGS) or "none"),
-                  file=sys.stderr)
-            return 2
-    if not (os.path.isfile(a.salvo) and os.access(a.salvo, os.X_OK)):
-        print("not an executable: %s" % a.salvo, file=sys.stderr)
-        return 2
-    if a.count < 1:
-        print("--count must be >= 1", file=sys.stderr)
-        return 2
-    tmp = tempfile.mkdtemp(prefix="ift_model_")
+    ap = harness.arguments(__doc__, count=400, readings=READINGS)
+    a = harness.parse(ap, argv)
+    h = harness.Run(a)
     r = random.Random(a.seed)
-    agree = disagree = refused = 0
-    shown = 0
-    try:
+
+    def cases():
         for i in range(a.count):
             sit = gen_situation(r)
-            text = to_toml(sit)
-            path = os.path.join(tmp, "s%05d.toml" % i)
-            with open(path, "w") as fh:
-                fh.write(text)
-            pr = subprocess.run([a.salvo, "odds", path, "--format", "json"],
-                                capture_output=True, text=True)
-            if pr.returncode == 2:
-                refused += 1
-                continue
-            if pr.returncode != 0:
-                disagree += 1
-                if shown < a.show:
-                    shown += 1
-                    print("--- %s: salvo exit %d\n%s%s" % (path, pr.returncode, text, pr.stderr))
-                continue
-            sv = salvo_values(json.loads(pr.stdout))
-            first, ph = Model(sit, a.salvo_reading).run()
-            diffs = compare(first, ph, sv)
-            if diffs:
-                disagree += 1
-                if shown < a.show:
-                    shown += 1
-                    print("--- %s\n%s" % (os.path.basename(path), text))
-                    for part, k, mv, svv in diffs:
-                        print("    %-10s %-24s model %-22r salvo %r" % (part, k, mv, svv))
-            else:
-                agree += 1
-    finally:
-        if a.keep:
-            os.makedirs(a.keep, exist_ok=True)
-            for fn in os.listdir(tmp):
-                shutil.copy(os.path.join(tmp, fn), a.keep)
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("ift_model: %d situations: %d agree, %d disagree, %d refused by salvo"
-          % (a.count, agree, disagree, refused))
-    return 1 if disagree else 0
+            text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl")], blank_lines=True)
+            yield "s%05d.toml" % i, text, sit
+
+    def check(path, sit):
+        values, stop = h.values(path)
+        if stop:
+            return stop
+        first, ph = Model(sit, a.salvo_reading).run()
+        # a quantity salvo leaves out is 0 there; one the model leaves out is 0 here
+        return h.compare({"first_shot": first, "phase": ph}, values,
+                         absent="zero", extra="zero", skip=first_shot_only)
+
+    return h.run(cases(), check)
 
 
 if __name__ == "__main__":

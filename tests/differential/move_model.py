@@ -13,11 +13,17 @@ It writes random situation files (fixed seed), runs `salvo odds FILE --format js
 compares every quantity it models to 1e-9 with its own exact enumeration (fractions.Fraction).
 A situation salvo refuses is counted apart (a refused valid movement roll is a failure).
 
-Usage: move_model.py SALVO_BINARY [--count N] [--seed S] [--keep DIR] [--only KIND]
+Usage: move_model.py SALVO [--count N] [--seed S] [--keep DIR] [--show K] [--only KIND]
 Exit 0 if every compared quantity agrees, 1 otherwise, 2 on a usage error.
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
-import argparse, json, os, random, subprocess, sys, tempfile
+import random
+import sys
 from fractions import Fraction as F
+
+import harness
 
 DICE = [(c, w) for c in range(1, 7) for w in range(1, 7)]   # (colored, white)
 P36 = F(1, 36)
@@ -486,100 +492,45 @@ def gen_fire(rnd):
     return {"firer": fr, "target": tg, "fire": fi}
 
 
-def toml_val(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"%s"' % v
-    if isinstance(v, dict):
-        return "{ " + ", ".join("%s = %s" % (k, toml_val(x)) for k, x in v.items()) + " }"
-    return repr(v)
+# ---------------------------------------------------------------- driver
+SECTIONS = ("movement", "firer", "target", "fire")
+KINDS = {"movement": (gen_movement, movement_model), "fire": (gen_fire, fire_model),
+         "itt": (gen_itt, itt_model)}
 
 
-def to_toml(s, name):
-    lines = ['ruleset = "asl"', 'name = "%s"' % name]
-    for sec in ("movement", "firer", "target", "fire"):
-        if sec in s:
-            lines.append("[%s]" % sec)
-            for k, v in s[sec].items():
-                lines.append("%s = %s" % (k, toml_val(v)))
-    return "\n".join(lines) + "\n"
-
-
-def run_salvo(binary, path):
-    p = subprocess.run([binary, "odds", path, "--format", "json"], capture_output=True, text=True)
-    if p.returncode != 0:
-        return None, p.stderr.strip()
-    d = json.loads(p.stdout)
-    return d["situations"][0]["results"]["exact"], None
-
-
-def val(x):
-    return x["p"] if "p" in x else x["mean"]
-
-
-def compare(model, salvo):
-    bad = []
-    for win in ("first_shot", "phase"):
-        for q, mv in model[win].items():
-            if q not in salvo[win]:
-                bad.append((win, q, float(mv), None))
-                continue
-            sv = val(salvo[win][q])
-            if abs(float(mv) - sv) > 1e-9:
-                bad.append((win, q, float(mv), sv))
-    return bad
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("binary")
-    ap.add_argument("--count", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", default=None, help="directory for the TOML files")
-    ap.add_argument("--only", choices=["movement", "fire", "itt"], default=None)
-    a = ap.parse_args()
+def main(argv=None):
+    ap = harness.arguments(__doc__, count=300)
+    ap.add_argument("--only", choices=list(KINDS), default=None)
+    a = harness.parse(ap, argv)
+    h = harness.Run(a)
     rnd = random.Random(a.seed)
-    outdir = a.keep or tempfile.mkdtemp(prefix="move_model_")
-    os.makedirs(outdir, exist_ok=True)
-    n_ok = n_bad = n_ref = 0
-    nq = 0
-    for i in range(a.count):
-        if a.only:
-            kind = a.only
-        else:
-            u = rnd.random()
-            kind = "movement" if u < 0.2 else "itt" if u < 0.35 else "fire"
-        s = {"movement": gen_movement, "fire": gen_fire, "itt": gen_itt}[kind](rnd)
-        path = os.path.join(outdir, "s%05d.toml" % i)
-        with open(path, "w") as f:
-            f.write(to_toml(s, "s%05d" % i))
-        res, err = run_salvo(a.binary, path)
-        if res is None:
-            n_ref += 1
+
+    def cases():
+        for i in range(a.count):
+            if a.only:
+                kind = a.only
+            else:
+                u = rnd.random()
+                kind = "movement" if u < 0.2 else "itt" if u < 0.35 else "fire"
+            s = KINDS[kind][0](rnd)
+            name = "s%05d" % i
+            text = harness.toml_text(s, SECTIONS, head=[("ruleset", "asl"), ("name", name)])
+            yield name + ".toml", text, (kind, s)
+
+    def check(path, case):
+        kind, s = case
+        odds = h.odds(path)
+        if odds.code != 0:
             if kind == "movement" and movement_valid(s["movement"]):
-                n_bad += 1
-                print("REFUSED valid movement %s: %s" % (path, err))
-            continue
-        model = {"movement": movement_model, "fire": fire_model, "itt": itt_model}[kind](
-            s["movement"] if kind == "movement" else s)
-        bad = compare(model, res)
-        nq += sum(len(model[w]) for w in model)
-        if bad:
-            n_bad += 1
-            print("MISMATCH %s" % path)
-            print("  " + to_toml(s, path).replace("\n", "\n  ").rstrip())
-            for win, q, mv, sv in bad:
-                print("    %-10s %-18s model %.12f salvo %s" % (win, q, mv, sv))
-        else:
-            n_ok += 1
-    print("situations %d: agree %d, disagree %d, refused by salvo %d; quantities compared %d%s"
-          % (a.count, n_ok, n_bad, n_ref, nq, "; files in " + outdir if a.keep else ""))
-    if not a.keep:
-        import shutil
-        shutil.rmtree(outdir, ignore_errors=True)
-    sys.exit(0 if n_bad == 0 else 1)
+                return ["salvo refused a valid movement roll: " + odds.error]
+            return harness.Refused(odds.error)
+        if odds.error:
+            return [odds.error]
+        model = KINDS[kind][1](s["movement"] if kind == "movement" else s)
+        return h.compare(model, odds.values, extra="ignore")
+
+    return h.run(cases(), check)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -63,9 +63,16 @@ text (repeatable):
                       mortar bases assigned as heavy weapons may not fire on the same turn they
                       have moved". By default such situations are generated (salvo refuses
                       them); with this reading they are not.
+
+The glue - command line, running salvo, comparing to 1e-9, the report - is harness.py's,
+shared by the models; this file holds only its reading of the rules and its generator.
 """
-import argparse, json, os, random, shutil, subprocess, sys, tempfile, time
+import os
+import random
+import sys
 from fractions import Fraction as F
+
+import harness
 
 try:
     import tomllib
@@ -494,23 +501,6 @@ def resolve(doc):
     return {'firer': fi, 'target': ta, 'fire': fr}
 
 
-def toml_value(v):
-    if isinstance(v, bool):
-        return 'true' if v else 'false'
-    if isinstance(v, int):
-        return str(v)
-    return '"%s"' % v
-
-
-def to_toml(sit, chart_name):
-    lines = ['ruleset = "1943"', 'chart = "%s"' % chart_name]
-    for sec in ('firer', 'target', 'fire'):
-        lines.append('[%s]' % sec)
-        for k, v in sit[sec].items():
-            lines.append('%s = %s' % (k, toml_value(v)))
-    return '\n'.join(lines) + '\n'
-
-
 def gen_situation(rnd, chart, readings=()):
     """a random situation the documented rules accept"""
     R = chart.ranges
@@ -623,124 +613,42 @@ def gen_situation(rnd, chart, readings=()):
     return {'firer': fi, 'target': ta, 'fire': fr}
 
 # ---------------------------------------------------------------- driver
-
-TOL = 1e-9
-
-
-def salvo_values(salvo, path):
-    p = subprocess.run([salvo, 'odds', path, '--format', 'json'], capture_output=True, text=True)
-    if p.returncode == 2:
-        return None, (p.stderr or p.stdout).strip().splitlines()[-1:] or ['refused']
-    if p.returncode != 0:
-        return 'error', ['exit %d: %s' % (p.returncode, p.stderr.strip()[:300])]
-    d = json.loads(p.stdout)
-    r = d['situations'][0]['results']['exact']
-    out = {}
-    for sec in ('first_shot', 'phase'):
-        out[sec] = {}
-        for k, v in r.get(sec, {}).items():
-            if isinstance(v, dict):
-                out[sec][k] = v.get('p', v.get('mean'))
-    return out, None
-
-
-def compare(model_q, salvo_q):
-    diffs = []
-    for sec, q in model_q.items():
-        sq = salvo_q.get(sec, {})
-        for k, v in q.items():
-            if k not in sq:
-                if v != 0:
-                    diffs.append((sec, k, float(v), None))
-                continue
-            if abs(float(v) - sq[k]) > TOL:
-                diffs.append((sec, k, float(v), sq[k]))
-        for k, v in sq.items():
-            if k not in q and v and abs(v) > TOL:
-                diffs.append((sec, k, None, v))
-    return diffs
+SECTIONS = ('firer', 'target', 'fire')
 
 
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('salvo')
+    ap = harness.arguments(__doc__, count=DEFAULT_COUNT, seed=1943, readings=READINGS)
     ap.add_argument('--chart', default=os.path.join(repo, 'examples', '1943', 'illustrative-chart.toml'))
-    ap.add_argument('--count', type=int, default=DEFAULT_COUNT)
-    ap.add_argument('--seed', type=int, default=1943)
-    ap.add_argument('--keep', metavar='DIR')
-    ap.add_argument('--show', type=int, default=3)
-    ap.add_argument('--show-refusals', action='store_true', help='print why salvo refused each refused situation')
-    ap.add_argument('--salvo-reading', action='append', default=[], choices=sorted(READINGS),
-                    help='model a documented deviation of salvo instead of the rule text')
-    try:
-        a = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
+    a = harness.parse(ap, argv)
     if tomllib is None:
-        print('error: Python 3.11+ (tomllib) is required', file=sys.stderr)
-        return 2
-    if not (os.path.isfile(a.salvo) and os.access(a.salvo, os.X_OK)):
-        print('error: %s is not an executable' % a.salvo, file=sys.stderr)
-        return 2
+        ap.error('Python 3.11+ (tomllib) is required')
     try:
         chart = Chart(a.chart)
     except (OSError, KeyError, ValueError) as e:
-        print('error: cannot read chart %s: %s' % (a.chart, e), file=sys.stderr)
-        return 2
-    if a.count < 1:
-        print('error: --count must be positive', file=sys.stderr)
-        return 2
-    t0 = time.time()
-    work = a.keep or tempfile.mkdtemp(prefix='w1943_')
-    os.makedirs(work, exist_ok=True)
+        ap.error('cannot read chart %s: %s' % (a.chart, e))
     cname = os.path.basename(a.chart)
-    shutil.copy(a.chart, os.path.join(work, cname))
+    h = harness.Run(a, notes=['chart ' + cname])
     rnd = random.Random(a.seed)
-    agree = refused = errors = 0
-    bad = []
-    refusals = []
-    try:
+
+    def cases():
         for i in range(a.count):
             sit = gen_situation(rnd, chart, a.salvo_reading)
-            text = to_toml(sit, cname)
-            path = os.path.join(work, 's%04d.toml' % i)
-            with open(path, 'w') as fh:
-                fh.write(text)
-            sq, why = salvo_values(a.salvo, path)
-            if sq is None:
-                refused += 1
-                refusals.append((path, why))
-                continue
-            if sq == 'error':
-                errors += 1
-                bad.append((path, text, [('salvo', why[0], None, None)]))
-                continue
-            with open(path, 'rb') as fh:
-                doc = tomllib.load(fh)
-            mq = Model(resolve(doc), chart, a.salvo_reading).run()
-            d = compare(mq, sq)
-            if d:
-                bad.append((path, text, d))
-            else:
-                agree += 1
-    finally:
-        if not a.keep:
-            shutil.rmtree(work, ignore_errors=True)
-    for path, text, d in bad[:a.show]:
-        print('--- %s' % os.path.basename(path))
-        print(text.rstrip())
-        for sec, k, mv, sv in d:
-            print('   %-10s %-26s model %-22s salvo %s' % (sec, k, mv, sv))
-    if a.show_refusals:
-        for p, w in refusals:
-            print('refused %s: %s' % (os.path.basename(p), w))
-    n = a.count
-    print('w1943: %d situations, %d agree, %d disagree, %d refused by salvo (%.0f%%), seed %d, chart %s, %.1f s%s'
-          % (n, agree, len(bad), refused, 100.0 * refused / n, a.seed, cname, time.time() - t0,
-             (', salvo readings: ' + ','.join(a.salvo_reading)) if a.salvo_reading else ''))
-    return 1 if bad else 0
+            head = [('ruleset', '1943'), ('chart', cname)]
+            yield 's%04d.toml' % i, harness.toml_text(sit, SECTIONS, head=head), sit
+
+    def check(path, sit):
+        values, stop = h.values(path)
+        if stop:
+            return stop
+        with open(path, 'rb') as fh:
+            doc = tomllib.load(fh)
+        mq = Model(resolve(doc), chart, a.salvo_reading).run()
+        # a quantity salvo leaves out is 0 there; one the model leaves out is 0 here
+        return h.compare(mq, values, absent='zero', extra='zero')
+
+    return h.run(cases(), check, files=[a.chart])
 
 
 DEFAULT_COUNT = 400
