@@ -1,6 +1,7 @@
 #pragma once
-// Helpers for the ASL rules tests: a plain situation, scripted dice, and an exhaustive
-// enumeration of every dice sequence of a fire phase through the reference interpreter.
+// Helpers for the ASL rules tests: a plain situation, scripted dice, an exhaustive enumeration
+// of every dice sequence of a fire phase through the reference interpreter (and the exact
+// engine held to it), and the message a rules conflict is refused with.
 
 #include <catch2/catch.hpp>
 
@@ -8,12 +9,15 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_reference.h"
-#include "support/dice_paths.h"
 #include "salvo/rules/asl_shot.h"
+#include "salvo/sim/exact.h"
+#include "support/dice_paths.h"
+#include "support/refusal.h"
 
 namespace salvo::asl::testing {
 
@@ -29,6 +33,30 @@ inline Situation base() {
   s.fire.range = 6;
   return s;
 }
+
+/// `start` named `name` and changed by `edit`: one case of a test's list of situations.
+template <class Edit>
+Situation variant(Situation start, const std::string& name, Edit&& edit) {
+  start.name = name;
+  edit(start);
+  return start;
+}
+
+/// For an exhaustive enumeration: at most two shots; one for a gun of 40mm or less (its
+/// Multiple Hits branch 36^3 ways a shot), for special ammunition (its missing-ammo attempts add
+/// a step), and where `one_shot` (sanitizer builds: all but a few named cases, sanitized.h; a
+/// second shot multiplies the dice sequences by about 36^2).
+inline void cap_for_enumeration(Situation& s, bool one_shot) {
+  const bool special = s.firer.ammo == Ammo::kAPCR || s.firer.ammo == Ammo::kHEAT;
+  const int cap = s.firer.gun.caliber_mm <= 40 || special || one_shot ? 1 : 2;
+  if (!s.fire.max_shots || *s.fire.max_shots > cap) s.fire.max_shots = cap;
+}
+
+/// The shot built after `shots_fired` shots of the phase at the target (no explanation).
+inline ShotSpec shot_after(const Situation& s, int shots_fired) {
+  return build_shot(s, ShotContext{.shots_fired = shots_fired}, nullptr);
+}
+inline ShotSpec first_shot(const Situation& s) { return shot_after(s, 0); }
 
 /// One die as scripted: an ordered pair (colored, white) or a single dr.
 struct Roll {
@@ -71,52 +99,48 @@ inline PhaseTrace run_script(const Situation& s, std::vector<Roll> script) {
   return t;
 }
 
-/// Exact odds by enumerating every dice sequence (odometer over the draws of each path).
-struct Enumerated {
-  std::vector<double> first_flags, phase_flags;      // P(flag seen)
-  std::vector<double> first_counts, phase_counts;    // E[counter]
-  std::vector<double> first_outcomes, phase_outcomes;
-  std::vector<double> end_reasons;
-  std::size_t paths = 0;
-};
-
-inline Enumerated enumerate_phase(const Situation& s, std::size_t max_paths = 5'000'000) {
-  Enumerated e;
-  e.first_flags.assign(kNumFlags, 0.0);
-  e.phase_flags.assign(kNumFlags, 0.0);
-  e.first_counts.assign(kNumCounters, 0.0);
-  e.phase_counts.assign(kNumCounters, 0.0);
-  e.first_outcomes.assign(kNumOutcomes, 0.0);
-  e.phase_outcomes.assign(kNumOutcomes, 0.0);
-  e.end_reasons.assign(kNumEndReasons, 0.0);
+/// Exact odds by enumerating every dice sequence of a fire phase (the odometer of
+/// support/dice_paths.h), indexed as the rules number their flags, counters, outcomes and end
+/// reasons. The first window runs to the first shot fired (or the last step).
+inline test::PathTally enumerate_phase(const Situation& s, std::size_t max_paths = 5'000'000) {
+  test::PathTally e(kNumFlags, kNumCounters, kNumOutcomes, kNumEndReasons);
   PhaseTrace t;
   const auto visit = [&](double p) {
-    FlagMask first = 0, phase = 0;
-    bool open = true;
-    for (const StepRecord& st : t.steps) {
-      phase |= st.flags;
-      for (int c = 0; c < kNumCounters; ++c) e.phase_counts[static_cast<std::size_t>(c)] += p * st.counts[static_cast<std::size_t>(c)];
-      if (open) {
-        first |= st.flags;
-        for (int c = 0; c < kNumCounters; ++c) e.first_counts[static_cast<std::size_t>(c)] += p * st.counts[static_cast<std::size_t>(c)];
-        if (st.fired || &st == &t.steps.back()) {
-          open = false;
-          e.first_outcomes[static_cast<std::size_t>(st.outcome)] += p;
-        }
+    std::size_t first_steps = t.steps.size();
+    for (std::size_t i = 0; i < t.steps.size(); ++i)
+      if (t.steps[i].fired) {
+        first_steps = i + 1;
+        break;
       }
-    }
-    e.phase_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
-    e.end_reasons[static_cast<std::size_t>(t.end)] += p;
-    for (int f = 0; f < kNumFlags; ++f) {
-      if (first & (FlagMask{1} << f)) e.first_flags[static_cast<std::size_t>(f)] += p;
-      if (phase & (FlagMask{1} << f)) e.phase_flags[static_cast<std::size_t>(f)] += p;
-    }
-    ++e.paths;
+    e.add(p, t.steps, first_steps, t.end);
   };
   const double cut = test::for_each_dice_path([&](Dice& d) { t = resolve_phase(s, d); }, visit,
                                               std::numeric_limits<std::size_t>::max(), max_paths);
   if (cut != 0.0) throw std::logic_error("enumeration: a path was cut");
   return e;
 }
+
+/// The rules' names of what enumerate_phase counts.
+inline test::PathNames rule_names() {
+  const auto i = [](std::size_t k) { return static_cast<int>(k); };
+  return {[=](std::size_t k) { return std::string(flag_name(i(k))); },
+          [=](std::size_t k) { return std::string(counter_name(i(k))); },
+          [=](std::size_t k) { return std::string(outcome_name(i(k))); },
+          [=](std::size_t k) { return std::string(end_reason_name(i(k))); }};
+}
+
+/// The exact engine on the compiled program == the enumeration of the reference interpreter,
+/// quantity by quantity (1e-12), matched by name; whatever the program does not name must have
+/// probability and expectation 0 within `unnamed_margin`.
+inline void check_exact_equals_enumeration(const Situation& s, double unnamed_margin) {
+  INFO("situation: " << s.name);
+  const Compiled c = compile(s);
+  c.program.validate();
+  test::check_exact_against_paths(c.program, sim::solve_exact(c.program), enumerate_phase(s), rule_names(),
+                                  {.margin = 1e-12, .counter_margin = 1e-12, .unnamed = unnamed_margin});
+}
+
+/// What check() refuses `s` with, "key: message"; fails the test if it accepts `s`.
+inline std::string refusal(const Situation& s) { return test::refusal(check(s)); }
 
 }  // namespace salvo::asl::testing

@@ -110,8 +110,8 @@ TEST_CASE("Case A from directions: turret, bow, Gun, pivot, terrain doubling", "
   s.fire.target_direction = 1;  // two hexspines from the TCA
   s.firer.gun_type = GunType::kT;
   CHECK(case_a_total(s) == 2);
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);
-  CHECK(build_shot(s, ShotContext{.shots_fired = 1}, nullptr).drm == -1);  // C5.12: later shots: Acquisition only
+  CHECK(first_shot(s).drm == 2);
+  CHECK(shot_after(s, 1).drm == -1);  // C5.12: later shots: Acquisition only
   s.firer.gun_type = GunType::kST;
   CHECK(case_a_total(s) == 3);
   s.fire.firer_terrain = Terrain::kWoods;
@@ -146,7 +146,7 @@ TEST_CASE("Case A from directions: turret, bow, Gun, pivot, terrain doubling", "
     s.firer.rof = 2;
     s.fire.vca.reset();
     CHECK(case_a_total(s) == 4);
-    CHECK(build_shot(s, ShotContext{}, nullptr).rof == 1);
+    CHECK(first_shot(s).rof == 1);
   }
   SECTION("target within the CA: no Case A") {
     s.fire.target_direction = 5;
@@ -181,28 +181,23 @@ TEST_CASE("Case A in Bypass from the CAFP: D2.321 through a situation", "[asl][a
 }
 
 TEST_CASE("geometry errors name the key", "[asl][arc][errors]") {
-  auto message = [](const Situation& s) {
-    const auto e = check(s);
-    REQUIRE(e.has_value());
-    return e->key() + ": " + e->what();
-  };
   Situation s = base();
   s.firer.bypass = true;
-  CHECK(message(s) == "firer.cafp: a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
+  CHECK(refusal(s) == "firer.cafp: a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
   s = base();
   s.fire.target_direction = 3;
-  CHECK(message(s) == "fire.tca: needed with fire.target_direction: the direction the turret points to (D3.12)");
+  CHECK(refusal(s) == "fire.tca: needed with fire.target_direction: the direction the turret points to (D3.12)");
   s = base();
   s.firer.bow_mounted = true;
   s.firer.bypass = true;
   s.firer.cafp = 0;
   s.fire.target_direction = 3;
-  CHECK(message(s) == "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
+  CHECK(refusal(s) == "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
   s = base();
   s.fire.ca_change = 1;
   s.fire.tca = 0;
   s.fire.target_direction = 1;
-  CHECK(message(s) == "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");
+  CHECK(refusal(s) == "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");
 }
 
 TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&4, 1&3, 1&2, 1&1, 2&2", "[asl][example]") {
@@ -211,7 +206,7 @@ TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&
   s.override_.modified_th = 10;
   s.fire.motion = true;
   s.firer.gun_type = GunType::kT;  // Case C with a T gun: +4
-  const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+  const ShotSpec spec = first_shot(s);
   REQUIRE(spec.drm == 4);
   REQUIRE(spec.double_lower_die);
   std::vector<std::pair<int, int>> hits;
@@ -226,7 +221,7 @@ TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&
   CHECK(to_hit(spec, 1, 1, 0).critical);
   SECTION("gyrostabilized: +1 instead of doubling") {
     s.firer.stabilized = true;
-    const ShotSpec g = build_shot(s, ShotContext{}, nullptr);
+    const ShotSpec g = first_shot(s);
     CHECK_FALSE(g.double_lower_die);
     CHECK(g.drm == 3 + 1);  // Case C stabilized +3, Case C4 +1
   }
@@ -236,9 +231,9 @@ TEST_CASE("C6.55: a moving firer keeps Acquisition only with a gyrostabilized gu
   Situation s = base();
   s.fire.phase = Phase::kBounding;
   s.firer.rof = 2;
-  CHECK(build_shot(s, ShotContext{.shots_fired = 2}, nullptr).drm == 4);  // Case C only
+  CHECK(shot_after(s, 2).drm == 4);  // Case C only
   s.firer.stabilized = true;
-  CHECK(build_shot(s, ShotContext{.shots_fired = 2}, nullptr).drm == 3 - 2);
+  CHECK(shot_after(s, 2).drm == 3 - 2);
 }
 
 TEST_CASE("D3.2 EXC: from within the hex, a hull hit on a vehicle in Bypass strikes its side", "[asl][arc]") {
@@ -248,7 +243,7 @@ TEST_CASE("D3.2 EXC: from within the hex, a hull hit on a vehicle in Bypass stri
   s.fire.firer_terrain = Terrain::kWoods;
   s.target.bypass = true;
   s.target.facing = Facing::kFront;  // the turret's facing toward the firer
-  const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+  const ShotSpec spec = first_shot(s);
   CHECK(spec.drm == 2);  // Case E not doubled in Bypass (C5.5)
   CHECK(to_hit(spec, 5, 2, 0).facing == Facing::kSide);   // hull hit: side, not the front of the dr
   CHECK(to_hit(spec, 1, 2, 0).facing == Facing::kFront);  // turret hit: the turret's facing

@@ -11,6 +11,7 @@
 
 #include "asl_test_util.h"
 #include "support/mc_agreement.h"
+#include "support/named.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 
@@ -35,12 +36,7 @@ Situation duel_base(int turns) {
 // A varied set of duels.
 std::vector<Situation> duels() {
   std::vector<Situation> v;
-  auto add = [&](const std::string& name, int turns, auto&& edit) {
-    Situation s = duel_base(turns);
-    s.name = name;
-    edit(s);
-    v.push_back(s);
-  };
+  auto add = [&](const std::string& name, int turns, auto&& edit) { v.push_back(variant(duel_base(turns), name, edit)); };
   add("75L ROF 2, 5 turns", 5, [](Situation& s) { s.firer.rof = 2; });
   add("Sherman 75 vs Panther, 5 turns", 5, [](Situation& s) {
     s.firer.nationality = Nationality::kAmerican; s.firer.gun = *parse_gun("75"); s.firer.rof = 2;
@@ -88,75 +84,22 @@ struct RandomDice : Dice {
   int d6() override { return static_cast<int>(g() % 6); }
 };
 
-// What the interpreter's trials add up to, named like the program's quantities.
-struct Sampled {
-  std::vector<double> first_flags, run_flags, first_outcomes, run_outcomes, end_reasons;
-  std::vector<double> mean, var;  // counters over the run: mean and variance per trial
-};
-
-Sampled sample(const Situation& s, std::uint64_t trials, std::uint64_t seed) {
+// What the interpreter's trials add up to, divided by their number: indexed as the duel
+// program numbers its flags and end reasons (duel::flag_names, duel::end_reason_names), its
+// outcomes (duel::Status) and the rules' counters.
+test::PathTally sample(const Situation& s, std::uint64_t trials, std::uint64_t seed) {
   const int T = s.fire.turns;
   DuelInterpreter interp(s);
   RandomDice dice(seed);
-  Sampled r;
-  r.first_flags.assign(static_cast<std::size_t>(duel::num_flags(T)), 0);
-  r.run_flags = r.first_flags;
-  r.first_outcomes.assign(duel::kNumStatus, 0);
-  r.run_outcomes = r.first_outcomes;
-  r.end_reasons.assign(static_cast<std::size_t>(duel::num_end_reasons(T)), 0);
-  r.mean.assign(kNumCounters, 0);
-  r.var.assign(kNumCounters, 0);
-  std::vector<double> sumsq(kNumCounters, 0);
+  test::PathTally r(static_cast<std::size_t>(duel::num_flags(T)), kNumCounters, duel::kNumStatus,
+                    static_cast<std::size_t>(duel::num_end_reasons(T)));
   for (std::uint64_t n = 0; n < trials; ++n) {
     const DuelTrace t = interp.run(dice);
     REQUIRE(!t.steps.empty());
-    FlagMask first = 0, run = 0;
-    std::array<double, kNumCounters> c{};
-    const std::size_t first_end = std::min(t.first_window_steps, t.steps.size());
-    for (std::size_t i = 0; i < t.steps.size(); ++i) {
-      const StepRecord& st = t.steps[i];
-      run |= st.flags;
-      if (i < first_end) first |= st.flags;
-      for (int k = 0; k < kNumCounters; ++k) c[static_cast<std::size_t>(k)] += st.counts[static_cast<std::size_t>(k)];
-    }
-    for (std::size_t f = 0; f < r.run_flags.size(); ++f) {
-      if (first & (FlagMask{1} << f)) ++r.first_flags[f];
-      if (run & (FlagMask{1} << f)) ++r.run_flags[f];
-    }
-    ++r.first_outcomes[static_cast<std::size_t>(t.steps[first_end - 1].outcome)];
-    ++r.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)];
-    ++r.end_reasons[static_cast<std::size_t>(t.end)];
-    for (std::size_t k = 0; k < kNumCounters; ++k) {
-      r.mean[k] += c[k];
-      sumsq[k] += c[k] * c[k];
-    }
+    r.add(1.0, t.steps, std::min(t.first_window_steps, t.steps.size()), t.end);
   }
-  const double n = static_cast<double>(trials);
-  for (auto* v : {&r.first_flags, &r.run_flags, &r.first_outcomes, &r.run_outcomes, &r.end_reasons})
-    for (double& x : *v) x /= n;
-  for (std::size_t k = 0; k < kNumCounters; ++k) {
-    r.mean[k] /= n;
-    r.var[k] = sumsq[k] / n - r.mean[k] * r.mean[k];
-  }
+  r.divide(static_cast<double>(trials));
   return r;
-}
-
-double by_name(const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const std::string& n) {
-  const auto it = std::find(names.begin(), names.end(), n);
-  REQUIRE(it != names.end());
-  return v[static_cast<std::size_t>(it - names.begin())].value;
-}
-
-const sim::Estimate& named(const sim::WindowStats& w, const RollProgram& p, const std::string& n) {
-  const auto it = std::find(p.flag_names.begin(), p.flag_names.end(), n);
-  REQUIRE(it != p.flag_names.end());
-  return w.flags[static_cast<std::size_t>(it - p.flag_names.begin())];
-}
-
-const sim::Estimate& end_named(const sim::RunResult& r, const RollProgram& p, const std::string& n) {
-  const auto it = std::find(p.end_reason_names.begin(), p.end_reason_names.end(), n);
-  REQUIRE(it != p.end_reason_names.end());
-  return r.run.end_reasons[static_cast<std::size_t>(it - p.end_reason_names.begin())];
 }
 
 }  // namespace
@@ -169,19 +112,18 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
     const Compiled c = compile(s);
     c.program.validate();
     const sim::RunResult ex = sim::solve_exact(c.program);
-    const Sampled m = sample(s, kRefTrials, 20261122 + seed++);
+    const test::PathTally m = sample(s, kRefTrials, 20261122 + seed++);
     const std::uint64_t n = kRefTrials;
     const std::string at = s.name + ": ";
     const auto all_flags = duel::flag_names(s.fire.turns);
     for (std::size_t f = 0; f < all_flags.size(); ++f) {
-      const auto it = std::find(c.program.flag_names.begin(), c.program.flag_names.end(), all_flags[f]);
-      if (it == c.program.flag_names.end()) {  // a flag this target type cannot produce
+      const auto i = test::find_name(c.program.flag_names, all_flags[f]);
+      if (!i) {  // a flag this target type cannot produce
         CHECK(m.run_flags[f] == 0);
         continue;
       }
-      const auto i = static_cast<std::size_t>(it - c.program.flag_names.begin());
-      agree.proportion(ex.first.flags[i].value, m.first_flags[f], n, at + "turn 1 flag " + all_flags[f]);
-      agree.proportion(ex.run.flags[i].value, m.run_flags[f], n, at + "flag " + all_flags[f]);
+      agree.proportion(ex.first.flags[*i].value, m.first_flags[f], n, at + "turn 1 flag " + all_flags[f]);
+      agree.proportion(ex.run.flags[*i].value, m.run_flags[f], n, at + "flag " + all_flags[f]);
     }
     REQUIRE(c.program.outcome_names.size() == static_cast<std::size_t>(duel::kNumStatus));
     for (std::size_t o = 0; o < c.program.outcome_names.size(); ++o) {
@@ -192,12 +134,11 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
     for (std::size_t e = 0; e < c.program.end_reason_names.size(); ++e)
       agree.proportion(ex.run.end_reasons[e].value, m.end_reasons[e], n, at + "end " + c.program.end_reason_names[e]);
     for (std::size_t k = 0; k < kNumCounters; ++k) {
-      const auto it = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), counter_name(static_cast<int>(k)));
-      REQUIRE(it != c.program.counter_names.end());
-      const int counter = static_cast<int>(it - c.program.counter_names.begin());
+      const std::string name = counter_name(static_cast<int>(k));
+      const int counter = static_cast<int>(test::index_of(c.program.counter_names, name));
       const test::Moments exact = test::exact_counter_moments(c.program, sim::Window::kRun, counter);
-      CHECK(exact.mean == Approx(by_name(ex.run.counters, c.program.counter_names, counter_name(static_cast<int>(k)))).margin(1e-9));
-      agree.mean(exact.mean, exact.variance, m.mean[k], n, at + "counter " + counter_name(static_cast<int>(k)));
+      CHECK(exact.mean == Approx(test::counter(c.program, ex.run, name)).margin(1e-9));
+      agree.mean(exact.mean, exact.variance, m.run_counts[k], n, at + "counter " + name);
     }
   }
   agree.judge();
@@ -210,18 +151,11 @@ TEST_CASE("duel: Monte Carlo agrees with exact, identical on 1 and 2 threads", "
   for (const Situation& s : duels()) {
     INFO("situation: " << s.name);
     const Compiled c = compile(s);
-    const sim::RunResult ex = sim::solve_exact(c.program);
-    sim::McOptions o;
-    o.seed = 99;
-    o.situation_key = key++;
-    o.trials = 200'000;
-    sim::Tallies t1, t2;
+    sim::McOptions o = test::mc_options(99, key++, 200'000);
     o.threads = 1;
-    const sim::RunResult mc = sim::monte_carlo(c.program, o, &t1);
-    o.threads = 2;
-    sim::monte_carlo(c.program, o, &t2);
-    CHECK(t1 == t2);
-    agree.run(c.program, ex, mc, o.trials, s.name);
+    sim::Tallies t1;
+    agree.both_engines(c.program, o, s.name, &t1);
+    CHECK(t1 == test::tallies_on(c.program, o, 2));
   }
   agree.judge();
 }
@@ -239,24 +173,24 @@ TEST_CASE("duel: the first turn is the one-turn fire phase", "[asl][duel]") {
     // Every per-step flag over turn 1 == over the one-turn phase.
     for (std::size_t i = 0; i < one.program.flag_names.size(); ++i) {
       INFO("flag " << one.program.flag_names[i]);
-      CHECK(named(rd.first, d.program, one.program.flag_names[i]).value == Approx(r1.run.flags[i].value).margin(1e-12));
+      CHECK(test::flag(d.program, rd.first, one.program.flag_names[i]) == Approx(r1.run.flags[i].value).margin(1e-12));
     }
-    const double destroyed1 = end_named(r1, one.program, "target_destroyed").value;
-    CHECK(end_named(rd, d.program, "destroyed_turn_1").value == Approx(destroyed1).margin(1e-12));
-    CHECK(named(rd.run, d.program, "destroyed_by_turn_1").value == Approx(destroyed1).margin(1e-12));
-    CHECK(named(rd.run, d.program, "gun_out_turn_1").value ==
-          Approx(named(r1.run, one.program, "malfunction").value).margin(1e-12));
+    const double destroyed1 = test::end_reason(one.program, r1, "target_destroyed");
+    CHECK(test::end_reason(d.program, rd, "destroyed_turn_1") == Approx(destroyed1).margin(1e-12));
+    CHECK(test::flag(d.program, rd.run, "destroyed_by_turn_1") == Approx(destroyed1).margin(1e-12));
+    CHECK(test::flag(d.program, rd.run, "gun_out_turn_1") ==
+          Approx(test::flag(one.program, r1.run, "malfunction")).margin(1e-12));
     // Cumulative flags grow; destroyed by the last turn == every destroyed_turn_t end.
     const int T = d.program.end_reason_names.size() > 3 ? static_cast<int>(d.program.end_reason_names.size()) - 3 : 0;
     double ends = 0, prev = 0, prev_out = 0;
     for (int t = 1; t <= T; ++t) {
-      ends += end_named(rd, d.program, "destroyed_turn_" + std::to_string(t)).value;
-      const double by = named(rd.run, d.program, "destroyed_by_turn_" + std::to_string(t)).value;
-      const double out = named(rd.run, d.program, "gun_out_by_turn_" + std::to_string(t)).value;
+      ends += test::end_reason(d.program, rd, "destroyed_turn_" + std::to_string(t));
+      const double by = test::flag(d.program, rd.run, "destroyed_by_turn_" + std::to_string(t));
+      const double out = test::flag(d.program, rd.run, "gun_out_by_turn_" + std::to_string(t));
       CHECK(by == Approx(ends).margin(1e-12));
       CHECK(by >= prev - 1e-12);
       CHECK(out >= prev_out - 1e-12);
-      CHECK(out >= named(rd.run, d.program, "gun_out_turn_" + std::to_string(t)).value - 1e-12);
+      CHECK(out >= test::flag(d.program, rd.run, "gun_out_turn_" + std::to_string(t)) - 1e-12);
       prev = by;
       prev_out = out;
     }
@@ -274,13 +208,13 @@ TEST_CASE("duel: repair by hand (D3.7): a gun that malfunctions on every shot", 
   // Turn 1 fires and malfunctions. RPh 2: 1 repairs (fire, malfunction), 6 disables (nothing
   // left to roll: the run ends), else still out. RPh 3 (5/6): 1 repairs and fires, 6 disables
   // (the run ends with the gun out for good), else still out (repairable: the turns ran out).
-  CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(47.0 / 36).margin(1e-12));
-  CHECK(named(r.run, c.program, "disabled").value == Approx(11.0 / 36).margin(1e-12));
-  CHECK(end_named(r, c.program, "gun_disabled").value == Approx(11.0 / 36).margin(1e-12));
-  CHECK(end_named(r, c.program, "turns_over").value == Approx(25.0 / 36).margin(1e-12));
+  CHECK(test::counter(c.program, r.run, "shots") == Approx(47.0 / 36).margin(1e-12));
+  CHECK(test::flag(c.program, r.run, "disabled") == Approx(11.0 / 36).margin(1e-12));
+  CHECK(test::end_reason(c.program, r, "gun_disabled") == Approx(11.0 / 36).margin(1e-12));
+  CHECK(test::end_reason(c.program, r, "turns_over") == Approx(25.0 / 36).margin(1e-12));
   for (int t = 1; t <= 3; ++t) {
-    CHECK(named(r.run, c.program, "gun_out_turn_" + std::to_string(t)).value == Approx(1.0).margin(1e-12));
-    CHECK(named(r.run, c.program, "destroyed_by_turn_" + std::to_string(t)).value == 0.0);
+    CHECK(test::flag(c.program, r.run, "gun_out_turn_" + std::to_string(t)) == Approx(1.0).margin(1e-12));
+    CHECK(test::flag(c.program, r.run, "destroyed_by_turn_" + std::to_string(t)) == 0.0);
   }
   CHECK(r.run.outcomes[duel::kIntact].value == Approx(1.0).margin(1e-12));
 }
@@ -295,8 +229,8 @@ TEST_CASE("duel: a non-vehicular Gun repairs on dr <= R# (A9.72)", "[asl][duel]"
   s.override_.basic_tk = 5;
   const Compiled c = compile(s);
   const sim::RunResult r = sim::solve_exact(c.program);
-  CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(1.0 + 3.0 / 6).margin(1e-12));
-  CHECK(named(r.run, c.program, "disabled").value == Approx(1.0 / 6).margin(1e-12));
+  CHECK(test::counter(c.program, r.run, "shots") == Approx(1.0 + 3.0 / 6).margin(1e-12));
+  CHECK(test::flag(c.program, r.run, "disabled") == Approx(1.0 / 6).margin(1e-12));
 }
 
 TEST_CASE("duel: a captured weapon is never repaired (A9.72): once out, the duel ends", "[asl][duel]") {
@@ -315,12 +249,12 @@ TEST_CASE("duel: a captured weapon is never repaired (A9.72): once out, the duel
     const Compiled c = compile(s);
     const sim::RunResult r = sim::solve_exact(c.program);
     const double ok = 30.0 / 36;
-    CHECK(by_name(r.run.counters, c.program.counter_names, "shots") == Approx(1 + ok + ok * ok).margin(1e-12));
-    CHECK(named(r.run, c.program, "disabled").value == Approx((1 + ok + ok * ok) / 36).margin(1e-12));
-    CHECK(named(r.run, c.program, "malfunction").value == Approx((1 + ok + ok * ok) * 6 / 36).margin(1e-12));
-    CHECK(end_named(r, c.program, "gun_disabled").value == Approx(1 - ok * ok * ok).margin(1e-12));
-    CHECK(end_named(r, c.program, "turns_over").value == Approx(ok * ok * ok).margin(1e-12));
-    CHECK(named(r.run, c.program, "gun_out_turn_3").value == Approx(1 - ok * ok * ok).margin(1e-12));
+    CHECK(test::counter(c.program, r.run, "shots") == Approx(1 + ok + ok * ok).margin(1e-12));
+    CHECK(test::flag(c.program, r.run, "disabled") == Approx((1 + ok + ok * ok) / 36).margin(1e-12));
+    CHECK(test::flag(c.program, r.run, "malfunction") == Approx((1 + ok + ok * ok) * 6 / 36).margin(1e-12));
+    CHECK(test::end_reason(c.program, r, "gun_disabled") == Approx(1 - ok * ok * ok).margin(1e-12));
+    CHECK(test::end_reason(c.program, r, "turns_over") == Approx(ok * ok * ok).margin(1e-12));
+    CHECK(test::flag(c.program, r.run, "gun_out_turn_3") == Approx(1 - ok * ok * ok).margin(1e-12));
   }
 }
 
@@ -338,12 +272,12 @@ TEST_CASE("duel: a malfunctioned gun with no ammunition left makes no repair att
   s.override_.basic_tk = 5;
   const Compiled c = compile(s);
   const sim::RunResult r = sim::solve_exact(c.program);
-  CHECK(named(r.run, c.program, "disabled").value == 0.0);
+  CHECK(test::flag(c.program, r.run, "disabled") == 0.0);
   // Only DR 2 on both turns' shots leaves APCR when the turns run out.
-  CHECK(end_named(r, c.program, "out_of_ammo").value == Approx(1 - 1.0 / 1296).margin(1e-12));
-  CHECK(end_named(r, c.program, "turns_over").value == Approx(1.0 / 1296).margin(1e-12));
-  CHECK(named(r.run, c.program, "malfunction").value == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
-  CHECK(named(r.run, c.program, "gun_out_turn_2").value == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
+  CHECK(test::end_reason(c.program, r, "out_of_ammo") == Approx(1 - 1.0 / 1296).margin(1e-12));
+  CHECK(test::end_reason(c.program, r, "turns_over") == Approx(1.0 / 1296).margin(1e-12));
+  CHECK(test::flag(c.program, r.run, "malfunction") == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
+  CHECK(test::flag(c.program, r.run, "gun_out_turn_2") == Approx(15.0 / 36 + 15.0 / 1296).margin(1e-12));
   // The interpreter agrees on a scripted run: 9 malfunctions with no APCR; no repair dr is asked.
   DuelInterpreter d(s);
   ScriptedDice dice({TH(5, 4)});
@@ -410,7 +344,7 @@ TEST_CASE("duel interpreter, scripted: Shock, Unconfirmed Kill, wreck (C7.42)", 
   Situation s = duel_base(3);
   s.override_.modified_th = 7;
   s.override_.basic_tk = 16;
-  const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+  const ShotSpec spec = first_shot(s);
   const int tk = spec.kill[static_cast<std::size_t>(kill_index(Location::kTurret, Facing::kFront, false))].final_tk;
   REQUIRE(tk >= 4);
   REQUIRE(tk <= 11);
@@ -444,26 +378,21 @@ TEST_CASE("duel interpreter, scripted: Shock, Unconfirmed Kill, wreck (C7.42)", 
 }
 
 TEST_CASE("duel: bad settings are refused with the key", "[asl][duel][errors]") {
-  auto message = [](const Situation& s) {
-    const auto e = check(s);
-    REQUIRE(e.has_value());
-    return e->key() + ": " + e->what();
-  };
   Situation s = duel_base(13);
-  CHECK(message(s) == "fire.turns: expected 1 to 12 turns, got 13");
+  CHECK(refusal(s) == "fire.turns: expected 1 to 12 turns, got 13");
   s = duel_base(3);
   s.fire.stop_on = StopOn::kNever;
-  CHECK(message(s) == "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
+  CHECK(refusal(s) == "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
   s = duel_base(3);
   s.firer.vehicle = false;
-  CHECK(message(s) == "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  CHECK(refusal(s) == "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
   s = duel_base(3);
   s.firer.repair = 2;
-  CHECK(message(s) == "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+  CHECK(refusal(s) == "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
   s = duel_base(3);
   s.target.type = TargetType::kInfantry;
-  CHECK(message(s) == "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+  CHECK(refusal(s) == "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
   s = duel_base(3);
   s.fire.rally_phases = 3;
-  CHECK(message(s) == "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3");
+  CHECK(refusal(s) == "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3");
 }

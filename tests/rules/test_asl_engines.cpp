@@ -1,8 +1,6 @@
 // The compiled program run by both engines, checked against the reference interpreter:
-// exact engine == exhaustive enumeration of every dice sequence; Monte Carlo within 5
-// standard errors of exact; tallies independent of the thread count.
-#include <algorithm>
-#include <cmath>
+// exact engine == exhaustive enumeration of every dice sequence; Monte Carlo in standard errors
+// of the exact values (support/mc_agreement.h); tallies independent of the thread count.
 #include <string>
 
 #include "asl_test_util.h"
@@ -21,18 +19,11 @@ namespace {
 std::vector<Situation> situations(bool finite) {
   std::vector<Situation> v;
   auto add = [&](const std::string& name, auto&& edit) {
-    Situation s = base();
-    s.name = name;
-    edit(s);
-    // Enumeration: two shots (one for Multiple-Hit guns, whose shots branch 36^3 ways, and for
-    // special ammo, whose missing-ammo attempts add a step). Sanitizer builds: one shot, but for
-    // the few named (a second shot multiplies the dice sequences by about 36^2).
-    const bool special = s.firer.ammo == Ammo::kAPCR || s.firer.ammo == Ammo::kHEAT;
-    const bool one_shot = salvo::testing::cut_when_sanitized(
-        name, {"improbable hits", "CH only on subsequent dr", "same hex", "CA change from woods", "B10 X11",
-               "point blank acquired"});
-    const int cap = s.firer.gun.caliber_mm <= 40 || special || one_shot ? 1 : 2;
-    if (finite && (!s.fire.max_shots || *s.fire.max_shots > cap)) s.fire.max_shots = cap;
+    Situation s = variant(base(), name, edit);
+    if (finite)
+      cap_for_enumeration(s, salvo::testing::cut_when_sanitized(
+                                 name, {"improbable hits", "CH only on subsequent dr", "same hex", "CA change from woods",
+                                        "B10 X11", "point blank acquired"}));
     v.push_back(s);
   };
   add("75L AP front 6", [](Situation&) {});
@@ -93,61 +84,12 @@ std::vector<Situation> situations(bool finite) {
   return v;
 }
 
-// The enumeration counts every flag, counter and outcome of the rules; a program names only
-// those its kind of shot can produce (name_program): match by name, the rest must be 0.
-double by_name(const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const std::string& n) {
-  const auto it = std::find(names.begin(), names.end(), n);
-  return it == names.end() ? 0.0 : v[static_cast<std::size_t>(it - names.begin())].value;
-}
-
-void check_close(const RollProgram& p, const sim::WindowStats& w, const std::vector<double>& flags,
-                 const std::vector<double>& counts, const std::vector<double>& outcomes, const std::string& what) {
-  INFO(what);
-  for (std::size_t i = 0; i < flags.size(); ++i) {
-    INFO("flag " << flag_name(static_cast<int>(i)));
-    CHECK(by_name(w.flags, p.flag_names, flag_name(static_cast<int>(i))) == Approx(flags[i]).margin(1e-12));
-  }
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    INFO("counter " << counter_name(static_cast<int>(i)));
-    CHECK(by_name(w.counters, p.counter_names, counter_name(static_cast<int>(i))) == Approx(counts[i]).margin(1e-12));
-  }
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    INFO("outcome " << outcome_name(static_cast<int>(i)));
-    CHECK(by_name(w.outcomes, p.outcome_names, outcome_name(static_cast<int>(i))) == Approx(outcomes[i]).margin(1e-12));
-  }
-}
-
 }  // namespace
 
 TEST_CASE("exact engine on the compiled program == enumeration of the reference interpreter", "[asl][engines]") {
-  for (const Situation& s : situations(true)) {
-    INFO("situation: " << s.name);
-    const Compiled c = compile(s);
-    c.program.validate();
-    const sim::RunResult r = sim::solve_exact(c.program);
-    const Enumerated e = enumerate_phase(s);
-    check_close(c.program, r.first, e.first_flags, e.first_counts, e.first_outcomes, "first shot");
-    check_close(c.program, r.run, e.phase_flags, e.phase_counts, e.phase_outcomes, "phase");
-    for (std::size_t i = 0; i < e.end_reasons.size(); ++i) {
-      INFO("end reason " << end_reason_name(static_cast<int>(i)));
-      CHECK(by_name(r.run.end_reasons, c.program.end_reason_names, end_reason_name(static_cast<int>(i))) ==
-            Approx(e.end_reasons[i]).margin(1e-12));
-    }
-  }
-}
-
-TEST_CASE("exact engine: outcome and end-reason partitions sum to 1", "[asl][engines]") {
-  for (const Situation& s : situations(false)) {
-    INFO("situation: " << s.name);
-    const sim::RunResult r = sim::solve_exact(compile(s).program);
-    double first = 0, phase = 0, ends = 0;
-    for (const auto& x : r.first.outcomes) first += x.value;
-    for (const auto& x : r.run.outcomes) phase += x.value;
-    for (const auto& x : r.run.end_reasons) ends += x.value;
-    CHECK(first == Approx(1.0).margin(1e-12));
-    CHECK(phase == Approx(1.0).margin(1e-12));
-    CHECK(ends == Approx(1.0).margin(1e-12));
-  }
+  // The enumeration counts every flag, counter and outcome of the rules; a program names only
+  // those its kind of shot can produce (name_program): matched by name, the rest must be 0.
+  for (const Situation& s : situations(true)) check_exact_equals_enumeration(s, 1e-12);
 }
 
 TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of the exact values)", "[asl][engines][mc]") {
@@ -156,15 +98,7 @@ TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of 
   std::uint64_t key = 0;
   for (const Situation& s : situations(false)) {
     INFO("situation: " << s.name);
-    const Compiled c = compile(s);
-    const sim::RunResult ex = sim::solve_exact(c.program);
-    sim::McOptions o;
-    o.seed = 20261122;
-    o.situation_key = key++;
-    o.trials = kTrials;
-    const sim::RunResult mc = sim::monte_carlo(c.program, o);
-    REQUIRE(mc.trials == kTrials);
-    agree.run(c.program, ex, mc, kTrials, s.name);
+    agree.both_engines(compile(s).program, test::mc_options(20261122, key++, kTrials), s.name);
   }
   agree.judge();
   CHECK(situations(false).size() >= 30);
@@ -174,102 +108,89 @@ TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of 
 TEST_CASE("Monte Carlo tallies are identical for 1 and 2 threads on ASL programs", "[asl][engines][mc]") {
   for (const Situation& s : situations(false)) {
     INFO("situation: " << s.name);
-    const Compiled c = compile(s);
-    sim::McOptions o;
-    o.seed = 7;
-    o.situation_key = 3;
-    o.trials = 3 * sim::kBlockTrials + 1234;
-    sim::Tallies t1, t2;
-    o.threads = 1;
-    sim::monte_carlo(c.program, o, &t1);
-    o.threads = 2;
-    sim::monte_carlo(c.program, o, &t2);
-    CHECK(t1 == t2);
+    const RollProgram p = compile(s).program;
+    const sim::McOptions o = test::mc_options(7, 3, 3 * sim::kBlockTrials + 1234);
+    CHECK(test::tallies_on(p, o, 1) == test::tallies_on(p, o, 2));
   }
 }
 
 TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors]") {
-  auto message = [](const Situation& s) {
-    const auto e = check(s);
-    REQUIRE(e.has_value());
-    return e->key() + ": " + e->what();
-  };
   Situation s = base();
   s.target.hull_down = true;
   s.target.tem = 2;
-  CHECK(message(s) == "target.tem: a hull-down target cannot also claim TEM (D4.2)");
+  CHECK(refusal(s) == "target.tem: a hull-down target cannot also claim TEM (D4.2)");
   s = base();
   s.fire.same_hex = true;
-  CHECK(message(s) == "fire.range: same-hex fire is at range 0 (C5.5), got 6");
+  CHECK(refusal(s) == "fire.range: same-hex fire is at range 0 (C5.5), got 6");
   s = base();
   s.fire.range = 0;
-  CHECK(message(s) == "fire.range: range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
+  CHECK(refusal(s) == "fire.range: range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
   s = base();
   s.fire.phase = Phase::kBounding;
   s.fire.ca_change = 1;
-  CHECK(message(s) == "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
+  CHECK(refusal(s) == "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   s = base();
   s.fire.intensive_fire = true;
   s.fire.phase = Phase::kAdvancing;
-  CHECK(message(s) == "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
+  CHECK(refusal(s) == "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
   s = base();
   s.firer.ammo = Ammo::kAPCR;
   s.firer.year = 1945;
   s.firer.gun = *parse_gun("50L");
-  CHECK(message(s) == "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
+  CHECK(refusal(s) == "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
   s = base();
   s.fire.follow_up = true;
-  CHECK(message(s) == "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
+  CHECK(refusal(s) == "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
   s.fire.phase = Phase::kBounding;
-  CHECK(message(s) == "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
+  CHECK(refusal(s) == "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
   s.firer.rof = 1;
-  CHECK(message(s) == "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
+  CHECK(refusal(s) == "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
   s = base();
   s.fire.phase = Phase::kAdvancing;
   s.fire.opportunity = true;
-  CHECK(message(s) == "fire.opportunity: vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
+  CHECK(refusal(s) == "fire.opportunity: vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
   s.firer.vehicle = false;
   CHECK_FALSE(check(s).has_value());
   s.fire.phase = Phase::kPrep;
-  CHECK(message(s) == "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
+  CHECK(refusal(s) == "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
   s = base();
   s.firer.vehicle = false;
   s.firer.armor_leader = -1;
-  CHECK(message(s) == "firer.armor_leader: an Armor Leader has no effect on non-vehicular Guns (D3.4)");
+  CHECK(refusal(s) == "firer.armor_leader: an Armor Leader has no effect on non-vehicular Guns (D3.4)");
   s = base();
   s.firer.vehicle = false;
   s.fire.buttoned_up = true;
-  CHECK(message(s) == "fire.buttoned_up: Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
+  CHECK(refusal(s) == "fire.buttoned_up: Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
   s = base();
   s.firer.vehicle = false;
   s.firer.low_ammo = true;
   s.firer.breakdown = 11;
-  CHECK(message(s) == "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
+  CHECK(refusal(s) == "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
   s = base();
   s.firer.ammo = Ammo::kHEAT;
   s.firer.depletion = 6;
   s.firer.year = 1942;
   s.firer.month = 4;
-  CHECK(message(s) == "firer.ammo: HEAT is available to the Germans from 5/1942 (C8.3), got 4/1942");
+  CHECK(refusal(s) == "firer.ammo: HEAT is available to the Germans from 5/1942 (C8.3), got 4/1942");
   s.firer.month = 5;
   CHECK_FALSE(check(s).has_value());
   s.firer.nationality = Nationality::kRussian;
   s.firer.year = 1942;
   s.firer.month = 12;
-  CHECK(message(s) == "firer.ammo: HEAT is available to the Russians from 1943 (C8.3), got 12/1942");
+  CHECK(refusal(s) == "firer.ammo: HEAT is available to the Russians from 1943 (C8.3), got 12/1942");
   s = base();
   s.fire.motion = true;
-  CHECK(message(s) == "fire.motion: a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
+  CHECK(refusal(s) == "fire.motion: a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
   s.fire.phase = Phase::kDefensive;
   CHECK_FALSE(check(s).has_value());
   s = base();
   s.fire.los_mp = 2.0;
   const std::string los_mp = "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
                              "the AFPh, and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
-  CHECK(message(s) == los_mp);
+  CHECK(refusal(s) == los_mp);
   s.fire.phase = Phase::kAdvancing;
   s.fire.motion = true;
-  CHECK(message(s) == los_mp);
+  CHECK(refusal(s) == los_mp);
   s = base();
   s.fire.same_hex = true;
   s.fire.range = 0;
@@ -277,37 +198,37 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.firer.ammo = Ammo::kHE;
   s.fire.phase = Phase::kDefensive;
   s.target.ffmo = true;
-  CHECK(message(s) == "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
+  CHECK(refusal(s) == "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
   s = base();
   s.firer.bypass = true;
   s.firer.cafp = 0;
   s.fire.ca_change = 1;
-  CHECK(message(s) == "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+  CHECK(refusal(s) == "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
                       "give fire.tca and fire.target_direction instead");
   s = base();
   s.firer.cafp = 0;
-  CHECK(message(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
+  CHECK(refusal(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
   s.firer.bypass = true;
   s.fire.vca = 1;
-  CHECK(message(s) == "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
+  CHECK(refusal(s) == "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
   s.fire.vca.reset();
   s.fire.firer_terrain = Terrain::kRubble;
-  CHECK(message(s) == "firer.bypass: Bypass is not allowed in a rubble hex (D2.31)");
+  CHECK(refusal(s) == "firer.bypass: Bypass is not allowed in a rubble hex (D2.31)");
   s = base();
   s.firer.gun_type = GunType::kNT;
   s.fire.vca = 0;
   s.fire.tca = 1;
-  CHECK(message(s) == "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
+  CHECK(refusal(s) == "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
   s = base();
   s.firer.vehicle = false;
   s.fire.maintained_ca = 2;
-  CHECK(message(s) == "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
+  CHECK(refusal(s) == "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
   s = base();
   s.fire.same_hex = true;
   s.fire.range = 0;
   s.fire.tca = 0;
   s.fire.target_direction = 2;
-  CHECK(message(s) == "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
+  CHECK(refusal(s) == "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
   s.fire.phase = Phase::kDefensive;
   CHECK_FALSE(check(s).has_value());
   s = base();
@@ -316,7 +237,7 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s = base();
   s.firer.gun = *parse_gun("40LL");
   s.firer.nationality = Nationality::kBritish;
-  CHECK(message(s) == "firer.gun: no AP To Kill entry for 40LL (C7.3); give override.basic_tk");
+  CHECK(refusal(s) == "firer.gun: no AP To Kill entry for 40LL (C7.3); give override.basic_tk");
   s.override_.basic_tk = 11;
   CHECK_FALSE(check(s).has_value());
 }

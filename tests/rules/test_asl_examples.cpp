@@ -39,7 +39,7 @@ TEST_CASE("C4.3: the German 40LL uses the APCR modification even when firing HE"
   s.firer.gun = *parse_gun("40LL");
   s.firer.ammo = Ammo::kHE;
   s.fire.range = 25;
-  CHECK(build_shot(s, ShotContext{}, nullptr).modified_th == 3);
+  CHECK(first_shot(s).modified_th == 3);
 }
 
 TEST_CASE("C7 EX: 50L AT Gun hits the rear hull of a KV-1E at 25 hexes: Final TK# 4", "[asl][example]") {
@@ -138,10 +138,10 @@ TEST_CASE("C2.5 EX: a 50L AT Gun with ROF 3 changing CA fires that shot at ROF 2
     CHECK(t.end == kEndRofExhausted);
   }
   SECTION("the ROF 2 and the Case A DRM apply to the first shot only") {
-    CHECK(build_shot(s, ShotContext{0, false, false, false}, nullptr).rof == 2);
-    CHECK(build_shot(s, ShotContext{0, false, false, false}, nullptr).drm == 3);
-    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).rof == 3);
-    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).drm == -1);  // Acquisition -1
+    CHECK(first_shot(s).rof == 2);
+    CHECK(first_shot(s).drm == 3);
+    CHECK(shot_after(s, 1).rof == 3);
+    CHECK(shot_after(s, 1).drm == -1);  // Acquisition -1
   }
 }
 
@@ -150,10 +150,10 @@ TEST_CASE("C2.5: a vehicle or a T Gun changing CA keeps its full ROF", "[asl][ex
   s.firer.gun = *parse_gun("50L");
   s.firer.rof = 3;
   s.fire.ca_change = 1;
-  CHECK(build_shot(s, ShotContext{}, nullptr).rof == 3);  // vehicle
+  CHECK(first_shot(s).rof == 3);  // vehicle
   s.firer.vehicle = false;
   s.firer.gun_type = GunType::kT;
-  CHECK(build_shot(s, ShotContext{}, nullptr).rof == 3);
+  CHECK(first_shot(s).rof == 3);
 }
 
 TEST_CASE("C3.7: CH on an Original 2, when only the lowest Final DR hits, CH needs a subsequent dr 1", "[asl][example]") {

@@ -7,6 +7,7 @@
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/sim/exact.h"
+#include "support/named.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -35,14 +36,6 @@ Situation mg(int fp) {
   return s;
 }
 
-ShotSpec first_shot(const Situation& s) { return build_shot(s, ShotContext{0, false, false, false}, nullptr); }
-
-std::string conflict(const Situation& s) {
-  const auto e = check(s);
-  REQUIRE(e.has_value());
-  return e->key() + ": " + e->what();
-}
-
 }  // namespace
 
 TEST_CASE("A7.306 EX and A7.308 EX on the IFT", "[asl][ift]") {
@@ -68,19 +61,13 @@ TEST_CASE("A7.306 EX and A7.308 EX on the IFT", "[asl][ift]") {
 }
 
 TEST_CASE("C.6 HE caliber columns, C.7 Heavy Payload, C8.31 HE equivalency, A7.3 columns", "[asl][ift]") {
-  CHECK(he_fp(90) == 16);  // C.6: a 90mm Gun uses the 16 FP column
-  CHECK(he_fp(100) == 20);
-  CHECK(he_fp(105) == 20);
-  CHECK(he_fp(75) == 12);
-  CHECK(he_fp(57) == 6);
-  CHECK(he_fp(50) == 6);
-  CHECK(he_fp(45) == 4);
-  CHECK(he_fp(37) == 4);
-  CHECK(he_fp(20) == 1);
-  CHECK(he_fp(15) == 0);
-  CHECK(he_fp(120) == 24);
-  CHECK(he_fp(150) == 30);
-  CHECK(he_fp(200) == 36);
+  // C.6: caliber (mm) and its HE FP column; a 90mm Gun uses the 16 FP column.
+  const std::pair<int, int> columns[] = {{90, 16}, {100, 20}, {105, 20}, {75, 12}, {57, 6},   {50, 6}, {45, 4},
+                                         {37, 4},  {20, 1},   {15, 0},   {120, 24}, {150, 30}, {200, 36}};
+  for (const auto& [mm, fp] : columns) {
+    INFO(mm << "mm");
+    CHECK(he_fp(mm) == fp);
+  }
   CHECK(heavy_payload_drm(2 * he_fp(120)) == -1);  // C.7 EX: a 120mm CH is 48 FP: -1
   CHECK(heavy_payload_drm(36) == 0);
   CHECK(heavy_payload_drm(43) == 0);
@@ -243,14 +230,9 @@ TEST_CASE("C3.33, C3.71: 20mm HE on the Area Target Type: a normal hit (1/2 FP) 
   // Area row, 0-6 hexes: TH# 7, hit on DR <= 7 (21/36); an Original 2 is a CH (1/36), attacking
   // on the 2 FP column at DRM 0: PTC or worse on an Effects DR <= 6 (15/36).
   const RollProgram p = compile(s).program;
-  const auto index = [&p](const char* name) {
-    const auto at = std::find(p.flag_names.begin(), p.flag_names.end(), name);
-    REQUIRE(at != p.flag_names.end());
-    return static_cast<std::size_t>(at - p.flag_names.begin());
-  };
   const auto r = salvo::sim::solve_exact(p);
-  CHECK(r.first.flags[index("hit")].value == Approx(21.0 / 36).epsilon(1e-12));
-  CHECK(r.first.flags[index("ptc_or_worse")].value == Approx(15.0 / 1296).epsilon(1e-12));
+  CHECK(test::flag(p, r.first, "hit") == Approx(21.0 / 36).epsilon(1e-12));
+  CHECK(test::flag(p, r.first, "ptc_or_worse") == Approx(15.0 / 1296).epsilon(1e-12));
 }
 
 TEST_CASE("C.7 EX: a 120mm CH is 48 FP, resolved on the 36+ column at -1", "[asl][ift]") {
@@ -286,7 +268,7 @@ TEST_CASE("scripted dice: vehicular MG and IFE on the IFT", "[asl][ift][mg]") {
   s.firer.gun_type = GunType::kNT;
   s.fire.ca_change = 1;
   CHECK(first_shot(s).ift.normal.drm == 3);
-  CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).ift.normal.drm == 0);
+  CHECK(shot_after(s, 1).ift.normal.drm == 0);
   // ... a bow MG is NT whatever its gun_type says (D3.52 "Bow MG = NT", D3.11)
   s.firer.gun_type = GunType::kT;
   s.firer.bow_mounted = true;
@@ -349,51 +331,51 @@ TEST_CASE("scripted dice: MG on the IFT Vehicle line (A7.308, A7.309)", "[asl][i
 TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][ift][errors]") {
   Situation s = mg(4);
   s.target.type = TargetType::kArea;
-  CHECK(conflict(s) == "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
+  CHECK(refusal(s) == "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
   s = mg(4);
   s.target.type = TargetType::kVehicle;
-  CHECK(conflict(s).rfind("target.armor: MG/IFE fire vs an armored vehicle", 0) == 0);
+  CHECK(refusal(s).rfind("target.armor: MG/IFE fire vs an armored vehicle", 0) == 0);
   s = itt();
   s.firer.ammo = Ammo::kHEAT;
   s.firer.depletion = 6;
-  CHECK(conflict(s) == "firer.ammo: HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
+  CHECK(refusal(s) == "firer.ammo: HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
   s = itt();
   s.target.type = TargetType::kArea;
   s.fire.range = 0;
   s.fire.same_hex = true;
-  CHECK(conflict(s) == "fire.same_hex: the Area Target Type is not allowed at range 0 (C3.33)");
+  CHECK(refusal(s) == "fire.same_hex: the Area Target Type is not allowed at range 0 (C3.33)");
   s = itt();
   s.target.ffnam = true;
-  CHECK(conflict(s) == "target.ffnam: FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
+  CHECK(refusal(s) == "target.ffnam: FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
   s = base();
   s.target.ffmo = true;
-  CHECK(conflict(s) == "target.ffmo: FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
+  CHECK(refusal(s) == "target.ffmo: FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
   s = mg(4);
   s.firer.weapon = Weapon::kIfe;
   s.firer.normal_range.reset();  // IFE: 16 hexes (C2.29)
   s.fire.range = 33;
-  CHECK(conflict(s) == "fire.range: IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got 33");
+  CHECK(refusal(s) == "fire.range: IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got 33");
   s = itt();
   s.firer.gun = *parse_gun("15");
-  CHECK(conflict(s) == "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)");
+  CHECK(refusal(s) == "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)");
   s = mg(4);
   s.firer.normal_range.reset();
-  CHECK(conflict(s) == "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
+  CHECK(refusal(s) == "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
   s = mg(4);
   s.firer.weapon = Weapon::kIfe;
-  CHECK(conflict(s) == "firer.normal_range: IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
+  CHECK(refusal(s) == "firer.normal_range: IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
   s = mg(4);
   s.firer.armor_leader = -1;
-  CHECK(conflict(s) == "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
+  CHECK(refusal(s) == "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
   s = itt();
   s.target.type = TargetType::kArea;
   s.fire.motion = true;
-  CHECK(conflict(s) == "fire.motion: the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
+  CHECK(refusal(s) == "fire.motion: the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
   s = itt();
   s.fire.phase = Phase::kDefensive;
   s.target.ffmo = true;
   s.target.tem = 1;
-  CHECK(conflict(s) == "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1");
+  CHECK(refusal(s) == "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1");
 }
 
 TEST_CASE("program names follow the kind of target and weapon", "[asl][ift]") {
@@ -419,6 +401,13 @@ TEST_CASE("example file: an HE shot at a squad in woods", "[asl][ift][load]") {
   REQUIRE(f.situations.size() == 1);
   const Situation& s = f.situations[0].situation;
   CHECK(s.target.type == TargetType::kInfantry);
+  // Infantry row, 7-12 hexes, black: Basic TH# 7, no C4 modification within 12 hexes; DRM +2,
+  // the woods TEM paid on the To Hit DR (C6.8) and Case I (C5.9): a hit on an Original DR <= 5
+  // (10/36), an Original 2 among them (a CH or a normal hit by the subsequent dr, C3.7).
+  const ShotSpec spec = first_shot(s);
+  CHECK(spec.modified_th == 7);
+  CHECK(spec.drm == 2);
   const Compiled c = compile(s);
   c.program.validate();
+  CHECK(test::flag(c.program, salvo::sim::solve_exact(c.program).first, "hit") == Approx(10.0 / 36).epsilon(1e-12));
 }

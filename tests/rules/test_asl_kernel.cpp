@@ -72,12 +72,7 @@ sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::
 /// ammo, Low Ammo, X#, Intensive Fire, stop rules.
 std::vector<Situation> twenty() {
   std::vector<Situation> v;
-  auto add = [&](const std::string& name, auto&& edit) {
-    Situation s = base();
-    s.name = name;
-    edit(s);
-    v.push_back(s);
-  };
+  auto add = [&](const std::string& name, auto&& edit) { v.push_back(variant(base(), name, edit)); };
   add("B1: 75L AP ROF 2 BU", [](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; s.firer.th_color = ThColor::kBlack; });
   add("75L AP ROF 0", [](Situation&) {});
   add("75 vs Panther", [](Situation& s) { s.firer.gun = *parse_gun("75"); s.firer.rof = 2; s.target.armor = Armor{18, 8, 14, 8}; });

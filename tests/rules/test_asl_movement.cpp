@@ -5,6 +5,7 @@
 
 #include "asl_test_util.h"
 #include "support/mc_agreement.h"
+#include "support/named.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/sim/exact.h"
@@ -37,11 +38,7 @@ Movement esb(double sought, Manufacturer m = Manufacturer::kGerman, bool red = f
 double exact_p(const Movement& m, const char* outcome) {
   const Compiled c = compile_movement(m);
   c.program.validate();
-  const sim::RunResult r = sim::solve_exact(c.program);
-  const auto& names = c.program.outcome_names;
-  const auto i = static_cast<std::size_t>(std::find(names.begin(), names.end(), outcome) - names.begin());
-  REQUIRE(i < names.size());
-  return r.run.outcomes[i].value;
+  return test::outcome(c.program, sim::solve_exact(c.program).run, outcome);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "asl_test_util.h"
 #include "salvo/sim/exact.h"
+#include "support/named.h"
 
 using namespace salvo::asl;
 using namespace salvo::asl::testing;
@@ -177,12 +178,8 @@ TEST_CASE("C3.7, C3.8: vs hull down, a non-CH Original 2 is a normal turret hit 
     CHECK(enumerate_phase(s).first_flags[kFlagMultipleHit] == Approx(5.0 / 216).epsilon(1e-12));
     // Hits: a CH (1/6) is one; otherwise one on the turret plus a second when the first TK DR's
     // colored die is below the white (15/36): 1/36 x (1/6 + 5/6 x (1 + 15/36)) = 97/2592.
-    const Compiled c = compile(s);
-    const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
-    const auto hits = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), "hits");
-    REQUIRE(hits != c.program.counter_names.end());
-    CHECK(r.first.counters[static_cast<std::size_t>(hits - c.program.counter_names.begin())].value ==
-          Approx(97.0 / 2592).epsilon(1e-12));
+    const salvo::RollProgram p = compile(s).program;
+    CHECK(salvo::test::counter(p, salvo::sim::solve_exact(p).first, "hits") == Approx(97.0 / 2592).epsilon(1e-12));
   }
 }
 
@@ -229,10 +226,10 @@ TEST_CASE("C2.24: the phase goes on while the colored dr <= ROF", "[asl][rof]") 
   CHECK(t.steps.size() == 3);
   CHECK(t.end == kEndRofExhausted);
   SECTION("Acquisition: -1 then -2 on later shots at the same target (C6.5)") {
-    CHECK(build_shot(s, ShotContext{0, false, false, false}, nullptr).drm == 6);
-    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).drm == 5);
-    CHECK(build_shot(s, ShotContext{2, false, false, false}, nullptr).drm == 4);
-    CHECK(build_shot(s, ShotContext{5, false, false, false}, nullptr).drm == 4);
+    CHECK(shot_after(s, 0).drm == 6);
+    CHECK(shot_after(s, 1).drm == 5);
+    CHECK(shot_after(s, 2).drm == 4);
+    CHECK(shot_after(s, 5).drm == 4);
   }
   SECTION("a shot cap ends the phase") {
     s.fire.max_shots = 2;
@@ -243,7 +240,7 @@ TEST_CASE("C2.24: the phase goes on while the colored dr <= ROF", "[asl][rof]") 
     s.fire.phase = Phase::kAdvancing;
     const PhaseTrace u = run_script(s, {TH(1, 6)});
     CHECK(u.end == kEndRofExhausted);
-    CHECK(build_shot(s, ShotContext{}, nullptr).drm == 8);
+    CHECK(first_shot(s).drm == 8);
   }
 }
 
@@ -274,7 +271,7 @@ TEST_CASE("A.11: B# reductions are cumulative and the X# stays the original B#",
   s.firer.captured = true;
   s.fire.intensive_fire = true;
   s.firer.rof = 0;
-  const ShotSpec first = build_shot(s, ShotContext{}, nullptr);
+  const ShotSpec first = first_shot(s);
   CHECK(first.breakdown == 10);
   CHECK(first.x_number == 12);
   const ShotSpec intensive = build_shot(s, ShotContext{1, false, false, true}, nullptr);
@@ -336,10 +333,8 @@ TEST_CASE("A21.11-.13: captured or non-qualified use: red TH#, Case H, B# -2, Mu
   s.fire.extra_drm = 6;
   CHECK(run_script(s, {TH(1, 6)}).steps.size() == 1);  // colored 1 misses, and the ROF is gone
   s.fire.extra_drm = 0;
-  const Compiled c = compile(s);
-  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
-  const auto shots = std::find(c.program.counter_names.begin(), c.program.counter_names.end(), "shots");
-  CHECK(r.run.counters[static_cast<std::size_t>(shots - c.program.counter_names.begin())].value == Approx(1.0).margin(1e-12));
+  const salvo::RollProgram p = compile(s).program;
+  CHECK(salvo::test::counter(p, salvo::sim::solve_exact(p).run, "shots") == Approx(1.0).margin(1e-12));
   // A vehicle's weapons are not manned by non-qualified Infantry.
   s.firer.captured = false;
   s.firer.non_qualified = true;
@@ -377,9 +372,7 @@ TEST_CASE("C6.57: a concealed target is acquired only by the shot that removes i
     // Hits: DR 2-4 (6/36). Misses that keep ROF 3: colored 1 & white 4-6, 2 & 3-6, 3 & 2-6 (12/36).
     s.target.armor = Armor{8, 8, 8, 8};
     const salvo::RollProgram p = compile(s).program;
-    const auto hit = std::find(p.flag_names.begin(), p.flag_names.end(), "hit") - p.flag_names.begin();
-    REQUIRE(hit < static_cast<std::ptrdiff_t>(p.flag_names.size()));
-    CHECK(salvo::sim::solve_exact(p).run.flags[static_cast<std::size_t>(hit)].value == Approx(0.25).epsilon(1e-12));
+    CHECK(salvo::test::flag(p, salvo::sim::solve_exact(p).run, "hit") == Approx(0.25).epsilon(1e-12));
   }
 }
 
@@ -393,7 +386,7 @@ TEST_CASE("C8.9: special ammunition depletion against the Depletion #", "[asl][a
   SECTION("< Depletion #: the ammo is used, and is still there") {
     const PhaseTrace t = run_script(s, {TH(1, 3), TH(6, 6)});
     CHECK_FALSE(t.steps[0].flags & bit(kFlagDepleted));
-    CHECK(build_shot(s, ShotContext{1, false, false, false}, nullptr).ammo == Ammo::kAPCR);
+    CHECK(shot_after(s, 1).ammo == Ammo::kAPCR);
   }
   SECTION("= Depletion #: used, and runs out for the rest of the scenario") {
     const PhaseTrace t = run_script(s, {TH(2, 3), TH(6, 6)});
@@ -424,7 +417,7 @@ TEST_CASE("C8.9: special ammunition depletion against the Depletion #", "[asl][a
   }
   SECTION("C8.2: elite adds 1 to the Depletion #") {
     s.firer.elite = true;
-    CHECK(build_shot(s, ShotContext{}, nullptr).depletion == 6);
+    CHECK(first_shot(s).depletion == 6);
   }
 }
 
@@ -471,7 +464,7 @@ TEST_CASE("C5.31-.32: Case C1/C2 count the MP in LOS at each Bounding First Fire
   s.fire.los_mp = 1.0;
   s.firer.rof = 1;
   s.target.armor = Armor{26, 26, 26, 26};  // no kill: the phase goes on while the ROF is kept
-  const auto drm = [&](int shots) { return build_shot(s, ShotContext{.shots_fired = shots}, nullptr).drm; };
+  const auto drm = [&](int shots) { return shot_after(s, shots).drm; };
   CHECK(drm(0) == 6);  // Case C +4 (Case B +2, T +2), C2 +2
   CHECK(drm(1) == 6);
   CHECK(drm(2) == 5);  // C1
@@ -483,8 +476,7 @@ TEST_CASE("C5.31-.32: Case C1/C2 count the MP in LOS at each Bounding First Fire
   const double a = 1.0 / 36;
   const double never = 27 * a + 3 * a * 27 * a + 9 * a * a * 24 * a + 9 * a * a * 2 * a * (20 * a) / (1 - a);
   const salvo::RollProgram p = compile(s).program;
-  const auto hit = std::find(p.flag_names.begin(), p.flag_names.end(), "hit") - p.flag_names.begin();
-  CHECK(salvo::sim::solve_exact(p).run.flags[static_cast<std::size_t>(hit)].value == Approx(1 - never).epsilon(1e-12));
+  CHECK(salvo::test::flag(p, salvo::sim::solve_exact(p).run, "hit") == Approx(1 - never).epsilon(1e-12));
 }
 
 TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in the AFPh with Case C", "[asl][rof][bounding]") {
@@ -526,7 +518,7 @@ TEST_CASE("C4.3, C7.32: the German 28LL and 40LL use the APCR table for AP too, 
       s.fire.range = 4;
       INFO(gun << (ammo == Ammo::kAP ? " AP" : " APCR"));
       REQUIRE_FALSE(check(s).has_value());
-      const ShotSpec spec = build_shot(s, ShotContext{}, nullptr);
+      const ShotSpec spec = first_shot(s);
       CHECK_FALSE(spec.depletion.has_value());
       const KillSpec& k = spec.kill[static_cast<std::size_t>(kill_index(Location::kHull, Facing::kFront, false))];
       // Basic TK# 12 (28LL) or 14 (40LL) from the APCR table, Case D +1 at 4 hexes (APCR <= 57mm), AF 8.
@@ -542,15 +534,15 @@ TEST_CASE("C5.3, C5.63: Case C holds Case B's +2, so AFPh Motion Fire does not a
   s.fire.phase = Phase::kAdvancing;
   s.fire.motion = true;
   s.firer.stabilized = true;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 4);
+  CHECK(first_shot(s).drm == 4);
   s.firer.stabilized = false;  // T: Case C +4, and the lower die counts double
-  const ShotSpec t = build_shot(s, ShotContext{}, nullptr);
+  const ShotSpec t = first_shot(s);
   CHECK(t.drm == 4);
   CHECK(t.double_lower_die);
   s.fire.motion = false;  // not moving: Case B alone
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);
+  CHECK(first_shot(s).drm == 2);
   s.fire.firer_terrain = Terrain::kWoods;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 3);
+  CHECK(first_shot(s).drm == 3);
 }
 
 TEST_CASE("C6.17: each further Defensive First Fire shot finds the moving target at least 1 MP on", "[asl][th]") {
@@ -564,7 +556,7 @@ TEST_CASE("C6.17: each further Defensive First Fire shot finds the moving target
   const int expected[] = {4, 3, 3, 2, 2};
   for (int k = 0; k < 5; ++k) {
     INFO("shot " << k + 1);
-    CHECK(build_shot(s, ShotContext{.shots_fired = k}, nullptr).drm == expected[k] - std::min(2, k));  // Acquisition -1/-2
+    CHECK(shot_after(s, k).drm == expected[k] - std::min(2, k));  // Acquisition -1/-2
   }
   // Over a phase (ROF 1, three shots at most, a target that cannot be harmed): shot 1 (+4) hits
   // on an Original DR <= 6 (15/36); shot 2 (J1 +3, Acquisition -1) on <= 8 (26/36), fired after a
@@ -575,9 +567,8 @@ TEST_CASE("C6.17: each further Defensive First Fire shot finds the moving target
   s.target.armor = Armor{18, 18, 18, 18};
   s.fire.max_shots = 3;
   const double hits = 15.0 / 36 + (1.0 / 6) * (26.0 / 36) + (1.0 / 36) * (30.0 / 36);
-  const Compiled c = compile(s);
-  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
-  CHECK(r.run.counters[kCounterHits].value == Approx(hits).epsilon(1e-12));
+  const salvo::RollProgram p = compile(s).program;
+  CHECK(salvo::test::counter(p, salvo::sim::solve_exact(p).run, "hits") == Approx(hits).epsilon(1e-12));
 }
 
 TEST_CASE("C5.3, D3.11: a bow-mounted weapon's Case C is the NT one", "[asl][th][bounding]") {
@@ -585,11 +576,11 @@ TEST_CASE("C5.3, D3.11: a bow-mounted weapon's Case C is the NT one", "[asl][th]
   Situation s = base();
   s.fire.phase = Phase::kBounding;
   s.firer.gun_type = GunType::kT;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 4);
+  CHECK(first_shot(s).drm == 4);
   s.firer.bow_mounted = true;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 5);
+  CHECK(first_shot(s).drm == 5);
   s.firer.stabilized = true;  // a gyrostabilized gun: +1 whatever its mount
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 3);
+  CHECK(first_shot(s).drm == 3);
 }
 
 TEST_CASE("C6.3: no Case L against a Motion or Non-Stopped vehicle, but against moving Infantry", "[asl][th]") {
@@ -597,25 +588,21 @@ TEST_CASE("C6.3: no Case L against a Motion or Non-Stopped vehicle, but against 
   // gets Case L -2; the same vehicle fired on while it moves gets Case J +2 and no Case L.
   Situation s = base();
   s.fire.range = 1;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == -2);  // L
+  CHECK(first_shot(s).drm == -2);  // L
   s.target.moving = true;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);  // J, no L (before: J + L = 0)
+  CHECK(first_shot(s).drm == 2);  // J, no L (before: J + L = 0)
   s.fire.range = 2;
-  CHECK(build_shot(s, ShotContext{}, nullptr).drm == 2);  // J, no L -1 (before: 1)
+  CHECK(first_shot(s).drm == 2);  // J, no L -1 (before: 1)
   // Personnel moving in the open: Case J, and Case L still applies (C6.3 names vehicles only).
   Situation p = base();
   p.target.type = TargetType::kInfantry;
   p.fire.range = 1;
   p.target.moving = true;
-  CHECK(build_shot(p, ShotContext{}, nullptr).drm == 0);  // J +2, L -2
+  CHECK(first_shot(p).drm == 0);  // J +2, L -2
   // The first shot, with the Modified TH# set to 10: a moving vehicle at 1 hex is hit on a Final
   // DR <= 10 - 2 = 8, 26/36 (before, with Case L: DRM 0, <= 10, 33/36).
   s.fire.range = 1;
   s.override_.modified_th = 10;
-  const Compiled c = compile(s);
-  const salvo::sim::RunResult r = salvo::sim::solve_exact(c.program);
-  const auto hit = std::find(c.program.flag_names.begin(), c.program.flag_names.end(), "hit");
-  REQUIRE(hit != c.program.flag_names.end());
-  CHECK(r.first.flags[static_cast<std::size_t>(hit - c.program.flag_names.begin())].value ==
-        Approx(26.0 / 36).epsilon(1e-12));
+  const salvo::RollProgram program = compile(s).program;
+  CHECK(salvo::test::flag(program, salvo::sim::solve_exact(program).first, "hit") == Approx(26.0 / 36).epsilon(1e-12));
 }

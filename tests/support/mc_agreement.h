@@ -16,6 +16,8 @@
 
 #include "salvo/rules/program.h"
 #include "salvo/sim/distribution.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
 #include "salvo/sim/result.h"
 
 namespace salvo::test {
@@ -47,6 +49,24 @@ inline Moments exact_counter_moments(const RollProgram& program, sim::Window win
     return m;
   }
   throw std::runtime_error("exact_counter_moments: the counter reaches 256");
+}
+
+/// A fixed-size Monte Carlo run: `trials` trials at `seed`, situation key `key`.
+inline sim::McOptions mc_options(std::uint64_t seed, std::uint64_t key, std::uint64_t trials) {
+  sim::McOptions o;
+  o.seed = seed;
+  o.situation_key = key;
+  o.trials = trials;
+  return o;
+}
+
+/// The tallies of a Monte Carlo run with `options` on `threads` threads (they must never depend
+/// on it).
+inline sim::Tallies tallies_on(const RollProgram& program, sim::McOptions options, int threads) {
+  options.threads = threads;
+  sim::Tallies t;
+  sim::monte_carlo(program, options, &t);
+  return t;
 }
 
 class McAgreement {
@@ -92,6 +112,16 @@ class McAgreement {
     proportions(exact.run.outcomes, mc.run.outcomes, n, what + " run outcome");
     proportions(exact.run.end_reasons, mc.run.end_reasons, n, what + " end reason");
     counters(program, exact, mc, n, what);
+  }
+
+  /// Solve `program` exactly and run it by Monte Carlo with `options` (a fixed number of trials;
+  /// the tallies into `tallies` if given), and add every quantity of both windows as `what`.
+  void both_engines(const RollProgram& program, const sim::McOptions& options, const std::string& what,
+                    sim::Tallies* tallies = nullptr) {
+    const sim::RunResult exact = sim::solve_exact(program);
+    const sim::RunResult mc = sim::monte_carlo(program, options, tallies);
+    REQUIRE(mc.trials == options.trials);
+    run(program, exact, mc, options.trials, what);
   }
 
   std::size_t size() const { return checks_.size(); }

@@ -1,7 +1,6 @@
 // The compiled 1943 program run by both engines, checked against the reference interpreter:
-// exact engine == enumeration of every dice sequence; Monte Carlo within 5 standard errors of
-// exact on every situation.
-#include <cmath>
+// exact engine == enumeration of every dice sequence; Monte Carlo in standard errors of the
+// exact values on every situation.
 #include <functional>
 #include <string>
 
@@ -74,14 +73,6 @@ std::vector<Case> cases() {
   return v;
 }
 
-void close(const std::vector<sim::Estimate>& got, const std::vector<double>& want, double margin, const char* what) {
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    INFO(what << " #" << i);
-    CHECK(got[i].value == Approx(want[i]).margin(margin));
-  }
-}
-
 }  // namespace
 
 TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1943][engines]") {
@@ -96,19 +87,14 @@ TEST_CASE("1943: exact engine == enumeration of the reference interpreter", "[w1
     INFO("situation: " << c.name);
     const Compiled compiled = compile(chart, c.s);
     compiled.program.validate();
-    const sim::RunResult r = sim::solve_exact(compiled.program);
     // Artillery: Rapid Fire chains are cut after about 5 shots (the cut mass is the margin).
     const std::size_t draws = c.s.fire.kind == FireKind::kArtillery ? (mg_of(c.s.firer) != MachineGun::kNone ? 10 : 8) : 64;
-    const Enumerated e = enumerate(chart, c.s, compiled.program, draws);
+    const test::PathTally e = enumerate(chart, c.s, compiled.program, draws);
     const double margin = e.truncated + 1e-12;
     CHECK(e.truncated < 1e-6);
-    close(r.first.flags, e.first_flags, margin, "first flag");
-    close(r.run.flags, e.run_flags, margin, "run flag");
-    close(r.first.counters, e.first_counts, 10 * margin, "first counter");
-    close(r.run.counters, e.run_counts, 10 * margin, "run counter");
-    close(r.first.outcomes, e.first_outcomes, margin, "first outcome");
-    close(r.run.outcomes, e.run_outcomes, margin, "run outcome");
-    close(r.run.end_reasons, e.ends, margin, "end reason");
+    test::check_exact_against_paths(compiled.program, sim::solve_exact(compiled.program), e,
+                                    test::program_names(compiled.program),
+                                    {.margin = margin, .counter_margin = 10 * margin, .unnamed = 0.0});
     ++n;
   }
   CHECK(n >= 15);
@@ -121,33 +107,10 @@ TEST_CASE("1943: Monte Carlo agrees with exact on every situation (standard erro
   int situations = 0;
   std::uint64_t key = 0;
   for (const Case& c : cases()) {
-    const Compiled compiled = compile(chart, c.s);
-    const sim::RunResult ex = sim::solve_exact(compiled.program);
-    sim::McOptions o;
-    o.seed = 1943;
-    o.situation_key = key++;
-    o.trials = kTrials;
-    const sim::RunResult mc = sim::monte_carlo(compiled.program, o);
-    REQUIRE(mc.trials == kTrials);
-    agree.run(compiled.program, ex, mc, kTrials, c.name);
+    agree.both_engines(compile(chart, c.s).program, test::mc_options(1943, key++, kTrials), c.name);
     ++situations;
   }
   agree.judge();
   CHECK(situations >= 15);
   CHECK(agree.size() > 500);
-}
-
-TEST_CASE("1943: outcome and end-reason partitions sum to 1", "[w1943][engines]") {
-  const Chart chart = illustrative_chart();
-  for (const Case& c : cases()) {
-    INFO("situation: " << c.name);
-    const sim::RunResult r = sim::solve_exact(compile(chart, c.s).program);
-    double first = 0, run = 0, ends = 0;
-    for (const auto& x : r.first.outcomes) first += x.value;
-    for (const auto& x : r.run.outcomes) run += x.value;
-    for (const auto& x : r.run.end_reasons) ends += x.value;
-    CHECK(first == Approx(1.0).margin(1e-12));
-    CHECK(run == Approx(1.0).margin(1e-12));
-    CHECK(ends == Approx(1.0).margin(1e-12));
-  }
 }

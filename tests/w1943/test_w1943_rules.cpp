@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "salvo/sim/exact.h"
+#include "support/named.h"
 #include "w1943_test_util.h"
 
 using namespace salvo;
@@ -18,12 +19,8 @@ sim::RunResult exact(const Chart& c, const Situation& s) {
   return sim::solve_exact(compiled.program);
 }
 
-int outcome(const Chart& c, const Situation& s, const std::string& name) {
-  const auto names = compile(c, s).program.outcome_names;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<int>(i);
-  FAIL("no outcome " << name);
-  return -1;
+std::size_t outcome(const Chart& c, const Situation& s, const std::string& name) {
+  return test::index_of(compile(c, s).program.outcome_names, name);
 }
 
 /// A chart whose artillery never hits (To Hit 13 at every range): only Rapid Fire, jams and
@@ -196,9 +193,9 @@ TEST_CASE("3.7 flamethrower: one base a turn, out of fuel on 1-2", "[w1943][rule
   s.fire.turns = 3;
   const sim::RunResult r = exact(c, s);
   CHECK(r.run.counters[kCounterBasesKilled].value == Approx(19.0 / 9.0).margin(1e-12));
-  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_1"))].value == Approx(1.0 / 3.0).margin(1e-12));
-  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_2"))].value == Approx(2.0 / 9.0).margin(1e-12));
-  CHECK(r.run.outcomes[static_cast<std::size_t>(outcome(c, s, "lost_3"))].value == Approx(4.0 / 9.0).margin(1e-12));
+  CHECK(r.run.outcomes[outcome(c, s, "lost_1")].value == Approx(1.0 / 3.0).margin(1e-12));
+  CHECK(r.run.outcomes[outcome(c, s, "lost_2")].value == Approx(2.0 / 9.0).margin(1e-12));
+  CHECK(r.run.outcomes[outcome(c, s, "lost_3")].value == Approx(4.0 / 9.0).margin(1e-12));
   CHECK(r.run.end_reasons[static_cast<std::size_t>(end_index(s, End::kOutOfFuel, 1))].value ==
         Approx(5.0 / 9.0).margin(1e-12));
 }
@@ -431,11 +428,7 @@ TEST_CASE("1943: each setting is accepted exactly where a rule uses it", "[w1943
 
 TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
   const Chart c = illustrative_chart();
-  auto message = [&](const Situation& s) {
-    const auto e = check(c, s);
-    REQUIRE(e.has_value());
-    return e->key() + ": " + e->what();
-  };
+  const auto message = [&](const Situation& s) { return refusal(c, s); };
   Situation s = mg_vs_tank(MachineGun::kLight);
   CHECK(message(s) == "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
   s = artillery_vs_infantry();

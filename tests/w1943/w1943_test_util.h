@@ -1,15 +1,18 @@
 #pragma once
-// Helpers for the 1943 tests: plain situations, a chart with every box set to one result, and
-// an enumeration of every dice sequence through the reference interpreter.
+// Helpers for the 1943 tests: plain situations, a chart with every box set to one result, an
+// enumeration of every dice sequence through the reference interpreter, and the message a rules
+// conflict is refused with.
 
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "salvo/rules/w1943.h"
 #include "salvo/rules/w1943_reference.h"
 #include "support/dice_paths.h"
+#include "support/refusal.h"
 
 namespace salvo::w1943::testing {
 
@@ -65,55 +68,28 @@ inline Situation artillery_vs_infantry(int bases = 3) {
   return s;
 }
 
-struct Enumerated {
-  std::vector<double> first_flags, run_flags, first_counts, run_counts, first_outcomes, run_outcomes, ends;
-  double truncated = 0;  ///< probability of the paths cut at max_steps
-  std::size_t paths = 0;
-};
-
-/// Every dice sequence of the interpreter, each with its probability. Paths longer than
-/// `max_draws` draws are cut and their probability summed in `truncated`.
-inline Enumerated enumerate(const Chart& chart, const Situation& s, const RollProgram& names,
-                            std::size_t max_draws = 64) {
-  Enumerated e;
-  const std::size_t nf = names.flag_names.size(), nc = names.counter_names.size(),
-                    no = names.outcome_names.size(), ne = names.end_reason_names.size();
-  e.first_flags.assign(nf, 0);
-  e.run_flags.assign(nf, 0);
-  e.first_counts.assign(nc, 0);
-  e.run_counts.assign(nc, 0);
-  e.first_outcomes.assign(no, 0);
-  e.run_outcomes.assign(no, 0);
-  e.ends.assign(ne, 0);
+/// Every dice sequence of the interpreter, each with its probability, indexed as the program
+/// `names` numbers its quantities (support/dice_paths.h). The first window is turn 1 of a fire
+/// over several turns, else the first step. Paths longer than `max_draws` draws are cut and
+/// their probability summed in `truncated`.
+inline test::PathTally enumerate(const Chart& chart, const Situation& s, const RollProgram& names,
+                                 std::size_t max_draws = 64) {
+  test::PathTally e(names.flag_names.size(), names.counter_names.size(), names.outcome_names.size(),
+                    names.end_reason_names.size());
   const bool several = s.fire.turns > 1;
   Trace t;
   const auto visit = [&](double p) {
-    FlagMask first = 0, run = 0;
-    for (std::size_t i = 0; i < t.steps.size(); ++i) {
-      const StepRecord& st = t.steps[i];
-      const bool in_first = several ? st.turn == 1 : i == 0;
-      run |= st.flags;
-      for (std::size_t c = 0; c < nc; ++c) e.run_counts[c] += p * st.counts[c];
-      if (in_first) {
-        first |= st.flags;
-        for (std::size_t c = 0; c < nc; ++c) e.first_counts[c] += p * st.counts[c];
-      }
-    }
-    // The first window's outcome: its last step's.
-    std::size_t last_first = 0;
-    for (std::size_t i = 0; i < t.steps.size(); ++i)
-      if (several ? t.steps[i].turn == 1 : i == 0) last_first = i;
-    e.first_outcomes[static_cast<std::size_t>(t.steps[last_first].outcome)] += p;
-    e.run_outcomes[static_cast<std::size_t>(t.steps.back().outcome)] += p;
-    e.ends[static_cast<std::size_t>(t.end)] += p;
-    for (std::size_t f = 0; f < nf; ++f) {
-      if (first & (FlagMask{1} << f)) e.first_flags[f] += p;
-      if (run & (FlagMask{1} << f)) e.run_flags[f] += p;
-    }
-    ++e.paths;
+    std::size_t first_steps = 1;
+    if (several)
+      for (std::size_t i = 0; i < t.steps.size(); ++i)
+        if (t.steps[i].turn == 1) first_steps = i + 1;
+    e.add(p, t.steps, first_steps, t.end);
   };
   e.truncated = test::for_each_dice_path([&](Dice& d) { t = resolve(chart, s, d); }, visit, max_draws);
   return e;
 }
+
+/// What check() refuses `s` with on `chart`, "key: message"; fails the test if it accepts `s`.
+inline std::string refusal(const Chart& chart, const Situation& s) { return test::refusal(check(chart, s)); }
 
 }  // namespace salvo::w1943::testing
