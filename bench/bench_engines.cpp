@@ -11,6 +11,7 @@
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/rng.h"
+#include "sim/programs.h"
 
 namespace {
 
@@ -52,40 +53,9 @@ BENCHMARK(BM_DiceD6);
 // --- Kernels ---------------------------------------------------------------------------------
 
 /// Two states: A rolls a pair (sum <= 6: hit, to B; 7: end; else stay); B rolls a d6
-/// (1: kill, else back to A). E[steps] = 6 per trial.
-RollProgram pair_chain() {
-  ProgramBuilder b;
-  const std::int32_t a = b.reserve_state("A");
-  const std::int32_t bs = b.reserve_state("B");
-  auto leaf = [&](FlagMask flags, std::uint8_t outcome, std::int32_t next, std::uint8_t reason, bool closes) {
-    Leaf l;
-    l.flags = flags;
-    l.counts = {1, 0, 0, 0};
-    l.outcome = outcome;
-    l.next_state = next;
-    l.end_reason = reason;
-    l.closes_window = closes;
-    return b.leaf(l);
-  };
-  const Link to_b = leaf(1u, 1, bs, 0, true);
-  const Link seven = leaf(0u, 2, -1, 0, false);
-  const Link stay = leaf(0u, 0, a, 0, false);
-  std::vector<Link> links;
-  for (int f = 0; f < 36; ++f) {
-    const int sum = pair_colored(f) + pair_white(f);
-    links.push_back(sum <= 6 ? to_b : sum == 7 ? seven : stay);
-  }
-  b.set_state_root(a, b.node(DieKind::kPair, links));
-  const Link kill = leaf(0u, 3, -1, 1, false);
-  const Link back = leaf(0u, 0, a, 0, false);
-  b.set_state_root(bs, b.node(DieKind::kD6, {kill, back, back, back, back, back}));
-  RollProgram p = b.take();
-  p.flag_names = {"hit"};
-  p.counter_names = {"steps"};
-  p.outcome_names = {"none", "hit", "seven", "kill"};
-  p.end_reason_names = {"seven", "kill"};
-  return p;
-}
+/// (1: kill, else back to A). E[steps] = 6 per trial (tests/sim/programs.h, the engine tests'
+/// program of the same name).
+RollProgram pair_chain() { return sim::testing::pair_chain().program; }
 
 void BM_RunBlocks(benchmark::State& state) {
   const RollProgram p = pair_chain();

@@ -37,6 +37,14 @@ void shots_counter(benchmark::State& state, std::uint64_t shots) {
   state.SetItemsProcessed(static_cast<std::int64_t>(shots));
 }
 
+/// Time `run` (which returns the tallies of one iteration's trials) in shots per second.
+template <class Run>
+void shots_of(benchmark::State& state, Run&& run) {
+  std::uint64_t shots = 0;
+  for (auto _ : state) shots += run().run.counter_sum[asl::kCounterShots];
+  shots_counter(state, shots);
+}
+
 // --- Dice extraction ---------------------------------------------------------------------------
 
 /// Ten symbols (20 dice) per xoshiro256++ output, straight into a buffer.
@@ -95,23 +103,13 @@ BENCHMARK(BM_B1_RulesReference)->Unit(benchmark::kMillisecond);
 
 /// The generic scalar walker over the compiled program (the kernel before this one).
 void BM_B1_GenericWalker(benchmark::State& state) {
-  std::uint64_t shots = 0;
-  for (auto _ : state) {
-    const Tallies t = run_blocks_reference(b1(), 1, 0, 0, 4, 4 * kBlockTrials);
-    shots += t.run.counter_sum[asl::kCounterShots];
-  }
-  shots_counter(state, shots);
+  shots_of(state, [] { return run_blocks_reference(b1(), 1, 0, 0, 4, 4 * kBlockTrials); });
 }
 BENCHMARK(BM_B1_GenericWalker)->Unit(benchmark::kMillisecond);
 
 /// The fast kernel, serial (includes preparing the program once per 16 blocks).
 void BM_B1_FastKernel(benchmark::State& state) {
-  std::uint64_t shots = 0;
-  for (auto _ : state) {
-    const Tallies t = run_blocks(b1(), 1, 0, 0, 16, 16 * kBlockTrials);
-    shots += t.run.counter_sum[asl::kCounterShots];
-  }
-  shots_counter(state, shots);
+  shots_of(state, [] { return run_blocks(b1(), 1, 0, 0, 16, 16 * kBlockTrials); });
 }
 BENCHMARK(BM_B1_FastKernel)->Unit(benchmark::kMillisecond);
 
@@ -121,13 +119,11 @@ void BM_B1_MonteCarlo(benchmark::State& state) {
   o.seed = 1;
   o.trials = std::uint64_t{1} << 24;
   o.threads = static_cast<int>(state.range(0));
-  std::uint64_t shots = 0;
-  for (auto _ : state) {
+  shots_of(state, [&] {
     Tallies t;
     benchmark::DoNotOptimize(monte_carlo(b1(), o, &t));
-    shots += t.run.counter_sum[asl::kCounterShots];
-  }
-  shots_counter(state, shots);
+    return t;
+  });
 }
 BENCHMARK(BM_B1_MonteCarlo)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 

@@ -123,18 +123,6 @@ TEST_CASE("exact results: partitions are checked to 1e-12, with the window in th
   CHECK_NOTHROW(check_exact_result(r));
 }
 
-TEST_CASE("exact engine: every known program passes the partition check", "[numbers][exact]") {
-  for (const auto& k : testing::known_programs()) {
-    INFO(k.name);
-    const RunResult r = solve_exact(k.program);  // throws if a partition is off
-    CHECK_NOTHROW(check_exact_result(r));
-  }
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    INFO("random program " << seed);
-    CHECK_NOTHROW(solve_exact(testing::random_program(seed, 6)));
-  }
-}
-
 TEST_CASE("no NaN or infinity in any format: zero trials, probabilities 0 and 1", "[numbers][report]") {
   // Zero Monte Carlo trials (a run interrupted before its first block): uninformative intervals.
   const auto k = testing::aim_and_fire();
