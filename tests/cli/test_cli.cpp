@@ -10,18 +10,8 @@
 
 #include "cli/run_salvo.h"
 
-namespace {
-
-using salvo::test::run_salvo;
-using salvo::test::TempDir;
-using salvo::test::has_tmp_leftover;
+using namespace salvo::test;  // run_salvo, TempDir, kExample, kSweep, check_refused ...
 namespace fs = std::filesystem;
-
-const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
-const std::string kSweep = std::string(SALVO_SOURCE_DIR) + "/examples/sweep-range.toml";
-
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -79,20 +69,7 @@ TEST_CASE("usage errors are bad input: exit 2 with one line on stderr", "[cli]")
        "salvo: --format: expected text, csv, json, md or html, got xml\n"},
       {{"odds", "x.toml", "--precision", "0.01"}, ""},  // exact has no precision
   };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + ' ';
-    INFO("salvo " << joined);
-    const auto r = run_salvo(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    if (c.err.empty()) {
-      CHECK(r.err.rfind("salvo: ", 0) == 0);
-      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    } else {
-      CHECK(r.err == c.err);
-    }
-  }
+  for (const auto& c : cases) check_refused(c.args, c.err);
   const auto p = run_salvo({"odds", "x.toml", "--precision", "0.01"});
   CHECK(p.err.find("--precision") != std::string::npos);
   // The largest seed is fine as a value: the run then fails on the missing file.
@@ -110,10 +87,10 @@ TEST_CASE("odds, exact, text: the odds table", "[cli][e2e]") {
   INFO(r.err);
   CHECK(r.code == 0);
   CHECK(r.err.empty());
-  CHECK(r.out.find("p_hit") != std::string::npos);
-  CHECK(r.out.find("first shot") != std::string::npos);
-  CHECK(r.out.find("how the phase ended") != std::string::npos);
-  CHECK(r.out.find('%') != std::string::npos);
+  for (const char* part : {"p_hit", "first shot", "how the phase ended", "%"}) {
+    INFO(part);
+    CHECK(r.out.find(part) != std::string::npos);
+  }
 }
 
 TEST_CASE("odds --method both --format json: both results and the program hash", "[cli][e2e]") {
@@ -172,7 +149,7 @@ TEST_CASE("odds -o PATH writes the file atomically", "[cli][e2e]") {
   CHECK(r.code == 0);
   CHECK(r.out.empty());
   REQUIRE(fs::exists(path));
-  const auto text = salvo::test::slurp(path);
+  const auto text = slurp(path);
   CHECK(text.rfind("file,name,", 0) == 0);
   CHECK_FALSE(has_tmp_leftover(dir.path()));
 
@@ -246,10 +223,10 @@ TEST_CASE("explain lists the modifiers with their rules", "[cli][e2e]") {
   const auto r = run_salvo({"explain", kExample});
   INFO(r.err);
   CHECK(r.code == 0);
-  CHECK(r.out.find("Basic TH#") != std::string::npos);
-  CHECK(r.out.find("Modified TH#") != std::string::npos);
-  CHECK(r.out.find("Original DR <=") != std::string::npos);
-  CHECK(r.out.find("Final TK#") != std::string::npos);
+  for (const char* part : {"Basic TH#", "Modified TH#", "Original DR <=", "Final TK#"}) {
+    INFO(part);
+    CHECK(r.out.find(part) != std::string::npos);
+  }
 }
 
 TEST_CASE("SIGINT: output still written, marked interrupted, exit 130", "[cli][e2e]") {

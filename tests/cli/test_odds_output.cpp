@@ -17,11 +17,11 @@
 
 namespace {
 
+using salvo::test::kExample;
 using salvo::test::run_salvo;
 using salvo::test::slurp;
 using salvo::test::TempDir;
-
-const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
+using salvo::test::write_text;
 
 // The line of `text` that starts with `key` followed by a space, or "".
 std::string line_of(const std::string& text, const std::string& key) {
@@ -38,11 +38,6 @@ std::string example_with(const std::string& name_line, const std::string& extra 
   std::string out;
   for (std::string l; std::getline(in, l);) out += (l.rfind("name = ", 0) == 0 ? name_line : l) + '\n';
   return out + extra;
-}
-
-void write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
 }
 
 }  // namespace
@@ -100,11 +95,11 @@ TEST_CASE("odds: names and sweep labels with control characters are escaped in t
           "[cli][issue13]") {
   TempDir dir;
   const auto esc = dir / "esc.toml";
-  write_file(esc, example_with(R"(name = "a\u001b[31mRED")"));
+  write_text(esc, example_with(R"(name = "a\u001b[31mRED")"));
   const auto nl = dir / "nl.toml";
-  write_file(nl, example_with(R"(name = "x\ny|z")"));
+  write_text(nl, example_with(R"(name = "x\ny|z")"));
   const auto sweep = dir / "sweep.toml";
-  write_file(sweep, example_with("", "\n[sweep]\nname = [\"s\\u001b[0m\", \"t\\nu\"]\n"));
+  write_text(sweep, example_with("", "\n[sweep]\nname = [\"s\\u001b[0m\", \"t\\nu\"]\n"));
 
   const auto one = run_salvo({"odds", esc.string()});
   INFO(one.out << one.err);

@@ -22,16 +22,10 @@
 
 namespace {
 
-using salvo::test::has_tmp_leftover;
-using salvo::test::run_salvo;
-using salvo::test::slurp;
-using salvo::test::TempDir;
+using namespace salvo::test;  // run_salvo, slurp, TempDir, kExample, write_text, spawn ...
 namespace fs = std::filesystem;
 
-const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
 const std::string kSweep10k = std::string(SALVO_SOURCE_DIR) + "/examples/bench/sweep10k.toml";
-
-void write_text(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 /// The text table salvo prints for the example on stdout: what every -o target must receive.
 std::string example_table() {
@@ -43,33 +37,13 @@ std::string example_table() {
 struct Spawned {
   pid_t pid = -1;
   int code = -1;  ///< after wait(): exit code, or 128 + signal
-  void wait() {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  void wait() { code = wait_for(pid); }
 };
 
 /// Start salvo with `args`, stdout and stderr to /dev/null; `ignore_sigint`: the child starts
 /// with SIGINT ignored, as under nohup or `cmd &` in a script.
 Spawned spawn_salvo(const std::vector<std::string>& args, bool ignore_sigint = false) {
-  std::vector<std::string> argv_s{SALVO_BINARY};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  Spawned s;
-  s.pid = fork();
-  if (s.pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);  // whatever the runner inherited
-    if (ignore_sigint) signal(SIGINT, SIG_IGN);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  return s;
+  return Spawned{spawn(SALVO_BINARY, args, "/dev/null", "/dev/null", ignore_sigint)};
 }
 
 /// Run salvo writing -o DIR/out.json from a 10,000-situation sweep, and send `sig` the moment
@@ -225,7 +199,7 @@ TEST_CASE("output (-o) onto a directory, a socket or the run's own input files i
 }
 
 TEST_CASE("write errors on stdout are reported and exit 4", "[cli][output]") {
-  const auto r = salvo::test::run_program("/bin/sh", {"-c", std::string("exec ") + SALVO_BINARY + " odds " + kExample + " > /dev/full"});
+  const auto r = run_program("/bin/sh", {"-c", std::string("exec ") + SALVO_BINARY + " odds " + kExample + " > /dev/full"});
   CHECK(r.code == 4);
   CHECK(r.err == "salvo: cannot write standard output: No space left on device\n");
   const auto o = run_salvo({"odds", kExample, "-o", "/dev/full"});

@@ -20,6 +20,7 @@ namespace {
 
 using salvo::sim::Estimate;
 using salvo::report::Format;
+using salvo::report::format_odds;
 using salvo::report::MethodChoice;
 using salvo::report::Provenance;
 using salvo::sim::RunResult;
@@ -160,7 +161,7 @@ TEST_CASE("disagrees: 4.5 standard errors of the exact value", "[report]") {
 TEST_CASE("json: provenance, names from the program, both methods", "[report]") {
   auto prov = provenance(MethodChoice::kBoth);
   prov.precision = 0.001;
-  const auto text = salvo::report::format_odds(
+  const auto text = format_odds(
       {report("Sherman vs Panther", {{"fire.range", "6"}, {"fire.acquisition", "1"}}, true, true)},
       prov, Format::kJson);
   const auto j = nlohmann::json::parse(text);
@@ -207,7 +208,7 @@ TEST_CASE("json: provenance, names from the program, both methods", "[report]") 
   // precision null when not given
   prov.precision.reset();
   const auto j2 = nlohmann::json::parse(
-      salvo::report::format_odds({report("x", {}, true, false)}, prov, Format::kJson));
+      format_odds({report("x", {}, true, false)}, prov, Format::kJson));
   CHECK(j2["precision"].is_null());
   CHECK(j2["situations"][0]["sweep"].is_object());
   CHECK(j2["situations"][0]["sweep"].empty());
@@ -220,7 +221,7 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
   };
   auto prov = provenance(MethodChoice::kBoth);
   prov.situations_total = 2;
-  const auto lines = lines_of(salvo::report::format_odds(reps, prov, Format::kCsv));
+  const auto lines = lines_of(format_odds(reps, prov, Format::kCsv));
   REQUIRE(lines.size() == 1 + 4);
 
   const auto header = csv_split(lines[0]);
@@ -256,7 +257,7 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
 
   // Interrupted: an extra last column
   prov.interrupted = true;
-  const auto ilines = lines_of(salvo::report::format_odds(reps, prov, Format::kCsv));
+  const auto ilines = lines_of(format_odds(reps, prov, Format::kCsv));
   CHECK(csv_split(ilines[0]).back() == "interrupted");
   CHECK(csv_split(ilines[1]).size() == expected + 1);
 }
@@ -269,7 +270,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
   r.mc->run.flags[2].value = 1e-5;                          // phase p_burn: exact 0, flagged
   r.mc->run.end_reasons[1].value = 0.3 + 6.0 * se(0.3, n);  // end_target_destroyed: flagged
 
-  const auto text = salvo::report::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+  const auto text = format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
   INFO(text);
   CHECK(line_starting(text, "p_hit").find('!') != std::string::npos);
   CHECK(line_starting(text, "p_kill").find('!') == std::string::npos);
@@ -281,7 +282,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
   CHECK(text.find("3 flags raised") != std::string::npos);
 
   // Agreement: no mark at all
-  const auto calm = salvo::report::format_odds({report("x", {}, true, true)},
+  const auto calm = format_odds({report("x", {}, true, true)},
                                             provenance(MethodChoice::kBoth), Format::kText);
   INFO(calm);
   for (const auto& l : lines_of(calm))
@@ -291,7 +292,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
 
 TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
   const auto ex =
-      salvo::report::format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
+      format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
                               provenance(MethodChoice::kExact), Format::kText);
   INFO(ex);
   CHECK(ex.rfind("Sherman vs Panther\n", 0) == 0);
@@ -310,7 +311,7 @@ TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
   mc.mc->interrupted = true;
   mc.mc->trials = 65536;
   const auto mt =
-      salvo::report::format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
+      format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
   INFO(mt);
   CHECK(line_starting(mt, "p_hit").find("37.5% [ 37.4,  37.6]") != std::string::npos);
   CHECK(mt.find("INTERRUPTED after 65536 trials") != std::string::npos);
@@ -323,7 +324,7 @@ TEST_CASE("text, several situations: one compact row each, sweep values leading"
     reps.push_back(report("r", {{"fire.range", range}}, true, false));
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 3;
-  const auto text = salvo::report::format_odds(reps, prov, Format::kText);
+  const auto text = format_odds(reps, prov, Format::kText);
   INFO(text);
   const auto head = line_starting(text, "fire.range");
   CHECK(head.find("first p_hit") != std::string::npos);
@@ -346,23 +347,23 @@ TEST_CASE("compact tables name the first window turn 1 for situations over sever
   };
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 2;
-  const auto both_duels = salvo::report::format_odds({duel("a"), duel("b")}, prov, Format::kText);
+  const auto both_duels = format_odds({duel("a"), duel("b")}, prov, Format::kText);
   INFO(both_duels);
   const auto head = line_starting(both_duels, "situation");
   CHECK(head.find("turn 1 p_hit") != std::string::npos);
   CHECK(head.find("all turns p_hit") != std::string::npos);
   CHECK(head.find("first p_hit") == std::string::npos);
   CHECK(both_duels.find("first: the first shot") == std::string::npos);
-  const auto mixed = salvo::report::format_odds({duel("a"), report("b", {}, true, false)}, prov, Format::kText);
+  const auto mixed = format_odds({duel("a"), report("b", {}, true, false)}, prov, Format::kText);
   INFO(mixed);
   CHECK(line_starting(mixed, "situation").find("first p_hit") != std::string::npos);
   CHECK(mixed.find("\nfirst: the first shot, or turn 1 of a situation over several turns; phase: the whole run\n") !=
         std::string::npos);
-  const auto md = salvo::report::format_odds({duel("a")}, prov, Format::kMarkdown);
+  const auto md = format_odds({duel("a")}, prov, Format::kMarkdown);
   CHECK(md.find("_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_") !=
         std::string::npos);
   // Without turns there is no footnote.
-  const auto plain = salvo::report::format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
+  const auto plain = format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
                                              Format::kText);
   CHECK(plain.find("first: the first shot") == std::string::npos);
 }
@@ -372,19 +373,19 @@ TEST_CASE("the first window of a run over several turns (turn 1) leaves out the 
   r.names.flags = {"hit", "destroyed_by_turn_1", "destroyed_by_turn_2", "malfunction"};
   r.names.turn_series = {{salvo::RollProgram::TurnSeries::Kind::kFlag, "destroyed_by", 1, 2}};
   auto prov = provenance(MethodChoice::kExact);
-  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& exact = j["situations"][0]["results"]["exact"];
   CHECK(exact["first_shot"].contains("p_destroyed_by_turn_1"));
   CHECK_FALSE(exact["first_shot"].contains("p_destroyed_by_turn_2"));
   CHECK(exact["phase"].contains("p_destroyed_by_turn_2"));
-  const auto csv = salvo::report::format_odds({r}, prov, Format::kCsv);
+  const auto csv = format_odds({r}, prov, Format::kCsv);
   CHECK(csv.find("first_p_destroyed_by_turn_2") == std::string::npos);
   CHECK(csv.find("phase_p_destroyed_by_turn_2") != std::string::npos);
 }
 
 TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
   auto prov = provenance(MethodChoice::kMonteCarlo);
-  const auto md = salvo::report::format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
+  const auto md = format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
                                           prov, Format::kMarkdown);
   INFO(md);
   const auto lines = lines_of(md);
@@ -475,16 +476,27 @@ std::vector<std::string> text_cells(const std::string& text, const std::string& 
   return cells;
 }
 
+// A situation (with its exact result if `exact`) whose Monte Carlo result of `n` trials has the
+// means of mc_means, and the provenance of that run.
+struct MeansRun {
+  SituationReport report;
+  Provenance prov;
+};
+MeansRun means_run(std::string name, bool exact, MethodChoice method, std::uint64_t n, std::array<std::uint64_t, 4> first,
+                   std::array<std::uint64_t, 4> run) {
+  MeansRun m{report(std::move(name), {}, exact, false), provenance(method)};
+  m.report.mc = mc_means(n, first, run);
+  m.prov.trials = n;
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("means: one trial prints no interval in every format, never a zero width", "[report][issue13]") {
   // One trial: 1 shot and 1 hit in the first window, 2 and 2 over the phase
-  SituationReport r = report("one trial", {}, false, false);
-  r.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 2, 4});
-  auto prov = provenance(MethodChoice::kMonteCarlo);
-  prov.trials = 1;
+  const auto [r, prov] = means_run("one trial", false, MethodChoice::kMonteCarlo, 1, {1, 1, 1, 1}, {2, 4, 2, 4});
 
-  const auto text = salvo::report::format_odds({r}, prov, Format::kText);
+  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
   CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
   CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
@@ -492,14 +504,14 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
         std::string::npos);
   for (const char* bad : {"inf", "nan"}) CHECK(text.find(bad) == std::string::npos);
 
-  const auto md = salvo::report::format_odds({r}, prov, Format::kMarkdown);
+  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   const std::string row2 = lines_of(md)[2];
   const std::string want = "| 2.000 ±? | 2.000 ±? |";  // phase e_shots, e_hits
   CHECK(row2.compare(row2.size() - want.size(), want.size(), want) == 0);
   CHECK(md.find("_±?: no interval: a mean needs 2 or more trials to estimate its variance_") != std::string::npos);
 
-  const auto csv = lines_of(salvo::report::format_odds({r}, prov, Format::kCsv));
+  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   const auto head = csv_split(csv[0]);
   const auto row = csv_split(csv[1]);
   const auto field = [&](const std::string& name) {
@@ -515,7 +527,7 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
   CHECK(field("first_e_hits_hi").empty());
   CHECK(field("phase_p_hit_lo") == "0.599");  // probabilities keep their intervals
 
-  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& shots = j["situations"][0]["results"]["mc"]["phase"]["e_shots"];
   CHECK(shots == nlohmann::json::parse(R"({"mean": 2.0, "no_interval": "fewer than 2 trials"})"));
   CHECK(j["situations"][0]["results"]["mc"]["phase"]["p_hit"].contains("lo"));
@@ -524,28 +536,25 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
 TEST_CASE("means: an interval never goes below 0, in every format", "[report][issue13]") {
   // Two trials: 0 and 1 hits (mean 0.5, the normal interval [-0.480, 1.480]); 1 and 6 shots
   // (mean 3.5, [-1.400, 8.400])
-  SituationReport r = report("two trials", {}, false, false);
-  r.mc = mc_means(2, {7, 37, 1, 1}, {7, 37, 1, 1});
-  auto prov = provenance(MethodChoice::kMonteCarlo);
-  prov.trials = 2;
+  const auto [r, prov] = means_run("two trials", false, MethodChoice::kMonteCarlo, 2, {7, 37, 1, 1}, {7, 37, 1, 1});
 
-  const auto text = salvo::report::format_odds({r}, prov, Format::kText);
+  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
   CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"});
   CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
   CHECK(text.find("[?, ?]") == std::string::npos);
 
-  const auto md = salvo::report::format_odds({r}, prov, Format::kMarkdown);
+  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   CHECK(lines_of(md)[2].find("| 3.500 [0.000, 8.400] | 0.500 [0.000, 1.480] |") != std::string::npos);
 
-  const auto j = nlohmann::json::parse(salvo::report::format_odds({r}, prov, Format::kJson));
+  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& phase = j["situations"][0]["results"]["mc"]["phase"];
   CHECK(phase["e_shots"]["lo"] == 0.0);
   CHECK(phase["e_shots"]["hi"].get<double>() == Approx(8.3999099614));
   CHECK(phase["e_hits"]["lo"] == 0.0);
 
-  const auto csv = lines_of(salvo::report::format_odds({r}, prov, Format::kCsv));
+  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   CHECK(csv[1].find(",3.5,0,8.39991,") != std::string::npos);
 }
 
@@ -586,7 +595,7 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
     r.mc->run.counters[1].value -= 4.0 * s;  // phase e_hits: within 4.5 se
     r.mc->run.counters[1].lo -= 4.0 * s;
     r.mc->run.counters[1].hi -= 4.0 * s;
-    const auto text = salvo::report::format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
+    const auto text = format_odds({r}, provenance(MethodChoice::kBoth), Format::kText);
     INFO(text);
     CHECK(text_cells(text, "e_shots") ==
           std::vector<std::string>{"1.000", "1.000 [0.990, 1.010]", "2.250", "2.276 [2.266, 2.286] !"});
@@ -597,25 +606,20 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
   SECTION("one trial: every mean that differs from exact") {
     // exact: e_shots 1.000 and 2.250, e_hits 0.375 and 0.800; the trial: 1 shot and 1 hit in the
     // first window, 2 and 1 over the phase
-    auto r = report("x", {}, true, false);
-    r.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 1, 1});
-    auto prov = provenance(MethodChoice::kBoth);
-    prov.trials = 1;
-    const auto text = salvo::report::format_odds({r}, prov, Format::kText);
+    const auto [r, prov] = means_run("x", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1});
+    const auto text = format_odds({r}, prov, Format::kText);
     INFO(text);
     CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"});
     CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
     CHECK(text.find("): 3 flags raised\n") != std::string::npos);
   }
   SECTION("several situations: the compact table marks the e_ columns") {
-    auto a = report("a", {{"fire.range", "6"}}, true, false);
-    a.mc = mc_means(1, {1, 1, 1, 1}, {2, 4, 1, 1});
-    auto prov = provenance(MethodChoice::kBoth);
-    prov.trials = 1;
+    auto [a, prov] = means_run("a", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1});
+    a.sweep = {{"fire.range", "6"}};
     prov.situations_total = 2;
     auto b = a;
     b.sweep = {{"fire.range", "12"}};
-    const auto text = salvo::report::format_odds({a, b}, prov, Format::kText);
+    const auto text = format_odds({a, b}, prov, Format::kText);
     INFO(text);
     REQUIRE(lines_of(text).size() > 8);
     std::string mc_row;
@@ -647,7 +651,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
   const std::string nl = "x\ny";
   const std::string pipe = "p|q\r";
 
-  const auto single = salvo::report::format_odds({report(esc, {{"target.label", nl}}, true, false)},
+  const auto single = format_odds({report(esc, {{"target.label", nl}}, true, false)},
                                               provenance(MethodChoice::kExact), Format::kText);
   INFO(single);
   CHECK(single.rfind("\"a\\u001B[31mRED\"\n", 0) == 0);
@@ -658,7 +662,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
                                     report(pipe, {}, true, false)};
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 3;
-  const auto compact = salvo::report::format_odds(reps, prov, Format::kText);
+  const auto compact = format_odds(reps, prov, Format::kText);
   INFO(compact);
   CHECK(compact.find('\x1b') == std::string::npos);
   CHECK(compact.find('\r') == std::string::npos);
@@ -666,7 +670,7 @@ TEST_CASE("names with control characters: no raw escape or newline in text, Mark
   CHECK(line_starting(compact, "\"x\\ny\"").find("37.5%") != std::string::npos);
   CHECK(line_starting(compact, "\"p|q\\r\"").find("37.5%") != std::string::npos);
 
-  const auto md = salvo::report::format_odds(reps, prov, Format::kMarkdown);
+  const auto md = format_odds(reps, prov, Format::kMarkdown);
   INFO(md);
   const auto lines = lines_of(md);
   REQUIRE(lines.size() >= 5);

@@ -17,20 +17,8 @@
 
 namespace {
 
-using salvo::test::run_salvo;
-using salvo::test::slurp;
-using salvo::test::TempDir;
-using salvo::test::has_tmp_leftover;
+using namespace salvo::test;  // run_salvo, slurp, TempDir, kExample, kSweep, write_text ...
 namespace fs = std::filesystem;
-
-const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
-const std::string kSweep = std::string(SALVO_SOURCE_DIR) + "/examples/sweep-range.toml";
-
-fs::path write_file(const TempDir& dir, const std::string& name, const std::string& text) {
-  const fs::path p = dir / name;
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
-}
 
 int line_of(const std::string& path, const std::string& needle) {
   std::ifstream in(path);
@@ -76,7 +64,7 @@ TEST_CASE("bad situation files: exit 2, one line FILE:LINE: key: expected ..., g
   };
   for (const auto& c : cases) {
     INFO(c.what);
-    const auto path = write_file(dir, "bad.toml", c.text).string();
+    const auto path = write_text(dir / "bad.toml", c.text).string();
     for (const char* command : {"odds", "explain"}) {
       const auto r = run_salvo({command, path});
       CHECK(r.code == 2);
@@ -111,7 +99,7 @@ TEST_CASE("a sweep over --max-situations is refused with its count, before any w
   text += "]\n\"target.tem\" = [";
   for (int i = 0; i < 1000; ++i) text += (i ? "," : "") + std::to_string(i % 10 - 3);
   text += "]\n";
-  const auto path = write_file(dir, "huge.toml", text).string();
+  const auto path = write_text(dir / "huge.toml", text).string();
   const auto r = run_salvo({"odds", path});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
@@ -142,15 +130,7 @@ TEST_CASE("bad flags: exit 2, the flag, what was expected and what was found", "
       {{"explain", "x.toml", "--max-situations", "0"},
        "salvo: --max-situations: expected an integer in 1..1000000000, got 0\n"},
   };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + ' ';
-    INFO("salvo " << joined);
-    const auto r = run_salvo(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(r.err == c.err);
-  }
+  for (const auto& c : cases) check_refused(c.args, c.err);
 }
 
 TEST_CASE("no NaN or infinity in any format, even from a single trial", "[cli][robust]") {
@@ -268,7 +248,7 @@ TEST_CASE("a sweep is counted from its arrays' lengths before any value is read"
   std::string text = "ruleset = \"asl\"\n[firer]\ngun = \"75\"\n[sweep]\n\"fire.range\" = [\"six\"";
   for (int i = 1; i < 12; ++i) text += ", " + std::to_string(i);
   text += "]\n";
-  const std::string path = write_file(dir, "bad-and-big.toml", text).string();
+  const std::string path = write_text(dir / "bad-and-big.toml", text).string();
   auto r = run_salvo({"odds", path, "--max-situations", "11"});
   CHECK(r.code == 2);
   CHECK(r.err == path + ":4: sweep: expands to 12 situations, more than the limit of 11\n");
@@ -283,7 +263,7 @@ TEST_CASE("a sweep is counted from its arrays' lengths before any value is read"
   w_text = w_text.substr(0, w_text.find("[sweep]")) + "\n[sweep]\n\"fire.range\" = [\"far\"";
   for (int i = 1; i < 12; ++i) w_text += ", " + std::to_string(100 * i);
   w_text += "]\n";
-  const std::string w_path = write_file(dir, "w.toml", w_text).string();
+  const std::string w_path = write_text(dir / "w.toml", w_text).string();
   r = run_salvo({"odds", w_path, "--max-situations", "11"});
   CHECK(r.code == 2);
   CHECK(r.err.find(w_path + ":") == 0);
@@ -293,7 +273,7 @@ TEST_CASE("a sweep is counted from its arrays' lengths before any value is read"
 TEST_CASE("input size: at most --max-file-size bytes are read, larger input is refused with its size",
           "[cli][robust]") {
   TempDir dir;
-  const std::string big = write_file(dir, "big.toml", std::string(5'000'000, '\n')).string();
+  const std::string big = write_text(dir / "big.toml", std::string(5'000'000, '\n')).string();
   auto r = run_salvo({"odds", big});
   CHECK(r.code == 2);
   CHECK(r.err == big + ": 5000000 bytes, more than the input limit of 4 MiB (raise it with --max-file-size)\n");
@@ -304,7 +284,7 @@ TEST_CASE("input size: at most --max-file-size bytes are read, larger input is r
   CHECK(r.code == 2);
   CHECK(r.err == "/dev/zero: larger than the input limit of 64 KiB (raise it with --max-file-size)\n");
   // A 1943 chart file too.
-  write_file(dir, "w.toml", "ruleset = \"1943\"\nchart = \"/dev/zero\"\n[fire]\nkind = \"small_arms\"\nrange = 100\n");
+  write_text(dir / "w.toml", "ruleset = \"1943\"\nchart = \"/dev/zero\"\n[fire]\nkind = \"small_arms\"\nrange = 100\n");
   r = run_salvo({"odds", (dir / "w.toml").string()});
   CHECK(r.code == 2);
   CHECK(r.err == "/dev/zero: larger than the input limit of 4 MiB (raise it with --max-file-size)\n");
@@ -336,19 +316,19 @@ TEST_CASE("nesting deeper than 64 levels is refused before toml++ sees it, with 
       {"header-and-key.toml", "ruleset = \"asl\"\n[" + deep(40, "a") + "]\n" + deep(30, "b") + " = 1\n", ":3:48"},
   };
   for (const Case& c : cases) {
-    const std::string path = write_file(dir, c.name, c.text).string();
+    const std::string path = write_text(dir / c.name, c.text).string();
     const auto r = run_salvo({"odds", path});
     INFO(c.name);
     CHECK(r.code == 2);
     CHECK(r.err == path + c.where + want);
   }
   // 64 levels are read (and then refused for what they are, an unknown table).
-  const std::string ok = write_file(dir, "ok.toml", "ruleset = \"asl\"\n[" + deep(32, "a") + "]\n" + deep(32, "b") + " = 1\n").string();
+  const std::string ok = write_text(dir / "ok.toml", "ruleset = \"asl\"\n[" + deep(32, "a") + "]\n" + deep(32, "b") + " = 1\n").string();
   CHECK(run_salvo({"odds", ok}).err == ok + ":2: a: unknown table\n");
 }
 
 TEST_CASE("each input is read once: a situation from a pipe", "[cli][robust]") {
-  const auto r = salvo::test::run_program(
+  const auto r = run_program(
       "/bin/sh", {"-c", "cat " + kExample + " | exec " + SALVO_BINARY + " odds /dev/stdin --format csv"});
   CHECK(r.code == 0);
   CHECK(r.err.empty());

@@ -22,11 +22,8 @@
 
 namespace {
 
-using namespace salvo::test;  // run_salvo, run_program, slurp, TempDir
+using namespace salvo::test;  // run_salvo, run_program, slurp, TempDir, kExample, kSweep, write_text
 namespace fs = std::filesystem;
-
-const std::string kExample = std::string(SALVO_SOURCE_DIR) + "/examples/sherman75-vs-panther.toml";
-const std::string kSweep = std::string(SALVO_SOURCE_DIR) + "/examples/sweep-range.toml";
 
 // salvo odds batches 256 situations: 24 ranges x 25 extra DRMs = 600 makes three batches.
 constexpr int kRanges = 24;
@@ -42,9 +39,7 @@ fs::path sweep_file(const TempDir& dir, const std::string& name, const std::vect
   text += "]\n\"fire.extra_drm\" = [";
   for (std::size_t i = 0; i < drms.size(); ++i) text += (i ? "," : "") + std::to_string(drms[i]);
   text += "]\n";
-  const fs::path p = dir / name;
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
+  return write_text(dir / name, text);
 }
 
 fs::path big_sweep(const TempDir& dir) {
