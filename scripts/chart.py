@@ -98,8 +98,12 @@ def result_of(sit, prefer):
 
 def value(sit, quantity, window, prefer):
     method, res = result_of(sit, prefer)
-    e = res[window][quantity]
-    return e["p"], e["lo"], e["hi"], method
+    e = res[window].get(quantity)
+    if e is None:
+        raise SystemExit("chart.py: no %s in the %s window of %s" % (quantity, window, sit.get("name", "a situation")))
+    # A probability has "p", a mean "mean"; a mean of fewer than 2 trials has no interval
+    v = e["p"] if "p" in e else e["mean"]
+    return v, e.get("lo", v), e.get("hi", v), method
 
 
 def as_number(v):

@@ -21,6 +21,40 @@ namespace salvo::app {
 
 using namespace kit;
 
+namespace {
+
+/// Whether some report has quantity q ("p_kill", "e_hits").
+bool has_quantity(const std::vector<report::SituationReport>& reports, const std::string& q) {
+  const bool p = q.rfind("p_", 0) == 0;
+  if (!p && q.rfind("e_", 0) != 0) return false;
+  return std::any_of(reports.begin(), reports.end(), [&](const report::SituationReport& r) {
+    const auto& names = p ? r.names.flags : r.names.counters;
+    return std::find(names.begin(), names.end(), q.substr(2)) != names.end();
+  });
+}
+
+/// The quantity a range or heatmap chart shows: the one asked for, else the rulesets' headline,
+/// else their first key quantity the situations have. Throws InputError naming what there is
+/// when the situations do not have the one asked for.
+std::string chart_quantity(const std::string& asked, const std::vector<report::SituationReport>& reports,
+                           const DisplayHints& hints, const std::string& files) {
+  if (!asked.empty()) {
+    if (has_quantity(reports, asked)) return asked;
+    std::string there;
+    if (!reports.empty()) {
+      for (const auto& f : reports.front().names.flags) there += (there.empty() ? "" : ", ") + ("p_" + f);
+      for (const auto& c : reports.front().names.counters) there += ", e_" + c;
+    }
+    throw load::InputError(fmt::format("{}: chart: --quantity: no {} in these situations (they have {})", files, asked, there));
+  }
+  if (!hints.headline.empty() && has_quantity(reports, hints.headline)) return hints.headline;
+  for (const auto& k : hints.key)
+    if (k.run && has_quantity(reports, k.quantity)) return k.quantity;
+  throw load::InputError(files + ": chart: --quantity: these situations have no key quantity to draw; name one");
+}
+
+}  // namespace
+
 int run_chart(const ChartFlags& f) {
   const Settings settings = settings_of(f.run, {"text"});
   const RunSettings& s = settings.run;
@@ -47,7 +81,10 @@ int run_chart(const ChartFlags& f) {
   const Json d = dists ? distributions(c.jobs, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst) : Json();
   const Json data = chart_data(c.reports, prov, dists ? &d : nullptr);
   if (!f.data.empty()) write_output(f.data, data.dump(2) + "\n");
-  std::vector<std::string> args{"--kind", f.kind, "--quantity", f.quantity, "--window", f.window};
+  std::string quantity = f.quantity;
+  if (f.kind == "range" || f.kind == "heatmap") quantity = chart_quantity(f.quantity, c.reports, prov.hints, f.run.files.front());
+  std::vector<std::string> args{"--kind", f.kind, "--window", f.window};
+  if (!quantity.empty()) args.insert(args.end(), {"--quantity", quantity});
   if (!f.x.empty()) args.insert(args.end(), {"--x", f.x});
   if (!f.y.empty()) args.insert(args.end(), {"--y", f.y});
   if (!f.title.empty()) args.insert(args.end(), {"--title", f.title});

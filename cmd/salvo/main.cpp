@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   chart->add_option("--out", chart_flags.out, "Write PATH.png and PATH.svg")->option_text("PATH")->required();
   chart->add_option("--x", chart_flags.x, "Sweep key on the x axis (range, heatmap)")->option_text("KEY");
   chart->add_option("--y", chart_flags.y, "Sweep key on the y axis (heatmap)")->option_text("KEY");
-  chart->add_option("--quantity", chart_flags.quantity, "Quantity (default p_kill)")->option_text("Q");
+  chart->add_option("--quantity", chart_flags.quantity, "Quantity, e.g. p_kill, p_mc_or_worse, e_hits (default: the ruleset's headline, p_kill for ASL)")->option_text("Q");
   chart->add_option("--window", chart_flags.window, "phase or first_shot (default phase)")->option_text("W");
   chart->add_option("--title", chart_flags.title, "Chart title")->option_text("TEXT");
   chart->add_option("--data", chart_flags.data, "Also write the chart data (JSON) to PATH")->option_text("PATH");

@@ -36,7 +36,7 @@ struct ChartFlags {
   std::string kind;      ///< range, heatmap, outcomes, hits
   std::string out;       ///< output path; PATH.png and PATH.svg are written
   std::string x, y;      ///< sweep keys
-  std::string quantity = "p_kill";
+  std::string quantity;  ///< range, heatmap: empty = the rulesets' headline (ASL: p_kill)
   std::string window = "phase";
   std::string title;
   std::string data;      ///< also keep the chart data (JSON) here

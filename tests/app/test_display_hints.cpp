@@ -1,0 +1,66 @@
+// The rulesets' display hints in the tables and charts: the key columns are the ones that matter
+// for the situation (IFT results for Infantry and Area targets, To Kill results for vehicles),
+// and a chart of a quantity the situations do not have is refused with what they have.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "cli/run_salvo.h"
+
+namespace {
+
+using salvo::test::run_salvo;
+using salvo::test::TempDir;
+
+std::string header_line(const std::string& text, const std::string& starts) {
+  const auto at = text.find("\n" + starts);
+  if (at == std::string::npos) return "";
+  return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
+const std::string kSquadSweep = std::string(SALVO_SOURCE_DIR) + "/examples/he-at-squad-in-woods.toml";
+
+std::string squad_sweep(const TempDir& dir) {
+  // The example with a range sweep: three Infantry Target Type situations.
+  std::string text = salvo::test::slurp(kSquadSweep);
+  const auto fire = text.find("[fire]");
+  text.insert(fire, "[sweep]\n\"fire.range\" = [3, 8, 13]\n\n");
+  const auto path = (dir / "squad-sweep.toml").string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("key columns: an Infantry Target Type sweep shows the IFT results, not To Kill ones", "[hints]") {
+  TempDir dir;
+  const auto r = run_salvo({"odds", squad_sweep(dir)});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const std::string head = header_line(r.out, "fire.range");
+  for (const char* col : {"p_ptc+", "p_mc+", "p_cas", "p_kia", "p_malf", "e_shots"}) CHECK(head.find(col) != std::string::npos);
+  CHECK(head.find("p_kill") == std::string::npos);
+  CHECK(head.find("p_burn") == std::string::npos);
+
+  const auto md = run_salvo({"odds", squad_sweep(dir), "--format", "md"});
+  CHECK(md.out.find("phase_p_mc_or_worse") != std::string::npos);
+}
+
+TEST_CASE("key columns: a vehicle sweep shows To Kill results and no IFT column", "[hints]") {
+  const auto r = run_salvo({"odds", std::string(SALVO_SOURCE_DIR) + "/examples/sweep-range.toml"});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const std::string head = header_line(r.out, "fire.range");
+  CHECK(head.find("phase p_kill") != std::string::npos);
+  CHECK(head.find("p_mc+") == std::string::npos);
+}
+
+TEST_CASE("chart: a quantity the situations do not have is refused, naming what they have", "[hints]") {
+  TempDir dir;
+  const auto r = run_salvo({"chart", "range", squad_sweep(dir), "--x", "fire.range", "--quantity", "p_kill", "--out",
+                            (dir / "c").string()});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("chart: --quantity: no p_kill in these situations (they have p_hit, ") != std::string::npos);
+  CHECK(r.err.find("p_mc_or_worse") != std::string::npos);
+  CHECK(r.err.find("Traceback") == std::string::npos);
+}
