@@ -751,7 +751,8 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   ift_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
-  if (s.firer.captured) c.explain.th_color = "red: captured weapon (A21.12, C5.8)";
+  if (s.target.type == TargetType::kArea) c.explain.th_color = "red: the Area Target Type has only red TH#, for every nationality (C3.3)";
+  else if (s.firer.captured) c.explain.th_color = "red: captured weapon (A21.12, C5.8)";
   else if (s.firer.non_qualified) c.explain.th_color = "red: non-qualified crew (A21.13, C5.8)";
   else if (s.firer.th_color == ThColor::kRed) c.explain.th_color = "red (set in the situation)";
   else if (s.firer.th_color == ThColor::kBlack) c.explain.th_color = "black (set in the situation)";

@@ -55,6 +55,15 @@ std::string modifiers_text(const std::vector<Modifier>& mods) {
 // FP of an ordnance hit vs Personnel (C.6 HE columns; C8.31 HE equivalency).
 int ordnance_fp(const Firer& f, Ammo ammo) { return ammo == Ammo::kHE ? he_fp(f.gun.caliber_mm) : he_equivalent_fp(f.gun, ammo); }
 
+// B13.3 Air Bursts: ordnance HE that hits a unit in woods, not in an entrenchment or pillbox, has
+// -1 instead of the woods TEM on its Effects DR (salvo's reading: on the Area and the Infantry
+// Target Types, normal hits and CH alike, mortars included; not AP HE equivalency, not MG/IFE).
+bool air_burst(const Situation& s, Ammo ammo) {
+  const Target& t = s.target;
+  return s.firer.weapon == Weapon::kGun && ammo == Ammo::kHE && t.type != TargetType::kVehicle &&
+         t.terrain == Terrain::kWoods && !t.entrenched;
+}
+
 // MG/IFE fire: the FP after every halving and multiplication, the column, the IFT DRM.
 void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
   const Firer& f = s.firer;
@@ -216,26 +225,32 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
                                        " vs Personnel (C.6, C8.31)");
   const std::string source = spec.ammo == Ammo::kHE ? "HE " + std::to_string(f.gun.caliber_mm) + "mm: " + std::to_string(fp) + " FP (C.6)"
                                                     : "AP-type HE equivalency: " + std::to_string(fp) + " FP (C8.31)";
+  const bool burst = air_burst(s, spec.ammo);
   if (t.type == TargetType::kInfantry) {
-    ift.normal = IftAttack{ift_column(fp), 0};
-    e.effects.push_back("hit: " + source + ", " + std::to_string(ift.normal.column) +
-                        " FP column, Effects DRM 0 (TEM and hindrance were paid on the To Hit DR, C.3)");
+    // C.3: TEM and hindrance were paid on the To Hit DR; B13.3 Air Burst -1 on the Effects DR.
+    ift.normal = IftAttack{ift_column(fp), burst ? -1 : 0};
+    e.effects.push_back("hit: " + source + ", " + std::to_string(ift.normal.column) + " FP column, Effects DRM " +
+                        (burst ? "-1 Air Burst (B13.3; the woods TEM was paid on the To Hit DR, C6.8)"
+                               : "0 (TEM and hindrance were paid on the To Hit DR, C.3)"));
   } else {
     const double half = fp / 2.0;
     const int column = ift_column(half);
-    ift.normal = IftAttack{column, t.tem};  // C3.33 half FP; C3.331 TEM on the Effects DR
+    // C3.33 half FP; C3.331 TEM on the Effects DR, B13.3 Air Burst -1 instead of the woods TEM.
+    ift.normal = IftAttack{column, burst ? -1 : t.tem};
     if (column == 0)  // below the 1 FP column: a normal hit attacks nothing; a CH still does (C3.71)
       e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): below the 1 FP column, no effect (A7.3)");
     else
       e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
-                          " FP column, Effects DRM " + signed_text(t.tem) + " TEM (C3.331)");
+                          " FP column, Effects DRM " +
+                          (burst ? "-1 Air Burst instead of the woods TEM (B13.3)" : signed_text(t.tem) + " TEM (C3.331)"));
   }
   // C3.71: full FP doubled (no prior halving), positive TEM reversed; FFMO/FFNAM still apply.
   const int crit_fp = 2 * fp;
   std::vector<Modifier> mods;
   int drm = 0;
   add(mods, drm, "Heavy Payload", heavy_payload_drm(crit_fp), "C.7");
-  add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
+  if (burst) add(mods, drm, "Air Burst instead of the woods TEM", -1, "B13.3, C3.71");
+  else add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "C3.71");
   if (t.ffmo) add(mods, drm, "FFMO", -1, "C3.71");
   ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
@@ -249,7 +264,7 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
 }
 
 int ift_rof(const Situation& s, int rof) {
-  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea) return 0;  // C3.33 (non-mortar)
+  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea && !s.firer.mortar) return 0;  // C3.33 (non-mortar)
   if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);                     // C2.29
   return rof;
 }
@@ -307,6 +322,39 @@ std::optional<RulesError> check_ift(const Situation& s) {
     if (t.ffmo && t.tem > 0) return err("target.ffmo", "FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = " + std::to_string(t.tem));
   }
   if (t.type != TargetType::kVehicle && t.hull_down) return err("target.hull_down", "only a vehicle can be hull down (D4.2)");
+  if (t.entrenched && t.terrain != Terrain::kWoods)
+    return err("target.entrenched", "matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = \"woods\" or remove it");
+  if (t.terrain != Terrain::kOpen && t.type == TargetType::kVehicle)
+    return err("target.terrain", "only Infantry and Area targets use the target's terrain here (B13.3 Air Bursts); a vehicle's TEM is target.tem");
+  if (t.terrain == Terrain::kWoods && !t.entrenched && t.tem != 1)
+    return err("target.tem", "a unit in woods has the woods TEM +1 (B13), got " + std::to_string(t.tem) +
+                                 ": set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
+  if (f.mortar) {
+    // C9.1, C3.33: a mortar fires HE on the Area Target Type only, never closer than its minimum range.
+    if (f.weapon != Weapon::kGun) return err("firer.weapon", "a mortar fires as ordnance (To Hit), not as MG/IFE: remove firer.weapon");
+    if (t.type != TargetType::kArea)
+      return err("target.type", "a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
+    if (f.ammo != Ammo::kHE)
+      return err("firer.ammo", "a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+    if (!f.min_range) return err("firer.min_range", "required for a mortar: the minimum range printed on its counter (C9.1)");
+    if (f.max_range && *f.max_range < *f.min_range)
+      return err("firer.max_range", "below the minimum range " + std::to_string(*f.min_range));
+    if (fire.range < *f.min_range)
+      return err("fire.range", "below the mortar's minimum range of " + std::to_string(*f.min_range) + " hexes (C9.1), got " +
+                                   std::to_string(fire.range));
+    if (f.max_range && fire.range > *f.max_range)
+      return err("fire.range", "beyond the mortar's maximum range of " + std::to_string(*f.max_range) + " hexes (C9.1), got " +
+                                   std::to_string(fire.range));
+    if (light_mortar(f)) {
+      if (fire.ca_change != 0 || fire.vca || fire.tca || fire.target_direction || fire.pivot || fire.maintained_ca)
+        return err(fire.ca_change != 0 ? "fire.ca_change" : fire.vca ? "fire.vca" : fire.tca ? "fire.tca" : fire.target_direction ? "fire.target_direction" : fire.pivot ? "fire.pivot" : "fire.maintained_ca",
+                   "a light mortar has no Covered Arc and pays no Case A (C9.2): remove it");
+      if (fire.intensive_fire) return err("fire.intensive_fire", "a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)");
+      if (f.vehicle) return err("firer.vehicle", "a light mortar is a SW, not a vehicular Gun (C9.2): set firer.vehicle = false");
+    }
+  } else if (f.min_range || f.max_range) {
+    return err(f.min_range ? "firer.min_range" : "firer.max_range", "a printed range is for a mortar (firer.mortar = true, C9.1)");
+  }
   if (f.weapon != Weapon::kGun) {
     const bool ife = f.weapon == Weapon::kIfe;
     if (f.fp < 1) return err("firer.fp", "MG/IFE fire needs its FP: firer.fp >= 1 (D3.5, C2.29)");
@@ -426,8 +474,16 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
   if (f.weapon == Weapon::kGun) {
     if (t.type == TargetType::kInfantry)
       notes.push_back("Infantry Target Type: CH when the Final TH DR < half the Modified TH#, or an Original 2 with a subsequent dr of 1 or <= half the Modified TH# (C3.7); the Improbable Hit dr 1 is a CH, 2-3 a normal hit (C3.6)");
+    else if (f.mortar)
+      notes.push_back("mortar (C9.1): Area Target Type, red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on the To Hit DR; it keeps its Multiple ROF (C3.33); Area Acquisition builds shot by shot (C6.5, C6.521)");
     else
       notes.push_back("Area Target Type: red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on the To Hit DR; all ROF used (C3.3, C3.33, C3.331)");
+    if (light_mortar(f))
+      notes.push_back("reading: a light mortar is one of <= 60mm (C9.2): no Covered Arc and no Case A; a lone SMC's loss of Multiple ROF (C9.2) and spotted fire (C9.31) are not modelled");
+    else if (f.mortar && f.gun.caliber_mm >= 76 && f.gun.caliber_mm <= 82)
+      notes.push_back("a 76-82mm mortar keeps its full ROF when it changes CA (C2.5 EXC)");
+    if (air_burst(s, f.ammo))
+      notes.push_back("reading: Air Burst (B13.3): HE hits on a unit in woods, not entrenched, have -1 instead of the woods TEM on the Effects DR, on both the Area and the Infantry Target Type, CH included (C3.71); on the Infantry Target Type the woods TEM +1 stays on the To Hit DR (C6.8)");
     notes.push_back("multiple hits (C3.8): the firer keeps the better IFT result (the lower Effects DR)");
     return;
   }

@@ -30,6 +30,9 @@ const char* facing_text(Facing f) {
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 
+// C2.5 EXC: a 76-82mm mortar has no Conditional ROF.
+bool conditional_rof_exempt(const Firer& f) { return f.mortar && f.gun.caliber_mm >= 76 && f.gun.caliber_mm <= 82; }
+
 // Add a modifier to `total`, and to the explanation `drm` unless it is null.
 void add(std::vector<Modifier>* drm, int& total, std::string_view what, int value, std::string_view rule) {
   if (value == 0) return;
@@ -53,7 +56,8 @@ int effective_rof(const Situation& s, const ShotContext& ctx) {
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
   if (fire.pinned) return 0;                                            // C5.4
   const int rof = multiple_rof(f);                                      // A21.12-.13
-  if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
+  if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT &&
+      !conditional_rof_exempt(f))
     return std::max(0, rof - 1);                                        // C2.5 Conditional ROF
   return rof;
 }
@@ -68,7 +72,7 @@ bool repairable(const Firer& f) { return !f.captured && (f.vehicle || !f.non_qua
 
 bool conditional_rof_bars_intensive(const Situation& s) {
   const Firer& f = s.firer;
-  return !f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && multiple_rof(f) == 0;
+  return !f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && multiple_rof(f) == 0 && !conditional_rof_exempt(f);
 }
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {

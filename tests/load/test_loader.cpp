@@ -607,3 +607,47 @@ TEST_CASE("toml_util helpers", "[load][util]") {
   CHECK(load::toml_key("rof") == "rof");
   CHECK(load::toml_key("fire.range") == "\"fire.range\"");
 }
+
+TEST_CASE("mortars and woods: the keys load, and what a mortar cannot do names its key and line", "[load][mortar]") {
+  const LoadedFile f = load_ok(R"(ruleset = "asl"
+[firer]
+gun = "81"
+mortar = true
+min_range = 3
+max_range = 150
+ammo = "HE"
+rof = 3
+vehicle = false
+[target]
+type = "area"
+terrain = "woods"
+tem = 1
+[fire]
+range = 8
+)");
+  REQUIRE(f.situations.size() == 1);
+  const asl::Situation& s = f.situations[0].situation;
+  CHECK(s.firer.mortar);
+  CHECK(s.firer.min_range == 3);
+  CHECK(s.firer.max_range == 150);
+  CHECK(s.target.terrain == asl::Terrain::kWoods);
+  CHECK_FALSE(s.target.entrenched);
+
+  // An 81mm mortar's file (7 lines) followed by `rest`.
+  const auto mortar = [](const std::string& ammo, const std::string& rest) {
+    return "ruleset = \"asl\"\n[firer]\ngun = \"81\"\nmortar = true\nmin_range = 3\nammo = \"" + ammo + "\"\n" + rest;
+  };
+  CHECK(error_of(mortar("HE", "[target]\ntype = \"infantry\"\n")) ==
+        "t.toml:8: target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
+  CHECK(error_of(mortar("HE", "[target]\ntype = \"area\"\n[fire]\nrange = 2\n")) ==
+        "t.toml:10: fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
+  CHECK(error_of(mortar("AP", "[target]\ntype = \"area\"\n")) ==
+        "t.toml:6: firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+  CHECK(error_of(R"(ruleset = "asl"
+[firer]
+ammo = "HE"
+[target]
+type = "area"
+terrain = "woods"
+)") == "t.toml:4: target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
+}

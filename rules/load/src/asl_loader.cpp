@@ -222,6 +222,9 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted));
     s.add_bool("firer.bypass", at(&Situation::firer, &asl::Firer::bypass));
     s.add_int("firer.cafp", 0, 5, at(&Situation::firer, &asl::Firer::cafp));
+    s.add_bool("firer.mortar", at(&Situation::firer, &asl::Firer::mortar));
+    s.add_int("firer.min_range", 0, 200, at(&Situation::firer, &asl::Firer::min_range));
+    s.add_int("firer.max_range", 1, 500, at(&Situation::firer, &asl::Firer::max_range));
     // [target]
     s.add_choice("target.type", kTargetTypes, at(&Situation::target, &asl::Target::type));
     s.add("target.armor", apply_armor);
@@ -244,6 +247,8 @@ const Schema<Situation>& schema() {
     s.add_bool("target.ffnam", at(&Situation::target, &asl::Target::ffnam));
     s.add_bool("target.ffmo", at(&Situation::target, &asl::Target::ffmo));
     s.add_bool("target.bypass", at(&Situation::target, &asl::Target::bypass));
+    s.add_choice("target.terrain", kTerrains, at(&Situation::target, &asl::Target::terrain));
+    s.add_bool("target.entrenched", at(&Situation::target, &asl::Target::entrenched));
     // [fire]
     s.add_int("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range));
     s.add_choice("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase));

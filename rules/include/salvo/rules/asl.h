@@ -140,7 +140,7 @@ struct CompileOptions {
 Compiled compile(const Situation& s, const CompileOptions& options = {});
 
 /// Version of the ASL rules data (bumped when any table or rule reading changes a number).
-inline constexpr const char* kRulesDataVersion = "asl-2026.11-4";
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-5";
 
 }  // namespace salvo::asl
 

@@ -80,7 +80,13 @@ struct Firer {
   int fp = 0;                          ///< MG/IFE Firepower as printed (or the FP of all MG fired together, D3.5)
   std::optional<int> normal_range;     ///< MG Normal Range (A7.22 Long Range Fire); IFE: 16 (C2.29)
   std::optional<int> repair;           ///< R# of a non-vehicular Gun (A9.72); vehicles repair on a dr 1 (D3.7)
+  bool mortar = false;                 ///< the Gun is a mortar (C9): Area Target Type only, keeps its Multiple ROF (C3.33)
+  std::optional<int> min_range;        ///< a mortar's minimum range in hexes, as printed (C9.1); required for a mortar
+  std::optional<int> max_range;        ///< a mortar's maximum range in hexes, as printed (C9.1); optional
 };
+
+/// C9.2: a light mortar (<= 60mm here, a reading) has no Covered Arc and is a SW (no Intensive Fire, C5.6).
+constexpr bool light_mortar(const Firer& f) { return f.mortar && f.gun.caliber_mm <= 60; }
 
 struct Armor {
   ArmorFactor hull_front = 8, hull_side = 8, turret_front = 8, turret_side = 8;
@@ -103,6 +109,8 @@ struct Target {
   bool bypass = false;                 ///< the target vehicle is in Bypass (D2.32, D3.2)
   bool ffnam = false;                  ///< Infantry using Non-Assault Movement: Case J3 -1 (C6.13); IFT -1
   bool ffmo = false;                   ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
+  Terrain terrain = Terrain::kOpen;    ///< the target's terrain; only woods matters (B13.3 Air Bursts)
+  bool entrenched = false;             ///< in an entrenchment or pillbox: no Air Burst (B13.3)
 };
 
 struct Fire {
