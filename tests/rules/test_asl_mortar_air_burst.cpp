@@ -20,6 +20,7 @@
 #include <string>
 
 #include "asl_test_util.h"
+#include "support/named.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/sim/exact.h"
 
@@ -59,20 +60,6 @@ Situation area105_in_woods() {
   return s;
 }
 
-ShotSpec first_shot(const Situation& s) { return build_shot(s, ShotContext{0, false, false, false}, nullptr); }
-
-std::string conflict(const Situation& s) {
-  const auto e = check(s);
-  REQUIRE(e.has_value());
-  return e->key() + ": " + e->what();
-}
-
-double value(const std::vector<std::string>& names, const std::vector<sim::Estimate>& values, const char* name) {
-  const auto at = std::find(names.begin(), names.end(), name);
-  REQUIRE(at != names.end());
-  return values[static_cast<std::size_t>(at - names.begin())].value;
-}
-
 }  // namespace
 
 TEST_CASE("C3.33, C9.1: an 81mm mortar with ROF 3 keeps its Multiple ROF on the Area Target Type", "[asl][mortar]") {
@@ -90,22 +77,22 @@ TEST_CASE("C3.33, C9.1: an 81mm mortar with ROF 3 keeps its Multiple ROF on the 
   const Compiled c = compile(s);
   const sim::RunResult r = sim::solve_exact(c.program);
   const auto& p = c.program;
-  CHECK(value(p.flag_names, r.first.flags, "hit") == Approx(21.0 / 36).epsilon(1e-12));
-  CHECK(value(p.counter_names, r.run.counters, "shots") == Approx(2.0).epsilon(1e-12));
-  CHECK(value(p.counter_names, r.run.counters, "hits") == Approx(49.0 / 36).epsilon(1e-12));
-  CHECK(value(p.flag_names, r.run.flags, "hit") == Approx(1673.0 / 2592).epsilon(1e-12));
+  CHECK(test::flag(p, r.first, "hit") == Approx(21.0 / 36).epsilon(1e-12));
+  CHECK(test::counter(p, r.run, "shots") == Approx(2.0).epsilon(1e-12));
+  CHECK(test::counter(p, r.run, "hits") == Approx(49.0 / 36).epsilon(1e-12));
+  CHECK(test::flag(p, r.run, "hit") == Approx(1673.0 / 2592).epsilon(1e-12));
 
   // The reference interpreter, every dice sequence of a phase capped at 2 shots (the uncapped
   // phase has no last shot to enumerate): E[shots] = 1 + 1/2; P(no hit) = 12/36 + 3/36 * 10/36.
   Situation capped = s;
   capped.fire.max_shots = 2;
-  const Enumerated e = enumerate_phase(capped);
+  const test::PathTally e = enumerate_phase(capped);
   const Compiled cc = compile(capped);
   const sim::RunResult rc = sim::solve_exact(cc.program);
-  CHECK(e.phase_counts[kCounterShots] == Approx(1.5).epsilon(1e-9));
-  CHECK(value(cc.program.counter_names, rc.run.counters, "shots") == Approx(1.5).epsilon(1e-12));
-  CHECK(e.phase_flags[kFlagHit] == Approx(834.0 / 1296).epsilon(1e-9));
-  CHECK(value(cc.program.flag_names, rc.run.flags, "hit") == Approx(834.0 / 1296).epsilon(1e-12));
+  CHECK(e.run_counts[kCounterShots] == Approx(1.5).epsilon(1e-9));
+  CHECK(test::counter(cc.program, rc.run, "shots") == Approx(1.5).epsilon(1e-12));
+  CHECK(e.run_flags[kFlagHit] == Approx(834.0 / 1296).epsilon(1e-9));
+  CHECK(test::flag(cc.program, rc.run, "hit") == Approx(834.0 / 1296).epsilon(1e-12));
 
   // Scripted dice: colored 3 keeps the ROF (C2.24), Acquisition -1 on the second shot (C6.5).
   const PhaseTrace t = run_script(s, {TH(3, 6), TH(4, 4), TK(3, 3)});
@@ -160,10 +147,10 @@ TEST_CASE("B13.3 Air Burst: 105 HE on the Area Target Type vs a squad in woods",
   const auto mc = [](const Situation& sit) {
     const Compiled c = compile(sit);
     const sim::RunResult r = sim::solve_exact(c.program);
-    return value(c.program.flag_names, r.run.flags, "mc_or_worse");
+    return test::flag(c.program, r.run, "mc_or_worse");
   };
   CHECK(mc(s) == Approx(456.0 / 1296).epsilon(1e-12));  // 35.19%
-  CHECK(enumerate_phase(s).phase_flags[kFlagMcOrWorse] == Approx(456.0 / 1296).epsilon(1e-9));
+  CHECK(enumerate_phase(s).run_flags[kFlagMcOrWorse] == Approx(456.0 / 1296).epsilon(1e-9));
 
   // In an entrenchment (or pillbox) in woods: no Air Burst, the entrenchment's TEM (B13.3).
   s.target.entrenched = true;
@@ -209,39 +196,39 @@ TEST_CASE("B13.3 Air Burst on the Infantry Target Type (salvo's reading): woods 
 TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
   Situation s = mortar81();
   s.target.type = TargetType::kVehicle;
-  CHECK(conflict(s) ==
+  CHECK(refusal(s) ==
         "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
   s.target.type = TargetType::kInfantry;
-  CHECK(conflict(s) ==
+  CHECK(refusal(s) ==
         "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
   s = mortar81();
   s.fire.range = 2;
-  CHECK(conflict(s) == "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
+  CHECK(refusal(s) == "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
   s.firer.max_range = 150;
   s.fire.range = 151;
-  CHECK(conflict(s) == "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151");
+  CHECK(refusal(s) == "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151");
   s = mortar81();
   s.firer.ammo = Ammo::kAP;
-  CHECK(conflict(s) == "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+  CHECK(refusal(s) == "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
   s = mortar81();
   s.firer.min_range.reset();
-  CHECK(conflict(s) == "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)");
+  CHECK(refusal(s) == "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)");
   s = mortar81();
   s.firer.gun = *parse_gun("60");
   s.fire.ca_change = 1;
-  CHECK(conflict(s) == "fire.ca_change: a light mortar has no Covered Arc and pays no Case A (C9.2): remove it");
+  CHECK(refusal(s) == "fire.ca_change: a light mortar has no Covered Arc and pays no Case A (C9.2): remove it");
   s.fire.ca_change = 0;
   s.fire.intensive_fire = true;
-  CHECK(conflict(s) == "fire.intensive_fire: a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)");
+  CHECK(refusal(s) == "fire.intensive_fire: a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)");
   s = base();
   s.firer.min_range = 3;
-  CHECK(conflict(s) == "firer.min_range: a printed range is for a mortar (firer.mortar = true, C9.1)");
+  CHECK(refusal(s) == "firer.min_range: a printed range is for a mortar (firer.mortar = true, C9.1)");
   s = area105_in_woods();
   s.target.tem = 0;
-  CHECK(conflict(s) ==
+  CHECK(refusal(s) ==
         "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
   s = area105_in_woods();
   s.target.terrain = Terrain::kOpen;
   s.target.entrenched = true;
-  CHECK(conflict(s) == "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = \"woods\" or remove it");
+  CHECK(refusal(s) == "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = \"woods\" or remove it");
 }
