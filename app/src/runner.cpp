@@ -25,7 +25,8 @@ constexpr std::size_t kBatch = 256;
 
 /// Compile situations [begin, end) in `arena`, in parallel. A rules conflict throws the error of
 /// the first conflicting situation in order, whichever thread met it first.
-std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end, tbb::task_arena& arena) {
+std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
+                               tbb::task_arena& arena) {
   std::vector<Job> jobs(end - begin);
   std::vector<std::optional<std::string>> errors(end - begin);
   arena.execute([&] {
@@ -72,7 +73,8 @@ void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationR
   if (!r.mc) return;
   double widest = 0.0;
   std::string quantity;
-  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const char* prefix) {
+  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names,
+                        const char* prefix) {
     for (std::size_t k = 0; k < v.size(); ++k) {
       const double h = sim::half_width(v[k]);
       if (h > widest) {
@@ -98,7 +100,8 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
   const std::size_t n = source.size();
   tbb::task_arena arena(s.threads);
   if (s.mc())
-    for (std::size_t begin = 0; begin < n; begin += kBatch) compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+    for (std::size_t begin = 0; begin < n; begin += kBatch)
+      compile_batch(source, begin, std::min(n, begin + kBatch), arena);
 
   RunStatus status;
   Progress progress(n);
@@ -128,7 +131,9 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
       for (; k < done && !stop_flag().load(); ++k) {
         sim::McOptions mc = mc_options(s, begin + k);
         progress.start_situation();
-        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) { progress.trials(trials_done, planned); };
+        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) {
+          progress.trials(trials_done, planned);
+        };
         reports[k].mc = sim::monte_carlo(jobs[k].program, mc);
         progress.situation_done();
         if (reports[k].mc->interrupted) {

@@ -11,7 +11,6 @@
 namespace salvo::asl {
 namespace {
 
-
 std::string signed_value(int v) { return fmt::format("{:+d}", v); }
 
 std::string modifier_line(const Modifier& m) {
@@ -56,13 +55,13 @@ std::string explain_shot(const ShotExplain& s) {
   for (const auto& m : s.drm) out += "      " + modifier_line(m) + '\n';
   out += fmt::format("    total DRM      {}\n", signed_value(s.total_drm));
   if (s.double_lower_die)
-    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n",
-                       s.modified_th, s.modified_th - s.total_drm);
-  else
-    out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
+    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n", s.modified_th,
                        s.modified_th - s.total_drm);
-  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo),
-                     s.rof, s.breakdown, opt_number(s.x_number), opt_number(s.depletion));
+  else
+    out +=
+        fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th, s.modified_th - s.total_drm);
+  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo), s.rof, s.breakdown,
+                     opt_number(s.x_number), opt_number(s.depletion));
   if (!s.effects.empty()) {
     out += "    Infantry Fire Table\n";
     for (const auto& line : s.effects) out += "      " + line + '\n';
@@ -82,8 +81,7 @@ std::string explain_shot(const ShotExplain& s) {
     }
     if (mods.empty()) mods = "-";
     t.rows.push_back({k.aspect + (k.critical ? " (CH)" : ""), std::to_string(k.basic_tk),
-                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk),
-                      mods});
+                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk), mods});
   }
   out += t.render();
   return out;

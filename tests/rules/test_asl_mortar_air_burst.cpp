@@ -20,9 +20,9 @@
 #include <string>
 
 #include "asl_test_util.h"
-#include "support/named.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/sim/exact.h"
+#include "support/named.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -66,7 +66,7 @@ TEST_CASE("C3.33, C9.1: an 81mm mortar with ROF 3 keeps its Multiple ROF on the 
   const Situation s = mortar81();
   REQUIRE_FALSE(check(s).has_value());
   const ShotSpec spec = first_shot(s);
-  CHECK(spec.modified_th == 7);        // C3.3 Area row, 7-12 hexes
+  CHECK(spec.modified_th == 7);  // C3.3 Area row, 7-12 hexes
   CHECK(spec.drm == 0);
   CHECK(spec.rof == 3);                // C3.33: only a non-mortar loses its ROF
   CHECK(spec.ift.normal.column == 8);  // C.6 81mm: 16 FP, halved (C3.33)
@@ -102,7 +102,8 @@ TEST_CASE("C3.33, C9.1: an 81mm mortar with ROF 3 keeps its Multiple ROF on the 
   CHECK(t.end == kEndRofExhausted);
 }
 
-TEST_CASE("C2.5 EXC: a 76-82mm mortar keeps its full ROF when it changes CA, a 120mm mortar does not", "[asl][mortar]") {
+TEST_CASE("C2.5 EXC: a 76-82mm mortar keeps its full ROF when it changes CA, a 120mm mortar does not",
+          "[asl][mortar]") {
   Situation s = mortar81();
   s.fire.ca_change = 1;
   CHECK(first_shot(s).rof == 3);
@@ -111,7 +112,8 @@ TEST_CASE("C2.5 EXC: a 76-82mm mortar keeps its full ROF when it changes CA, a 1
   CHECK(first_shot(s).rof == 2);  // C2.5 Conditional ROF
 }
 
-TEST_CASE("C9.2, C3.71 EX: a 50mm light mortar's CH vs a Non-Assault-moving squad in woods: 12 FP column at -2", "[asl][mortar][air_burst]") {
+TEST_CASE("C9.2, C3.71 EX: a 50mm light mortar's CH vs a Non-Assault-moving squad in woods: 12 FP column at -2",
+          "[asl][mortar][air_burst]") {
   Situation s = base();
   s.firer.gun = *parse_gun("50");
   s.firer.mortar = true;
@@ -166,7 +168,9 @@ TEST_CASE("B13.3 Air Burst: 105 HE on the Area Target Type vs a squad in woods",
   CHECK(mc(s) == Approx(330.0 / 1296).epsilon(1e-12));
 }
 
-TEST_CASE("B13.3 Air Burst on the Infantry Target Type (salvo's reading): woods TEM on the To Hit DR, -1 on the Effects DR", "[asl][air_burst]") {
+TEST_CASE(
+    "B13.3 Air Burst on the Infantry Target Type (salvo's reading): woods TEM on the To Hit DR, -1 on the Effects DR",
+    "[asl][air_burst]") {
   Situation s = base();
   s.firer.ammo = Ammo::kHE;
   s.target.type = TargetType::kInfantry;
@@ -174,7 +178,7 @@ TEST_CASE("B13.3 Air Burst on the Infantry Target Type (salvo's reading): woods 
   s.target.tem = 1;
   REQUIRE_FALSE(check(s).has_value());
   ShotSpec spec = first_shot(s);
-  CHECK(spec.drm == 1);              // C6.8 Case Q
+  CHECK(spec.drm == 1);  // C6.8 Case Q
   CHECK(spec.ift.normal.column == 12);
   CHECK(spec.ift.normal.drm == -1);  // B13.3
   CHECK(spec.ift.critical.drm == -1);
@@ -197,10 +201,12 @@ TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
   Situation s = mortar81();
   s.target.type = TargetType::kVehicle;
   CHECK(refusal(s) ==
-        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
+        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
+        "vs vehicles, C1.55, are not modelled)");
   s.target.type = TargetType::kInfantry;
   CHECK(refusal(s) ==
-        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs vehicles, C1.55, are not modelled)");
+        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
+        "vs vehicles, C1.55, are not modelled)");
   s = mortar81();
   s.fire.range = 2;
   CHECK(refusal(s) == "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
@@ -209,7 +215,8 @@ TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
   CHECK(refusal(s) == "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151");
   s = mortar81();
   s.firer.ammo = Ammo::kAP;
-  CHECK(refusal(s) == "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+  CHECK(refusal(s) ==
+        "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
   s = mortar81();
   s.firer.min_range.reset();
   CHECK(refusal(s) == "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)");
@@ -226,9 +233,12 @@ TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
   s = area105_in_woods();
   s.target.tem = 0;
   CHECK(refusal(s) ==
-        "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
+        "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = "
+        "true for an entrenchment's or pillbox's TEM");
   s = area105_in_woods();
   s.target.terrain = Terrain::kOpen;
   s.target.entrenched = true;
-  CHECK(refusal(s) == "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = \"woods\" or remove it");
+  CHECK(refusal(s) ==
+        "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = "
+        "\"woods\" or remove it");
 }
