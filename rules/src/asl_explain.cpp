@@ -7,6 +7,7 @@
 
 #include "salvo/core/text_table.h"
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
 namespace {
@@ -17,24 +18,6 @@ std::string modifier_line(const Modifier& m) {
   std::string s = fmt::format("{:>3}  {}", signed_value(m.value), m.what);
   if (!m.rule.empty()) s += fmt::format(" ({})", m.rule);
   return s;
-}
-
-const char* ammo_name(Ammo a) {
-  switch (a) {
-    case Ammo::kAP:
-      return "AP";
-    case Ammo::kAPCR:
-      return "APCR";
-    case Ammo::kAPDS:
-      return "APDS";
-    case Ammo::kHEAT:
-      return "HEAT";
-    case Ammo::kHE:
-      return "HE";
-    case Ammo::kNone:
-      return "none";
-  }
-  return "?";
 }
 
 std::string opt_number(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
@@ -60,7 +43,7 @@ std::string explain_shot(const ShotExplain& s) {
   else
     out +=
         fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th, s.modified_th - s.total_drm);
-  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo), s.rof, s.breakdown,
+  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_text(s.ammo), s.rof, s.breakdown,
                      opt_number(s.x_number), opt_number(s.depletion));
   if (!s.effects.empty()) {
     out += "    Infantry Fire Table\n";

@@ -9,8 +9,6 @@
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
-namespace {
-
 const char* ammo_text(Ammo a) {
   switch (a) {
     case Ammo::kAP:
@@ -28,6 +26,8 @@ const char* ammo_text(Ammo a) {
   }
   return "?";
 }
+
+namespace {
 
 const char* facing_text(Facing f) { return f == Facing::kFront ? "front" : f == Facing::kSide ? "side" : "rear"; }
 

@@ -75,6 +75,9 @@ constexpr int kill_index(Location loc, Facing f, bool critical) {
 /// Build the spec (and its explanation) of the shot in context `ctx`. Throws RulesError.
 ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* explain);
 
+/// "AP", "APCR", "APDS", "HEAT", "HE", "none": as explain and messages name ammunition.
+const char* ammo_text(Ammo a);
+
 /// A21.11-.13: 1 for a captured weapon (manned by a qualified enemy crew) or one manned by
 /// non-qualified friendly Infantry, 2 for both (non-qualified enemy MMC double the penalties),
 /// else 0. Each level: red To Hit numbers, Case H +2 (C5.8), B# -2 (A21.11, A.11), Multiple ROF -1
