@@ -4,6 +4,8 @@
 #include <tbb/task_arena.h>
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -28,42 +30,57 @@ constexpr std::size_t idx(T i) {
 bool closes(const Leaf& l, Window w) { return l.next_state < 0 || (w == Window::kFirst && l.closes_window); }
 
 /// Distribution of a statistic that starts at level 0 and moves to next(level, leaf) >= level
-/// at every step, over `levels` levels. x_L (rows: states, columns: final level) solves
-/// (I - Q_L) x_L = R_L where Q_L keeps the steps that stay at level L and R_L collects the
-/// window's end and the jumps to higher levels, whose x is already known.
+/// at every step, over `levels` levels. Forward, from the initial state: m_L (a row per level,
+/// a column per state) is the expected number of visits at level L, m_L (I - Q_L) = in_L,
+/// where Q_L keeps the steps that stay at level L and in_L is what enters level L (the start,
+/// at level 0, and the jumps from lower levels, already known). A sparse LU per level that
+/// anything enters: memory grows with the moves and levels x states, never states^2.
 Distribution solve_levels(const RollProgram& prog, Window window, int levels,
                           const std::function<int(int, const Leaf&)>& next) {
   const detail::Chain c = detail::reachable_chain(prog);
   const auto n = static_cast<Eigen::Index>(c.states.size());
-  const auto nl = static_cast<Eigen::Index>(levels);
-  std::vector<Eigen::MatrixXd> x(idx(levels));
-  for (int level = levels - 1; level >= 0; --level) {
-    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
-    Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n, nl);
-    for (Eigen::Index i = 0; i < n; ++i)
+  std::vector<Eigen::VectorXd> in(idx(levels), Eigen::VectorXd::Zero(n));
+  std::vector<double> absorbed(idx(levels), 0.0);
+  in[0](0) = 1.0;  // row 0 is the initial state
+  std::vector<Eigen::Triplet<double>> t;
+  for (int level = 0; level < levels; ++level) {
+    if (in[idx(level)].isZero(0.0)) continue;
+    // (I - Q_L)^T, so that a column solve gives the row vector m_L
+    t.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      t.emplace_back(i, i, 1.0);
       for (std::uint32_t m = c.begin[idx(i)]; m < c.begin[idx(i) + 1]; ++m) {
         const Leaf& leaf = prog.leaves[idx(c.leaf[m])];
-        const double p = c.p[m];
+        if (closes(leaf, window) || next(level, leaf) != level) continue;
+        t.emplace_back(c.row_of[idx(leaf.next_state)], i, -c.p[m]);
+      }
+    }
+    Eigen::SparseMatrix<double> a(n, n);
+    a.setFromTriplets(t.begin(), t.end());
+    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+    lu.compute(a);
+    if (lu.info() != Eigen::Success) throw std::runtime_error("distribution: the chain is not absorbing");
+    const Eigen::VectorXd visits = lu.solve(in[idx(level)]);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double v = visits(i);
+      if (v == 0.0) continue;
+      for (std::uint32_t m = c.begin[idx(i)]; m < c.begin[idx(i) + 1]; ++m) {
+        const Leaf& leaf = prog.leaves[idx(c.leaf[m])];
         const int to = next(level, leaf);
         if (to < level || to >= levels) throw std::logic_error("distribution: level moved out of range");
-        if (closes(leaf, window)) {
-          rhs(i, to) += p;
-        } else {
-          const Eigen::Index j = c.row_of[idx(leaf.next_state)];
-          if (to == level)
-            a(i, j) -= p;
-          else
-            rhs.row(i) += p * x[idx(to)].row(j);
-        }
+        if (closes(leaf, window))
+          absorbed[idx(to)] += v * c.p[m];
+        else if (to != level)
+          in[idx(to)](c.row_of[idx(leaf.next_state)]) += v * c.p[m];
       }
-    x[idx(level)] = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(rhs);
+    }
   }
-  // Row 0 at level 0 is the answer; it must sum to 1 (the window ends with probability 1)
+  // The window ends with probability 1
   Distribution d;
   d.method = Method::kExact;
   double sum = 0.0;
-  for (Eigen::Index k = 0; k < nl; ++k) {
-    const double v = std::clamp(x[0](0, k), 0.0, 1.0);
+  for (const double a : absorbed) {
+    const double v = std::clamp(a, 0.0, 1.0);
     d.p.push_back(Estimate{v, v, v});
     sum += v;
   }
