@@ -18,8 +18,8 @@
 namespace salvo::asl {
 namespace {
 
-enum class Gun_ : std::uint8_t { kOk, kMalfunctioned, kDisabled };  // the firing gun in a duel
-enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };  // C7.42
+using Gun_ = phase::Gun;     // the firing gun in a duel or a fight
+using Shock = phase::Shock;  // C7.42
 
 // A state: where the fire phase stands and, in a duel (fire.turns > 1), the turn, the Rally
 // Phase and what carries over between turns. A one-turn phase uses only the first four fields.
@@ -160,8 +160,11 @@ class LinkMemo {
 class Compiler {
  public:
   // `first_shot`: the spec of the first state's shot, already built (unexplained).
-  Compiler(const Situation& s, bool explain, const ShotSpec* first_shot)
-      : s_(s), turns_(s.fire.turns), explain_(explain), first_shot_(first_shot) {}
+  // `phase`: compile one fire phase of a fight from this start (phase::compile), ending in exits.
+  Compiler(const Situation& s, bool explain, const ShotSpec* first_shot, const phase::Start* phase = nullptr)
+      : s_(s), turns_(phase ? 1 : s.fire.turns), explain_(explain), first_shot_(first_shot), phase_(phase) {}
+
+  const std::vector<phase::Exit>& exits() const { return exits_; }
 
   Compiled run() {
     Compiled out;
@@ -176,6 +179,9 @@ class Compiler {
     p.counter_names.reserve(kNumCounters);
     if (duel()) {
       duel::add_names(p, turns_);
+    } else if (phase_) {
+      for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
+      for (int i = 0; i < duel::kNumStatus; ++i) p.outcome_names.emplace_back(duel::status_name(i));
     } else {
       for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
       for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));
@@ -188,6 +194,17 @@ class Compiler {
     start.low_ammo = s_.firer.low_ammo_marked;
     // C6.57: the Area Target Type acquires a concealed target shot by shot like any other
     if (s_.target.concealed && s_.target.type != TargetType::kArea) start.acq_shots = 0;
+    if (phase_) {  // what the firer and the target carry from earlier phases of the fight
+      start.low_ammo = start.low_ammo || phase_->firer.low_ammo;
+      start.special_out = phase_->firer.special_out;
+      if (phase_->firer.fired_before) {  // as a duel's later turn: no Case A, Acquisition carried
+        start.turn = 2;
+        start.acq = phase_->firer.acquisition;
+      }
+      start.shock = phase_->target.shock;
+      start.immobilized = phase_->target.immobilized;
+      start.revealed = phase_->target.revealed;
+    }
     p.initial_state = state_of(start);
     std::set<std::tuple<int, bool, bool, bool, bool, bool, int, bool, int>> explained;  // one per kind of shot
     for (std::size_t next = 0; next < pending_.size(); ++next) {
@@ -222,6 +239,8 @@ class Compiler {
 
  private:
   bool duel() const { return turns_ > 1; }
+  // The target's and the gun's status carry over past the phase: a duel, or a fight's phase.
+  bool tracks() const { return duel() || phase_ != nullptr; }
 
   // Shots beyond this many fired are alike unless a cap counts them: Case A only on the first
   // (C5.12), Acquisition saturates at -2 (C6.5).
@@ -279,7 +298,7 @@ class Compiler {
     if (k.wreck && fired) outcome = hit.hit || s_.firer.weapon != Weapon::kGun ? kOutcomeNoEffect : kOutcomeMiss;
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
-    leaf.closes_window = fired && !duel();  // a duel's first window is its first turn
+    leaf.closes_window = fired && !tracks();  // a duel's first window is its first turn
     if (bd == Breakdown::kMalfunction) leaf.flags |= 1u << kFlagMalfunction;
     if (bd == Breakdown::kDisabled) leaf.flags |= (1u << kFlagMalfunction) | (1u << kFlagDisabled);
     if (bd == Breakdown::kLowAmmo) leaf.flags |= 1u << kFlagLowAmmo;
@@ -295,12 +314,12 @@ class Compiler {
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
     next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
     const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
-    next.wreck = k.wreck || (kill && !duel());
+    next.wreck = k.wreck || (kill && !tracks());
     if (fired && s_.target.concealed && (k.revealed || hit.hit)) {  // C6.57: a hit removes the concealment
       next.revealed = true;
       if (k.acq_shots >= 0) next.acq_shots = std::min(2, k.acq_shots + 1);
     }
-    if (duel()) {  // the target and the gun after the step carry over to later steps and turns
+    if (tracks()) {  // the target and the gun after the step carry over to later steps and turns
       if (fired && outcome == kOutcomeShock) next.shock = Shock::kShocked;  // C7.42: a UK flips back to Shock
       if (fired && outcome == kOutcomeImmobilized) next.immobilized = true;
       if (bd == Breakdown::kMalfunction) next.gun = Gun_::kMalfunctioned;
@@ -308,10 +327,11 @@ class Compiler {
       leaf.outcome = static_cast<std::uint8_t>(status_of(kill, next.shock, next.immobilized));
     }
 
-    // The phase ends for `reason`: a one-turn phase ends the run; a duel goes on to the next turn.
+    // The phase ends for `reason`: a one-turn phase ends the run; a duel goes on to the next
+    // turn; a fight's phase ends in the exit that says what carries on.
     auto phase_over = [&](EndReason reason) {
-      if (!duel()) return end(leaf, reason);
-      if (kill) return destroyed(leaf, k.turn, next.gun);
+      if (!tracks()) return end(leaf, reason);
+      if (kill && duel()) return destroyed(leaf, k.turn, next.gun);
       // C6.5: Acquisition is lost on a malfunction; otherwise the shots of this phase build it up
       // (a firer that moves keeps none without a gyrostabilizer, C6.55: build_shot ignores it).
       const int base = k.turn > 1 ? k.acq : s_.fire.acquisition;
@@ -320,6 +340,7 @@ class Compiler {
       const int built =
           next.acq_shots >= 0 ? (next.revealed ? next.acq_shots : 0) : k.shots + (fired ? 1 : 0);  // C6.57
       next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + built);
+      if (phase_) return exit(leaf, next, kill);
       return turn_over(leaf, next);
     };
     if (!fired) {
@@ -329,7 +350,7 @@ class Compiler {
       return b_.leaf(leaf);
     }
     // Why the phase ends, in order of precedence: the target, then the Gun, then the ROF.
-    if (kill && (s_.fire.stop_on != StopOn::kNever || duel())) return phase_over(kEndTargetDestroyed);
+    if (kill && (s_.fire.stop_on != StopOn::kNever || tracks())) return phase_over(kEndTargetDestroyed);
     if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return phase_over(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return phase_over(kEndMalfunction);  // A9.7
     const int fired_now = ctx.shots_fired + 1;
@@ -355,6 +376,28 @@ class Compiler {
     next.intensive = intensive_next;
     if (shot_ammo(s_, context_of(next)) == Ammo::kNone) return phase_over(kEndOutOfAmmo);
     leaf.next_state = state_of(next);
+    return b_.leaf(leaf);
+  }
+
+  // ---- A fight's phase (phase::compile) ----
+
+  // The phase is over in the state `k` (`kill`: the target destroyed): the exit that says what
+  // the firer and the target carry on, as end_reason.
+  Link exit(Leaf leaf, const Key& k, bool kill) {
+    phase::Exit e;
+    e.firer = {true, k.acq, k.special_out, k.low_ammo, k.gun};
+    if (kill)
+      e.target.destroyed = true;
+    else
+      e.target = {false, k.shock, k.immobilized, k.revealed};
+    auto it = std::find(exits_.begin(), exits_.end(), e);
+    if (it == exits_.end()) {
+      if (exits_.size() > 255) throw std::logic_error("asl: a fight's fire phase with more than 256 exits");
+      it = exits_.insert(exits_.end(), e);
+    }
+    leaf.next_state = -1;
+    leaf.end_reason = static_cast<std::uint8_t>(it - exits_.begin());
+    leaf.closes_window = true;
     return b_.leaf(leaf);
   }
 
@@ -578,6 +621,8 @@ class Compiler {
   int turns_ = 1;
   bool explain_ = true;
   const ShotSpec* first_shot_ = nullptr;
+  const phase::Start* phase_ = nullptr;
+  std::vector<phase::Exit> exits_;  // a fight's phase: its exits, by end_reason
   ProgramBuilder b_;
   std::unordered_map<Key, std::int32_t, KeyHash> ids_;
   std::vector<Key> pending_;                      // every state, in the order reserved: built first to last
@@ -797,6 +842,15 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
 }  // namespace
 
 std::optional<RulesError> check(const Situation& s) { return check_situation(s, nullptr); }
+
+phase::Program phase::compile(const Situation& s, const Start& start) {
+  if (auto e = check_situation(s, nullptr)) throw *e;
+  Compiler c(s, false, nullptr, &start);
+  Compiled out = c.run();
+  Program p{std::move(out.program), c.exits()};
+  for (std::size_t i = 0; i < p.exits.size(); ++i) p.program.end_reason_names.push_back("exit_" + std::to_string(i));
+  return p;
+}
 
 Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.movement) {

@@ -42,6 +42,9 @@ Situation variant(Situation start, const std::string& name, Edit&& edit) {
   return start;
 }
 
+/// A varied set of duels over several turns (fire.turns > 1), each named (test_asl_duel.cpp).
+std::vector<Situation> duels();
+
 /// For an exhaustive enumeration: at most two shots; one for a gun of 40mm or less (its
 /// Multiple Hits branch 36^3 ways a shot), for special ammunition (its missing-ammo attempts add
 /// a step), and where `one_shot` (sanitizer builds: all but a few named cases, sanitized.h; a

@@ -33,8 +33,10 @@ Situation duel_base(int turns) {
   return s;
 }
 
-// A varied set of duels.
-std::vector<Situation> duels() {
+}  // namespace
+
+// A varied set of duels (asl_test_util.h).
+std::vector<Situation> salvo::asl::testing::duels() {
   std::vector<Situation> v;
   auto add = [&](const std::string& name, int turns, auto&& edit) {
     v.push_back(variant(duel_base(turns), name, edit));
@@ -157,6 +159,8 @@ std::vector<Situation> duels() {
   });
   return v;
 }
+
+namespace {
 
 // Random dice for the interpreter.
 struct RandomDice : Dice {

@@ -121,6 +121,50 @@ std::vector<std::string> end_reason_names(int turns);
 void add_names(RollProgram& p, int turns);
 }  // namespace duel
 
+/// One fire phase inside a fight (asl_fight.h): it starts from what the firer and its target
+/// carry from earlier phases, and each way it can end is an exit, with what they carry on.
+/// Its program's states are the phase's shots; a leaf that ends the phase has next_state -1 and
+/// end_reason = the index of its exit. Leaves record the per-step flags and counters of a
+/// one-turn phase; their outcome is the target's duel::Status after the step.
+namespace phase {
+enum class Gun : std::uint8_t { kOk, kMalfunctioned, kDisabled };
+enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };  ///< C7.42
+/// What the firer carries: it fired before in the fight (no Case A, C5.12; the Acquisition it
+/// carries counts, C6.5), its Acquisition of this target, its ammunition.
+struct Firer {
+  bool fired_before = false;
+  int acquisition = 0;       ///< of this target (0..2), when fired_before
+  bool special_out = false;  ///< C8.9
+  bool low_ammo = false;     ///< a Low Ammo counter (D3.71), besides firer.low_ammo_marked
+  Gun gun = Gun::kOk;        ///< at the start: kOk (a gun out of action does not fire)
+  friend bool operator==(const Firer&, const Firer&) = default;
+};
+/// What the target carries.
+struct Target {
+  bool destroyed = false;
+  Shock shock = Shock::kNone;
+  bool immobilized = false;
+  bool revealed = false;  ///< C6.57: a hit removed its concealment
+  friend bool operator==(const Target&, const Target&) = default;
+};
+struct Start {
+  Firer firer;
+  Target target;
+};
+struct Exit {
+  Firer firer;  ///< fired_before set, Acquisition as built and kept (C6.5), gun, ammunition
+  Target target;
+  friend bool operator==(const Exit&, const Exit&) = default;
+};
+struct Program {
+  RollProgram program;
+  std::vector<Exit> exits;
+};
+/// The fire phase of situation `s` (its firer at its target; fire.turns ignored) from `start`.
+/// Throws RulesError as compile() does.
+Program compile(const Situation& s, const Start& start);
+}  // namespace phase
+
 /// To Kill numbers for one struck aspect.
 struct AspectKill {
   std::string aspect;          ///< "hull front", "turret side", ...

@@ -1,0 +1,85 @@
+#pragma once
+/// salvo/rules/asl_fight.h — an ASL fight: units on two sides, each firing its whole fire phase
+/// in the phases its side owns, over several game turns, compiled into one RollProgram.
+///
+/// The program's states are the joint state of the fight (every unit's status, gun,
+/// ammunition and Acquisition; where in the game turn the fight stands) and, inside a unit's
+/// fire phase, the phase's own states: each unit's phase is compiled by the same compiler as a
+/// single situation (asl::phase::compile) and its exits lead to the next joint state. The
+/// engines run it like any other program: the exact engine solves it, Monte Carlo rolls it.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "salvo/rules/asl.h"
+#include "salvo/rules/asl_situation.h"
+#include "salvo/rules/program.h"
+
+namespace salvo::asl {
+
+/// One unit of a fight: a vehicle or a Gun on side A (0) or B (1).
+struct FightUnit {
+  std::string name;  ///< letters, digits, '_' and '-': it names the unit's results
+  int side = 0;
+  Firer firer;  ///< its weapon, as a situation's [firer]
+  Fire fire;    ///< how it fires (range, phase, ROF use, stop_on, ...), as a situation's [fire]
+  Override override_;
+  Target as_target;                   ///< what it is when fired on, as a situation's [target]
+  std::optional<std::string> target;  ///< the enemy it fires at; nullopt: "auto"
+};
+
+/// A step of the game turn: a Rally Phase, or a fire phase owned by a side.
+enum class FightStep : std::uint8_t { kRally, kFireA, kFireB };
+
+struct Fight {
+  std::string name;
+  std::vector<FightUnit> units;
+  /// One game turn. The ASL default: A's Player Turn (RPh, A's PFPh, B's DFPh), then B's
+  /// (RPh, B's PFPh, A's DFPh).
+  std::vector<FightStep> sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB,
+                                     FightStep::kRally, FightStep::kFireB, FightStep::kFireA};
+  int turns = 1;  ///< game turns, 1..kMaxTurns
+};
+
+inline constexpr std::size_t kMaxFightUnits = 8;
+/// A fight whose program would have more states is refused (memory: about 2 KB a state).
+inline constexpr std::size_t kMaxFightStates = 5'000'000;
+
+/// The situation of `shooter` firing at `target` (units of `f`): its firer, fire and override,
+/// the target unit as target; fire.turns = 2: one fire phase of several, checked as a duel.
+Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t target);
+
+/// Check a fight: sides, names, targets, and every situation a unit could fire in. The key of
+/// the error names the setting ("unit.Sherman.target").
+std::optional<RulesError> check(const Fight& f);
+
+/// Compile a fight. Throws RulesError (check(), or more than kMaxFightStates states).
+RollProgram compile(const Fight& f);
+
+/// The `explain` listing: the fight's readings, then each unit's shots against each enemy it
+/// could fire at. Ends with a newline.
+std::string explain(const Fight& f);
+
+/// How a fight program names its results.
+namespace fight {
+/// Flags: a_wins, b_wins, neither (set on the run's last step), then per unit, in file order,
+/// NAME_destroyed, NAME_immobilized, NAME_gun_out (its state at the end of the fight).
+enum Flag : int { kAWins, kBWins, kNeither, kNumSideFlags };
+enum UnitFlag : int { kDestroyed, kImmobilized, kGunOut, kNumUnitFlags };
+constexpr int unit_flag(std::size_t unit, UnitFlag what) {
+  return kNumSideFlags + static_cast<int>(unit) * kNumUnitFlags + what;
+}
+/// Counters: shots fired by all units; game_turns, the game turn the fight ended in.
+enum Counter : int { kShots, kGameTurns, kNumCounters };
+/// Outcome of a step: the fight's state after it.
+enum Outcome : int { kUndecided, kOutcomeAWins, kOutcomeBWins, kNumOutcomes };
+/// End reasons: a_wins_turn_t, b_wins_turn_t (per-turn series), then turns_over.
+constexpr int end_a_wins(int turn) { return turn - 1; }
+constexpr int end_b_wins(int turn, int turns) { return turns + turn - 1; }
+constexpr int end_turns_over(int turns) { return 2 * turns; }
+}  // namespace fight
+
+}  // namespace salvo::asl

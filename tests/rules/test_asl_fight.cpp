@@ -1,0 +1,266 @@
+// Fights (asl_fight.h): closed forms derived by hand, a one-sided fight against the duel it
+// must equal, Monte Carlo against exact, and the refusals.
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "asl_test_util.h"
+#include "salvo/rules/asl_fight.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+#include "support/mc_agreement.h"
+#include "support/named.h"
+
+using namespace salvo;
+using namespace salvo::asl;
+using namespace salvo::asl::testing;
+
+namespace {
+
+// The chance that a killer() with Modified TH# `th` kills in one fire phase: its Final TH DR
+// is the DR - 2 (full Acquisition), and every hit kills but an Original TK DR 12, a Dud
+// (C7.35): P(DR <= th + 2) * 35/36.
+double p_dr_at_most(int th) {
+  int ways = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = 1; b <= 6; ++b) ways += a + b <= th + 2 ? 1 : 0;
+  return ways / 36.0 * 35.0 / 36.0;
+}
+
+// A unit that kills with a fixed chance each fire phase: Modified TH# `th` (C3.3 override), no
+// ROF, full Acquisition from the start (C6.5: -2 in every phase, so that no phase differs from
+// another), a Basic TK# of 30 that every TK DR but a Dud is below (C7.1, C7.35), and a B# no
+// DR reaches (no malfunction). Its chance: p_dr_at_most(th).
+FightUnit killer(const std::string& name, int side, int th) {
+  FightUnit u;
+  u.name = name;
+  u.side = side;
+  const Situation b = base();
+  u.firer = b.firer;
+  u.firer.breakdown = 13;
+  u.fire = b.fire;
+  u.fire.acquisition = 2;
+  u.as_target = b.target;
+  u.override_.modified_th = th;
+  u.override_.basic_tk = 30;
+  return u;
+}
+
+Fight fight_of(std::vector<FightUnit> units, std::vector<FightStep> sequence, int turns) {
+  Fight f;
+  f.name = "test";
+  f.units = std::move(units);
+  f.sequence = std::move(sequence);
+  f.turns = turns;
+  return f;
+}
+
+double flag(const RollProgram& p, const sim::RunResult& r, const std::string& name) {
+  return test::flag(p, r.run, name);
+}
+
+}  // namespace
+
+TEST_CASE("fight: two units alternating from A - closed form over n turns", "[asl][fight]") {
+  // Each round A fires, then B. q = (1 - pA)(1 - pB) is the chance a round decides nothing.
+  // P(A wins within n rounds) = pA (1 - q^n) / (1 - q); P(B wins) = (1 - pA) pB (1 - q^n) / (1 - q);
+  // P(neither) = q^n; the fight ends in turn k < n with chance q^(k-1) (1 - q).
+  for (const auto& [tha, thb, n] : {std::tuple{7, 6, 1}, std::tuple{7, 6, 5}, std::tuple{5, 9, 12}}) {
+    const double pa = p_dr_at_most(tha), pb = p_dr_at_most(thb), q = (1 - pa) * (1 - pb);
+    const Fight f = fight_of({killer("a", 0, tha), killer("b", 1, thb)}, {FightStep::kFireA, FightStep::kFireB}, n);
+    const RollProgram p = compile(f);
+    const sim::RunResult r = sim::solve_exact(p);
+    INFO("TH " << tha << " vs " << thb << ", " << n << " turns");
+    const double s = (1 - std::pow(q, n)) / (1 - q);
+    CHECK(flag(p, r, "a_wins") == Approx(pa * s).margin(1e-12));
+    CHECK(flag(p, r, "b_wins") == Approx((1 - pa) * pb * s).margin(1e-12));
+    CHECK(flag(p, r, "neither") == Approx(std::pow(q, n)).margin(1e-12));
+    CHECK(flag(p, r, "b_destroyed") == Approx(pa * s).margin(1e-12));
+    CHECK(flag(p, r, "a_destroyed") == Approx((1 - pa) * pb * s).margin(1e-12));
+    double turns = n * std::pow(q, n);
+    for (int k = 1; k <= n; ++k) {
+      turns += k * std::pow(q, k - 1) * (1 - q);
+      CHECK(test::end_reason(p, r, "a_wins_turn_" + std::to_string(k)) ==
+            Approx(std::pow(q, k - 1) * pa).margin(1e-12));
+      CHECK(test::end_reason(p, r, "b_wins_turn_" + std::to_string(k)) ==
+            Approx(std::pow(q, k - 1) * (1 - pa) * pb).margin(1e-12));
+    }
+    CHECK(test::counter(p, r.run, "game_turns") == Approx(turns).margin(1e-12));
+    // The first window is the first game turn.
+    CHECK(test::outcome(p, r.first, "a_wins") == Approx(pa).margin(1e-12));
+    CHECK(test::outcome(p, r.first, "b_wins") == Approx((1 - pa) * pb).margin(1e-12));
+  }
+}
+
+TEST_CASE("fight: who fires first matters - closed form with B first", "[asl][fight]") {
+  const double pa = p_dr_at_most(8), pb = p_dr_at_most(6), q = (1 - pa) * (1 - pb);
+  const int n = 4;
+  const Fight f = fight_of({killer("a", 0, 8), killer("b", 1, 6)}, {FightStep::kFireB, FightStep::kFireA}, n);
+  const RollProgram p = compile(f);
+  const sim::RunResult r = sim::solve_exact(p);
+  const double s = (1 - std::pow(q, n)) / (1 - q);
+  CHECK(flag(p, r, "b_wins") == Approx(pb * s).margin(1e-12));
+  CHECK(flag(p, r, "a_wins") == Approx((1 - pb) * pa * s).margin(1e-12));
+}
+
+TEST_CASE("fight: the ASL game turn - closed form", "[asl][fight]") {
+  // Per game turn: A fires (PFPh), B (DFPh), then B (PFPh), A (DFPh); the Rally Phases roll
+  // nothing here. Within a turn: A wins with pA + (1-pA)(1-pB)^2 pA; B with
+  // (1-pA) pB + (1-pA)(1-pB) pB; the turn decides nothing with c = (1-pA)^2 (1-pB)^2.
+  const double pa = p_dr_at_most(6), pb = p_dr_at_most(7);
+  const double wa = pa + (1 - pa) * (1 - pb) * (1 - pb) * pa;
+  const double wb = (1 - pa) * pb + (1 - pa) * (1 - pb) * pb;
+  const double c = (1 - pa) * (1 - pa) * (1 - pb) * (1 - pb);
+  const int n = 3;
+  Fight f = fight_of({killer("a", 0, 6), killer("b", 1, 7)}, {}, n);
+  f.sequence = Fight{}.sequence;  // the default
+  const RollProgram p = compile(f);
+  const sim::RunResult r = sim::solve_exact(p);
+  const double s = (1 - std::pow(c, n)) / (1 - c);
+  CHECK(flag(p, r, "a_wins") == Approx(wa * s).margin(1e-12));
+  CHECK(flag(p, r, "b_wins") == Approx(wb * s).margin(1e-12));
+  CHECK(flag(p, r, "neither") == Approx(std::pow(c, n)).margin(1e-12));
+}
+
+TEST_CASE("fight: three firers at one target that never fires back", "[asl][fight]") {
+  // Side B never owns a fire phase. Each turn the three fire in turn until one kills: the
+  // target survives a turn with (1-p1)(1-p2)(1-p3), and n turns with its n-th power.
+  const double p1 = p_dr_at_most(5), p2 = p_dr_at_most(6), p3 = p_dr_at_most(8);
+  const double miss = (1 - p1) * (1 - p2) * (1 - p3);
+  const int n = 3;
+  const Fight f = fight_of({killer("s1", 0, 5), killer("s2", 0, 6), killer("s3", 0, 8), killer("tiger", 1, 12)},
+                           {FightStep::kRally, FightStep::kFireA}, n);
+  const RollProgram p = compile(f);
+  const sim::RunResult r = sim::solve_exact(p);
+  CHECK(flag(p, r, "a_wins") == Approx(1 - std::pow(miss, n)).margin(1e-12));
+  CHECK(test::outcome(p, r.first, "a_wins") == Approx(1 - miss).margin(1e-12));
+  CHECK(flag(p, r, "s1_destroyed") == 0.0);
+  // shots: the first fires every turn, the second when the first failed, ...
+  double shots = 0, alive = 1;
+  for (int t = 0; t < n; ++t) {
+    shots += alive * (1 + (1 - p1) + (1 - p1) * (1 - p2));
+    alive *= miss;
+  }
+  CHECK(test::counter(p, r.run, "shots") == Approx(shots).margin(1e-12));
+}
+
+TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight][duel]") {
+  // A duel (fire.turns = T, fire.rally_phases = r): each turn r Rally Phases, then the firer's
+  // fire phase. As a fight: the firer on side A, the target on side B, which never fires.
+  for (const Situation& d : duels()) {
+    FightUnit a, b;
+    a.name = "firer";
+    a.side = 0;
+    a.firer = d.firer;
+    a.fire = d.fire;
+    a.override_ = d.override_;
+    b.name = "target";
+    b.side = 1;
+    b.as_target = d.target;
+    std::vector<FightStep> seq(static_cast<std::size_t>(d.fire.rally_phases), FightStep::kRally);
+    seq.push_back(FightStep::kFireA);
+    const Fight f = fight_of({a, b}, seq, d.fire.turns);
+    const RollProgram fp = compile(f);
+    const RollProgram dp = asl::compile(d).program;
+    const sim::RunResult fr = sim::solve_exact(fp), dr = sim::solve_exact(dp);
+    const int T = d.fire.turns;
+    INFO(d.name);
+    CHECK(flag(fp, fr, "target_destroyed") ==
+          Approx(test::flag(dp, dr.run, "destroyed_by_turn_" + std::to_string(T))).margin(1e-12));
+    CHECK(flag(fp, fr, "firer_gun_out") ==
+          Approx(test::flag(dp, dr.run, "gun_out_turn_" + std::to_string(T))).margin(1e-12));
+    for (int t = 1; t <= T; ++t)
+      CHECK(test::end_reason(fp, fr, "a_wins_turn_" + std::to_string(t)) ==
+            Approx(test::end_reason(dp, dr, "destroyed_turn_" + std::to_string(t))).margin(1e-12));
+    CHECK(test::counter(fp, fr.run, "shots") == Approx(test::counter(dp, dr.run, "shots")).margin(1e-12));
+  }
+}
+
+namespace {
+
+// A random unit for the Monte Carlo checks: a real gun and armor, ROF, B#, Low Ammo, APCR.
+FightUnit random_unit(std::mt19937_64& g, const std::string& name, int side) {
+  const auto pick = [&g](int n) { return static_cast<int>(g() % static_cast<std::uint64_t>(n)); };
+  FightUnit u;
+  u.name = name;
+  u.side = side;
+  u.firer.nationality = side == 0 ? Nationality::kAmerican : Nationality::kGerman;
+  static const char* const kGuns[] = {"75", "76L", "75L", "88L", "57L", "50L"};
+  u.firer.gun = *parse_gun(kGuns[pick(6)]);
+  u.firer.rof = pick(3);
+  u.firer.breakdown = 10 + pick(3);
+  u.firer.low_ammo = pick(3) == 0;
+  if (pick(4) == 0 && (u.firer.gun.designation == "75L" || u.firer.gun.designation == "76L")) {
+    u.firer.ammo = Ammo::kAPCR;
+    u.firer.depletion = 4 + pick(4);
+  }
+  static const int kAf[] = {3, 4, 6, 8, 11, 14};
+  const int front = kAf[pick(6)], side_af = kAf[pick(3)];
+  u.as_target.armor = Armor{front, side_af, front, side_af};
+  u.as_target.facing = pick(3) == 0 ? Facing::kSide : Facing::kFront;
+  u.as_target.hull_down = pick(5) == 0;
+  u.fire.range = 2 + pick(12);
+  u.fire.acquisition = pick(3) == 0 ? 1 : 0;
+  return u;
+}
+
+}  // namespace
+
+TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fight][mc]") {
+  // 1 against 1, 2 against 1, 1 against 2 and 2 against 2, over 1 to 3 game turns (2 against
+  // 2: one turn, its state space grows fast), in the ASL game turn or alternating.
+  std::mt19937_64 g(2026);
+  std::vector<Fight> fights;
+  for (int i = 0; i < 32; ++i) {
+    const int na = 1 + (i % 4 == 1 || i % 4 == 3), nb = 1 + (i % 4 >= 2);
+    Fight f;
+    f.name = "random " + std::to_string(i);
+    for (int k = 0; k < na; ++k) f.units.push_back(random_unit(g, "a" + std::to_string(k), 0));
+    for (int k = 0; k < nb; ++k) f.units.push_back(random_unit(g, "b" + std::to_string(k), 1));
+    if (na + nb == 4)
+      f.turns = 1;
+    else
+      f.turns = 1 + static_cast<int>(g() % (na + nb == 2 ? 3 : 2));
+    if (i % 3 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
+    if (nb == 2 && i % 2 == 0) f.units[0].target = "b1";
+    fights.push_back(f);
+  }
+#ifdef SALVO_SANITIZED
+  constexpr std::uint64_t kTrials = 20'000;
+#else
+  constexpr std::uint64_t kTrials = 100'000;
+#endif
+  test::McAgreement agree;
+  std::uint64_t key = 1;
+  for (const Fight& f : fights) {
+    const RollProgram p = compile(f);
+    agree.both_engines(p, test::mc_options(7, key, kTrials), f.name);
+    ++key;
+  }
+  agree.judge();
+}
+
+TEST_CASE("fight: bad fights are refused naming the key", "[asl][fight][input]") {
+  Fight f = fight_of({killer("a", 0, 7), killer("b", 1, 7)}, {FightStep::kFireA, FightStep::kFireB}, 2);
+  SECTION("own side") {
+    f.units.push_back(killer("c", 0, 7));
+    f.units[0].target = "c";
+    const auto e = check(f);
+    REQUIRE(e);
+    CHECK(e->key() == "unit.a.target");
+    CHECK(std::string(e->what()).find("own side") != std::string::npos);
+  }
+  SECTION("no such unit") {
+    f.units[0].target = "z";
+    const auto e = check(f);
+    REQUIRE(e);
+    CHECK(e->key() == "unit.a.target");
+  }
+  SECTION("empty side") {
+    f.units[1].side = 0;
+    const auto e = check(f);
+    REQUIRE(e);
+    CHECK(std::string(e->what()).find("side B has no unit") != std::string::npos);
+  }
+}
