@@ -25,7 +25,6 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <tbb/info.h>
 
 #include "salvo/app/commands.h"
 #include "salvo/app/progress.h"
@@ -34,6 +33,7 @@
 #include "salvo/sim/compare.h"
 #include "salvo/sim/distribution.h"
 #include "salvo/sim/exact.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/stats.h"
 
@@ -52,7 +52,7 @@ Settings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> 
   s.run.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
   s.run.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
   const auto t = static_cast<int>(integer_flag("--threads", f.threads, 0, 1024));
-  s.run.threads = t > 0 ? t : tbb::info::default_concurrency();
+  s.run.threads = t > 0 ? t : sim::default_concurrency();
   bool ok = false;
   std::string list;
   for (const char* name : formats) {

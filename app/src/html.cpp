@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <charconv>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
+#include "salvo/core/text.h"
 #include "salvo/app/progress.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/compare.h"
@@ -88,9 +88,7 @@ std::optional<std::string> numeric_sweep_key(const std::vector<report::Situation
       bool found = false;
       for (const auto& [sk, sv] : r.sweep)
         if (sk == k) {
-          double d = 0;
-          const auto [end, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-          found = ec == std::errc{} && end == sv.data() + sv.size();
+          found = parse_number(sv).has_value();
           distinct.insert(sv);
         }
       all = all && found;

@@ -1,8 +1,5 @@
 #include "salvo/sim/compare.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -191,8 +188,8 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
   };
 
   // Waves of blocks over the threads; blocks reduced in order, only a completed prefix kept
-  tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
-  const std::uint64_t wave = 8 * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
+  Workers workers(o.threads);
+  const std::uint64_t wave = 8 * static_cast<std::uint64_t>(workers.concurrency());
   CrnTallies total;
   total.resize(m, nq);
   bool interrupted = false;
@@ -205,14 +202,10 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
     const std::uint64_t end = std::min(num_blocks, begin + wave);
     std::vector<CrnTallies> slots(end - begin);
     std::vector<char> done(end - begin, 0);
-    arena.execute([&] {
-      sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1), [&](const auto& r) {
-        for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-          if (stopped()) return;
-          run_block(b, slots[b - begin]);
-          done[b - begin] = 1;
-        }
-      });
+    workers.for_each(begin, end, [&](std::uint64_t b) {
+      if (stopped()) return;
+      run_block(b, slots[b - begin]);
+      done[b - begin] = 1;
     });
     for (std::uint64_t i = 0; i < end - begin; ++i) {
       if (!done[i]) {

@@ -1,8 +1,5 @@
 #include "salvo/sim/montecarlo.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -205,9 +202,8 @@ RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
 }
 
 RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tallies* tallies_out) {
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  const auto wave_blocks =
-      kBlocksPerThreadAndWave * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
+  Workers workers(options.threads);
+  const auto wave_blocks = kBlocksPerThreadAndWave * static_cast<std::uint64_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
   const detail::FastProgram fast(program);  // prepared once, shared by the blocks
   std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
@@ -225,17 +221,12 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
       const std::uint64_t end = std::min(num_blocks, begin + wave_blocks);
       std::vector<Tallies> slots(end - begin);
       std::vector<char> completed(end - begin, 0);
-      arena.execute([&] {
-        sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1),
-                          [&](const tbb::blocked_range<std::uint64_t>& r) {
-                            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                              if (stopped()) return;
-                              Tallies& slot = slots[b - begin];
-                              slot = empty_tallies(program);
-                              fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slot);
-                              completed[b - begin] = 1;
-                            }
-                          });
+      workers.for_each(begin, end, [&](std::uint64_t b) {
+        if (stopped()) return;
+        Tallies& slot = slots[b - begin];
+        slot = empty_tallies(program);
+        fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slot);
+        completed[b - begin] = 1;
       });
       for (std::uint64_t i = 0; i < end - begin; ++i) {
         if (!completed[i]) return false;
