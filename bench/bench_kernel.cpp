@@ -171,8 +171,7 @@ BENCHMARK(BM_B1_ProgramHash);
 /// explanation), the program hash (provenance, range(2)) and the exact solve, over every
 /// range(0)-th situation of the sweep.
 void BM_Sweep10k_PerSituation(benchmark::State& state) {
-  static const load::LoadedFile file =
-      load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/bench/sweep10k.toml");
+  static const load::LoadedFile file = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/bench/sweep10k.toml");
   const auto stride = static_cast<std::size_t>(state.range(0));
   const asl::CompileOptions options{.explain = state.range(1) != 0};
   const bool hash = state.range(2) != 0;

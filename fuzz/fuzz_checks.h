@@ -20,8 +20,7 @@ namespace salvo::fuzz {
 inline constexpr std::uint64_t kTrials = 512;  ///< Monte Carlo trials per compiled situation
 
 [[noreturn]] inline void violated(const char* what, std::string_view detail) {
-  std::fprintf(stderr, "fuzz: invariant violated: %s\n  %.*s\n", what,
-               static_cast<int>(detail.size()), detail.data());
+  std::fprintf(stderr, "fuzz: invariant violated: %s\n  %.*s\n", what, static_cast<int>(detail.size()), detail.data());
   std::abort();
 }
 
@@ -41,8 +40,7 @@ inline void check_message(const std::string& message, std::string_view input) {
 }
 
 inline void check_window(const salvo::sim::WindowStats& w, bool with_end_reasons, const char* window) {
-  const auto check_probabilities = [&](const std::vector<salvo::sim::Estimate>& v, const char* what,
-                                       bool partition) {
+  const auto check_probabilities = [&](const std::vector<salvo::sim::Estimate>& v, const char* what, bool partition) {
     double sum = 0.0;
     for (const auto& e : v) {
       if (!std::isfinite(e.value) || e.value < 0.0 || e.value > 1.0) violated(what, window);

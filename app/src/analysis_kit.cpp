@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -14,10 +15,9 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -33,8 +33,8 @@
 #include "salvo/sim/compare.h"
 #include "salvo/sim/distribution.h"
 #include "salvo/sim/exact.h"
-#include "salvo/sim/parallel.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/stats.h"
 
 extern char** environ;
@@ -76,8 +76,9 @@ SourceOptions source_options(const AnalysisFlags& flags, bool explain) {
 // Provenance and names
 
 std::string provenance_text(const report::Provenance& p) {
-  std::string s = fmt::format("{} | method {} | rules data {} #{}", version_line(), report::method_choice_name(p.method),
-                              p.rules_data_version, report::hex16(p.rules_data_hash));
+  std::string s =
+      fmt::format("{} | method {} | rules data {} #{}", version_line(), report::method_choice_name(p.method),
+                  p.rules_data_version, report::hex16(p.rules_data_hash));
   if (p.method != report::MethodChoice::kExact)
     s += fmt::format(" | seed {} | {} trials | {} threads (results do not depend on it)", p.seed, p.trials, p.threads);
   return s;
@@ -121,11 +122,20 @@ std::string html_escape(std::string_view s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -182,7 +192,8 @@ class TempDir {
  public:
   TempDir() {
     std::string tmpl = (fs::temp_directory_path() / "salvo-chart-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw IoError(fmt::format("salvo: cannot create a temporary directory: {}", std::strerror(errno)));
+    if (!mkdtemp(tmpl.data()))
+      throw IoError(fmt::format("salvo: cannot create a temporary directory: {}", std::strerror(errno)));
     path_ = tmpl;
   }
   ~TempDir() {
@@ -260,7 +271,6 @@ std::string inline_svg(const fs::path& svg) {
 // ---------------------------------------------------------------------------------------------
 // Computing odds and distributions for charts and pages
 
-
 Computed compute(const SituationSource& source, const RunSettings& s) {
   Computed c;
   c.status = run_situations(source, s, [&c](Job&& job, report::SituationReport&& r) {
@@ -324,7 +334,8 @@ Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Wind
 }
 
 /// The odds JSON of the reports plus, if given, each situation's distributions.
-Json chart_data(const std::vector<report::SituationReport>& reports, const report::Provenance& prov, const Json* dists) {
+Json chart_data(const std::vector<report::SituationReport>& reports, const report::Provenance& prov,
+                const Json* dists) {
   Json data = Json::parse(report::format_odds(reports, prov, report::Format::kJson));
   if (dists)
     for (std::size_t i = 0; i < reports.size() && i < dists->size(); ++i)

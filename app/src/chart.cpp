@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
-#include <charconv>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
@@ -45,7 +45,8 @@ std::string chart_quantity(const std::string& asked, const std::vector<report::S
       for (const auto& f : reports.front().names.flags) there += (there.empty() ? "" : ", ") + ("p_" + f);
       for (const auto& c : reports.front().names.counters) there += ", e_" + c;
     }
-    throw load::InputError(fmt::format("{}: chart: --quantity: no {} in these situations (they have {})", files, asked, there));
+    throw load::InputError(
+        fmt::format("{}: chart: --quantity: no {} in these situations (they have {})", files, asked, there));
   }
   if (!hints.headline.empty() && has_quantity(reports, hints.headline)) return hints.headline;
   for (const auto& k : hints.key)
@@ -65,7 +66,8 @@ int run_chart(const ChartFlags& f) {
   if (f.window != "phase" && f.window != "first_shot")
     throw UsageError(fmt::format("--window: expected phase or first_shot, got {}", f.window));
   if (f.kind == "range" && f.x.empty()) throw UsageError("chart range: --x KEY is required (e.g. fire.range)");
-  if (f.kind == "heatmap" && (f.x.empty() || f.y.empty())) throw UsageError("chart heatmap: --x KEY and --y KEY are required");
+  if (f.kind == "heatmap" && (f.x.empty() || f.y.empty()))
+    throw UsageError("chart heatmap: --x KEY and --y KEY are required");
   if (s.method == report::MethodChoice::kBoth) throw UsageError("chart: --method: expected exact or mc");
   install_stop_signals();
   const SituationSource source(f.run.files, source_options(f.run));
@@ -73,16 +75,19 @@ int run_chart(const ChartFlags& f) {
   const Computed c = compute(source, s);
   // A chart of part of a sweep would look like the whole one: a stopped run draws nothing.
   if (c.status.interrupted) {
-    fmt::print(stderr, "salvo: chart: interrupted after {} of {} situations; nothing written\n", c.status.complete, source.size());
+    fmt::print(stderr, "salvo: chart: interrupted after {} of {} situations; nothing written\n", c.status.complete,
+               source.size());
     return stop_exit_code() ? stop_exit_code() : kExitInterrupted;
   }
   const report::Provenance prov = provenance_of(source, s);
   const bool dists = f.kind == "outcomes" || f.kind == "hits";
-  const Json d = dists ? distributions(c.jobs, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst) : Json();
+  const Json d =
+      dists ? distributions(c.jobs, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst) : Json();
   const Json data = chart_data(c.reports, prov, dists ? &d : nullptr);
   if (!f.data.empty()) write_output(f.data, data.dump(2) + "\n");
   std::string quantity = f.quantity;
-  if (f.kind == "range" || f.kind == "heatmap") quantity = chart_quantity(f.quantity, c.reports, prov.hints, f.run.files.front());
+  if (f.kind == "range" || f.kind == "heatmap")
+    quantity = chart_quantity(f.quantity, c.reports, prov.hints, f.run.files.front());
   std::vector<std::string> args{"--kind", f.kind, "--window", f.window};
   if (!quantity.empty()) args.insert(args.end(), {"--quantity", quantity});
   if (!f.x.empty()) args.insert(args.end(), {"--x", f.x});

@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -20,16 +20,16 @@
 #include <mutex>
 
 #include "salvo/app/analysis.h"
-#include "salvo/core/text.h"
+#include "salvo/app/progress.h"
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
-#include "salvo/app/progress.h"
+#include "salvo/app/spill.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/parallel.h"
 #include "salvo/sim/stats.h"
-#include "salvo/app/spill.h"
 
 namespace salvo::app {
 namespace {
@@ -49,7 +49,6 @@ std::optional<std::uint64_t> to_u64(std::string_view s) {
   return v;
 }
 
-
 double precision_flag(std::string_view text) {
   const std::optional<double> v = parse_number(text);
   if (!v || !(*v > 0.0) || !(*v < 0.5))
@@ -68,13 +67,12 @@ OddsOptions odds_options(const OddsFlags& flags) {
   OddsOptions o;
   o.files = flags.files;
   const auto method = report::parse_method_choice(flags.method);
-  if (!method)
-    throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", flags.method));
+  if (!method) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", flags.method));
   o.method = *method;
   o.html = flags.format == "html";
-  const auto format = o.html ? std::optional<report::Format>(report::Format::kText) : report::parse_format(flags.format);
-  if (!format)
-    throw UsageError(fmt::format("--format: expected text, csv, json, md or html, got {}", flags.format));
+  const auto format =
+      o.html ? std::optional<report::Format>(report::Format::kText) : report::parse_format(flags.format);
+  if (!format) throw UsageError(fmt::format("--format: expected text, csv, json, md or html, got {}", flags.format));
   o.format = *format;
   if (flags.trials) o.trials = integer_flag("--trials", *flags.trials, 1, kMaxTrials);
   if (flags.precision) {
@@ -92,8 +90,7 @@ OddsOptions odds_options(const OddsFlags& flags) {
   return o;
 }
 
-std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t lo,
-                           std::uint64_t hi) {
+std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t lo, std::uint64_t hi) {
   const auto v = to_u64(text);
   if (!v || *v < lo || *v > hi)
     throw UsageError(fmt::format("{}: expected an integer in {}..{}, got {}", flag, lo, hi, text));
@@ -109,7 +106,7 @@ std::size_t max_file_size_flag(std::string_view text) {
     std::string_view name;
     int shift;
   };
-  static constexpr Unit kUnits[] = {{"", 0},   {"B", 0},   {"K", 10},  {"KB", 10}, {"KIB", 10}, {"M", 20},
+  static constexpr Unit kUnits[] = {{"", 0},    {"B", 0},    {"K", 10}, {"KB", 10}, {"KIB", 10}, {"M", 20},
                                     {"MB", 20}, {"MIB", 20}, {"G", 30}, {"GB", 30}, {"GIB", 30}};
   int shift = -1;
   for (const Unit& u : kUnits)
@@ -117,8 +114,8 @@ std::size_t max_file_size_flag(std::string_view text) {
   const auto value = to_u64(text.substr(0, digits));
   const std::uint64_t limit = load::kMaxFileBytesLimit;
   if (shift < 0 || !value || *value == 0 || *value > (limit >> shift))
-    throw UsageError(fmt::format("--max-file-size: expected a size from 1 byte to 1GiB (e.g. 4MiB, 512KiB, 100000), got {}",
-                                 text));
+    throw UsageError(
+        fmt::format("--max-file-size: expected a size from 1 byte to 1GiB (e.g. 4MiB, 512KiB, 100000), got {}", text));
   return static_cast<std::size_t>(*value << shift);
 }
 
@@ -185,7 +182,8 @@ int run_odds(const OddsOptions& o) {
         fmt::print(stderr,
                    "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
                    "95% half-width {}, {}); nothing written\n",
-                   *o.precision, miss->name, miss->file, miss->trials, half_width_text(miss->half_width), miss->quantity);
+                   *o.precision, miss->name, miss->file, miss->trials, half_width_text(miss->half_width),
+                   miss->quantity);
         return stop_exit_code();
       }
       fmt::print(stderr,
@@ -195,8 +193,7 @@ int run_odds(const OddsOptions& o) {
                  *o.precision, o.trials, miss->count, miss->name, miss->file, half_width_text(miss->half_width),
                  miss->quantity);
     } else if (stop_flag().load() && status.complete < n) {
-      fmt::print(stderr,
-                 "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
+      fmt::print(stderr, "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
                  *o.precision, status.complete, n);
       return stop_exit_code();
     }

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
-#include <charconv>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
@@ -34,8 +34,9 @@ struct ComparedPoint {
 
 /// Compare's text shows the key quantities of the display hints, each in its window.
 bool shown(const DisplayHints& h, const sim::QuantityDiff& q) {
-  return std::any_of(h.key.begin(), h.key.end(),
-                     [&q](const DisplayHints::Key& k) { return k.quantity == q.name && k.run == (q.window == sim::Window::kRun); });
+  return std::any_of(h.key.begin(), h.key.end(), [&q](const DisplayHints::Key& k) {
+    return k.quantity == q.name && k.run == (q.window == sim::Window::kRun);
+  });
 }
 
 std::string compare_text(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points,
@@ -65,8 +66,8 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
         const std::string pa = dir == 0 ? "-" : pct(dir > 0 ? q.p_a_higher : q.p_b_higher);
         const std::string pb = dir == 0 ? "-" : pct(dir > 0 ? q.p_b_higher : q.p_a_higher);
         o += fmt::format("  {:<11} {:<16} {:>7} {:>7}  {:<26} {:>11} {:>11}\n",
-                         q.window == sim::Window::kFirst ? hints.first_window : hints.run_window, quantity_label(q.name),
-                         val(q.a.value), val(q.b.value), diff, pa, pb);
+                         q.window == sim::Window::kFirst ? hints.first_window : hints.run_window,
+                         quantity_label(q.name), val(q.a.value), val(q.b.value), diff, pa, pb);
       }
       if (mc)
         for (const sim::QuantityDiff& q : cmp->quantities)
@@ -81,7 +82,8 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
   return o;
 }
 
-Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points, const report::Provenance& prov) {
+Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points,
+                  const report::Provenance& prov) {
   Json j = provenance_json(prov, "compare");
   j["situations"] = Json::array();
   for (const Job& job : jobs) j["situations"].push_back({{"file", job.file}, {"name", job.name}});
@@ -138,8 +140,9 @@ int run_compare(const AnalysisFlags& flags) {
   for (std::size_t k = 0; k < source.files(); ++k) points = std::max(points, source.file_size(k));
   for (std::size_t k = 0; k < source.files(); ++k)
     if (const std::size_t len = source.file_size(k); len != 1 && len != points)
-      throw UsageError(fmt::format("compare: {} has {} situations, another option has {}: sweeps must match point by point",
-                                   flags.files[k], len, points));
+      throw UsageError(
+          fmt::format("compare: {} has {} situations, another option has {}: sweeps must match point by point",
+                      flags.files[k], len, points));
   std::vector<Job> jobs;
   for (std::size_t i = 0; i < source.size(); ++i) jobs.push_back(source.compile(i));
   const auto job_at = [&](std::size_t file, std::size_t point) {

@@ -4,14 +4,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
-#include "salvo/core/text.h"
 #include "salvo/app/progress.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/compare.h"
 #include "salvo/sim/exact.h"
@@ -38,7 +39,8 @@ std::string odds_table_html(const std::vector<report::SituationReport>& reports,
   for (const auto& k : keys) h += "<th>" + html_escape(report::printable(k)) + "</th>";
   h += "<th>method</th>";
   for (const auto& [q, phase] : cols)
-    h += "<th>" + html_escape(quantity_label(q)) + "<br>" + html_escape(phase ? hints.run_window : hints.first_window) + "</th>";
+    h += "<th>" + html_escape(quantity_label(q)) + "<br>" + html_escape(phase ? hints.run_window : hints.first_window) +
+         "</th>";
   h += "</tr>\n";
   for (const auto& r : reports)
     for (const sim::RunResult* res : {r.exact ? &*r.exact : nullptr, r.mc ? &*r.mc : nullptr}) {
@@ -62,10 +64,14 @@ std::string odds_table_html(const std::vector<report::SituationReport>& reports,
           cell = p ? pct(e.value) : fmt::format("{:.3f}", e.value);
           // As the Markdown table: a mean without an interval (fewer than 2 trials) "±?", one
           // clamped at 0 as [lo, hi]
-          if (mc && p) cell += fmt::format(" <small>±{:.1f}</small>", 50.0 * (e.hi - e.lo));
-          else if (mc && !sim::has_interval(e)) cell += " <small>±?</small>";
-          else if (mc && e.value - e.lo < e.hi - e.value) cell += fmt::format(" <small>[{:.3f}, {:.3f}]</small>", e.lo, e.hi);
-          else if (mc) cell += fmt::format(" <small>±{:.3f}</small>", (e.hi - e.lo) / 2);
+          if (mc && p)
+            cell += fmt::format(" <small>±{:.1f}</small>", 50.0 * (e.hi - e.lo));
+          else if (mc && !sim::has_interval(e))
+            cell += " <small>±?</small>";
+          else if (mc && e.value - e.lo < e.hi - e.value)
+            cell += fmt::format(" <small>[{:.3f}, {:.3f}]</small>", e.lo, e.hi);
+          else if (mc)
+            cell += fmt::format(" <small>±{:.3f}</small>", (e.hi - e.lo) / 2);
         }
         h += "<td>" + cell + "</td>";
       }
@@ -80,7 +86,8 @@ std::optional<std::string> numeric_sweep_key(const std::vector<report::Situation
   for (const auto& r : reports)
     for (const auto& [k, v] : r.sweep)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a == "fire.range" && b != "fire.range"; });
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const auto& a, const auto& b) { return a == "fire.range" && b != "fire.range"; });
   for (const auto& k : keys) {
     bool all = true;
     std::set<std::string> distinct;
@@ -99,7 +106,6 @@ std::optional<std::string> numeric_sweep_key(const std::vector<report::Situation
 }
 
 }  // namespace
-
 
 // ---------------------------------------------------------------------------------------------
 
@@ -124,8 +130,9 @@ std::string html_odds_page(const std::vector<report::SituationReport>& reports, 
             "with the intervals of the trials run.</p>\n";
   }
   body += "<h2>Odds</h2>\n";
-  body += "<p>Every probability with its method; Monte Carlo values carry their 95% half-width in points "
-          "(a mean: ±? with fewer than 2 trials, [lo, hi] when its interval stops at 0).</p>\n";
+  body +=
+      "<p>Every probability with its method; Monte Carlo values carry their 95% half-width in points "
+      "(a mean: ±? with fewer than 2 trials, [lo, hi] when its interval stops at 0).</p>\n";
   body += odds_table_html(reports, prov.hints);
 
   // Charts: the headline along a numeric sweep key; the run's outcomes; hits per run. The
@@ -161,7 +168,8 @@ std::string html_odds_page(const std::vector<report::SituationReport>& reports, 
     if (!jobs[i].explain.empty()) body += "<pre>" + html_escape(jobs[i].explain) + "</pre>\n";
   std::string title = "salvo odds";
   if (!reports.empty())
-    title += ": " + report::printable(reports.front().name) + (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
+    title += ": " + report::printable(reports.front().name) +
+             (reports.size() > 1 ? fmt::format(" ({} situations)", reports.size()) : "");
   return html_page(title, body, provenance_text(prov) + (interrupted ? " | " + stopped : ""));
 }
 

@@ -123,8 +123,8 @@ void check_output_path(const std::string& path, const std::vector<FileId>& input
     if (S_ISSOCK(st.st_mode)) refuse(path, "is a socket (salvo writes to files, devices and FIFOs)");
     for (const FileId& in : inputs)
       if (in.dev == st.st_dev && in.ino == st.st_ino)
-        throw load::InputError(fmt::format("salvo: -o {}: is the input file {}; nothing was run (choose another output path)",
-                                           path, in.path));
+        throw load::InputError(fmt::format(
+            "salvo: -o {}: is the input file {}; nothing was run (choose another output path)", path, in.path));
     if (!S_ISREG(st.st_mode)) return;  // a device or FIFO: written directly
   } else if (errno != ENOENT) {
     refuse(path, std::strerror(errno));
@@ -226,8 +226,8 @@ void Output::discard() {
 void Output::fail(int err) {
   discard();
   committed_ = true;  // nothing left to clean up
-  throw IoError(fmt::format("salvo: cannot write {}: {}", path_.empty() ? "standard output" : path_,
-                            std::strerror(err)));
+  throw IoError(
+      fmt::format("salvo: cannot write {}: {}", path_.empty() ? "standard output" : path_, std::strerror(err)));
 }
 
 void Output::write(std::string_view text) {

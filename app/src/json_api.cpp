@@ -32,8 +32,7 @@ TextOptions parse_options(const std::string& options_json) {
   if (!j.is_object()) throw UsageError("options: expected a JSON object");
   for (const auto& [key, value] : j.items()) {
     if (key == "name") {
-      if (!value.is_string() || value.get<std::string>().empty())
-        throw UsageError("name: expected a non-empty string");
+      if (!value.is_string() || value.get<std::string>().empty()) throw UsageError("name: expected a non-empty string");
       o.name = value.get<std::string>();
     } else if (key == "method") {
       o.flags.method = flag_text(value, "--method");

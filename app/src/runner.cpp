@@ -24,7 +24,8 @@ constexpr std::size_t kBatch = 256;
 
 /// Compile situations [begin, end) on `workers`, in parallel. A rules conflict throws the error
 /// of the first conflicting situation in order, whichever thread met it first.
-std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end, sim::Workers& workers) {
+std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
+                               sim::Workers& workers) {
   std::vector<Job> jobs(end - begin);
   std::vector<std::optional<std::string>> errors(end - begin);
   workers.for_each(begin, end, [&](std::size_t i) {
@@ -69,7 +70,8 @@ void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationR
   if (!r.mc) return;
   double widest = 0.0;
   std::string quantity;
-  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names, const char* prefix) {
+  const auto scan = [&](const std::vector<sim::Estimate>& v, const std::vector<std::string>& names,
+                        const char* prefix) {
     for (std::size_t k = 0; k < v.size(); ++k) {
       const double h = sim::half_width(v[k]);
       if (h > widest) {
@@ -95,7 +97,8 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
   const std::size_t n = source.size();
   sim::Workers workers(s.threads);
   if (s.mc())
-    for (std::size_t begin = 0; begin < n; begin += kBatch) compile_batch(source, begin, std::min(n, begin + kBatch), workers);
+    for (std::size_t begin = 0; begin < n; begin += kBatch)
+      compile_batch(source, begin, std::min(n, begin + kBatch), workers);
 
   RunStatus status;
   Progress progress(n);
@@ -123,7 +126,9 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
       for (; k < done && !stop_flag().load(); ++k) {
         sim::McOptions mc = mc_options(s, begin + k);
         progress.start_situation();
-        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) { progress.trials(trials_done, planned); };
+        mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) {
+          progress.trials(trials_done, planned);
+        };
         reports[k].mc = sim::monte_carlo(jobs[k].program, mc);
         progress.situation_done();
         if (reports[k].mc->interrupted) {

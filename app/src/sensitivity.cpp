@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
-#include <charconv>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
@@ -30,7 +30,8 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
   const SituationSource source({path}, source_options(flags));  // the file, read once
   const Ruleset& ruleset = source.ruleset(0);
   if (!ruleset.sensitivity(source.file(0), 0) && source.size() > 0)
-    throw load::InputError(fmt::format("{}: sensitivity: the {} ruleset has no modifiers to vary", path, ruleset.name()));
+    throw load::InputError(
+        fmt::format("{}: sensitivity: the {} ruleset has no modifiers to vary", path, ruleset.name()));
   check_output_path(flags.output, file_ids(source.input_paths()));
 
   struct Row {
@@ -69,14 +70,16 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
       r.effect = r.p - p0;
       rows.push_back(std::move(r));
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return std::abs(a.effect) > std::abs(b.effect); });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return std::abs(a.effect) > std::abs(b.effect); });
 
     // Text
     const std::string label = quantity_label("p_" + flag);
-    std::string t = fmt::format("{} ({}){}\n", base.name, path, base.sweep.empty() ? "" : " at " + sweep_text(base.sweep));
+    std::string t =
+        fmt::format("{} ({}){}\n", base.name, path, base.sweep.empty() ? "" : " at " + sweep_text(base.sweep));
     t += fmt::format("phase {} as given: {} (first shot {}), exact\n\n", label, pct(p0), pct(p0_first));
-    t += fmt::format("  {:<44} {:<7} {:>4}  {:<10} {:<44} {:>8} {:>9}\n", "modifier", "rule", "DRM", "variant", "change",
-                     "phase", "effect");
+    t += fmt::format("  {:<44} {:<7} {:>4}  {:<10} {:<44} {:>8} {:>9}\n", "modifier", "rule", "DRM", "variant",
+                     "change", "phase", "effect");
     for (const Row& r : rows)
       t += fmt::format("  {:<44} {:<7} {:>+4}  {:<10} {:<44} {:>8} {:>9}\n", r.modifier, r.rule, r.value,
                        r.worse ? "one worse" : "removed", r.change, pct(r.p), pts(r.effect) + " pts");
@@ -100,17 +103,26 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     j["base"] = {{"phase", p0}, {"first_shot", p0_first}};
     j["variants"] = Json::array();
     for (const Row& r : rows)
-      j["variants"].push_back({{"modifier", r.modifier}, {"rule", r.rule}, {"drm", r.value},
-                               {"variant", r.worse ? "one_worse" : "removed"}, {"change", r.change},
-                               {"phase", r.p}, {"first_shot", r.p_first}, {"effect", r.effect}});
+      j["variants"].push_back({{"modifier", r.modifier},
+                               {"rule", r.rule},
+                               {"drm", r.value},
+                               {"variant", r.worse ? "one_worse" : "removed"},
+                               {"change", r.change},
+                               {"phase", r.p},
+                               {"first_shot", r.p_first},
+                               {"effect", r.effect}});
     j["not_computed"] = skipped;
     all["situations"].push_back(j);
   }
   const std::string prov = provenance_text(provenance);
-  if (settings.format == "json") text = all.dump(2) + "\n";
-  else if (settings.format == "md") text = "```\n" + text + prov + "\n```\n";
-  else if (settings.format == "html") text = html_page("salvo sensitivity", html, prov);
-  else text += prov + "\n";
+  if (settings.format == "json")
+    text = all.dump(2) + "\n";
+  else if (settings.format == "md")
+    text = "```\n" + text + prov + "\n```\n";
+  else if (settings.format == "html")
+    text = html_page("salvo sensitivity", html, prov);
+  else
+    text += prov + "\n";
   write_output(flags.output, text);
   return kExitOk;
 }

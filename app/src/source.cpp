@@ -23,7 +23,8 @@ SituationSource::SituationSource(const std::vector<std::string>& paths, const So
 SituationSource::SituationSource(const std::vector<SourceText>& texts, const SourceOptions& options,
                                  const Registry& registry)
     : options_(options) {
-  for (const SourceText& t : texts) add(t.name, load::checked_text(t.text, t.name, options.limits.max_file_bytes), registry);
+  for (const SourceText& t : texts)
+    add(t.name, load::checked_text(t.text, t.name, options.limits.max_file_bytes), registry);
 }
 
 void SituationSource::add(const std::string& path, const std::string& text, const Registry& registry) {
@@ -40,7 +41,8 @@ void SituationSource::add(const std::string& path, const std::string& text, cons
 
 Job SituationSource::compile(std::size_t i) const {
   // The last file starting at or before i.
-  const auto it = std::upper_bound(files_.begin(), files_.end(), i, [](std::size_t k, const File& f) { return k < f.begin; });
+  const auto it =
+      std::upper_bound(files_.begin(), files_.end(), i, [](std::size_t k, const File& f) { return k < f.begin; });
   const File& f = *std::prev(it);
   const std::size_t k = i - f.begin;
   Job job;
@@ -83,8 +85,10 @@ std::vector<RulesData> SituationSource::rules_data() const {
 DisplayHints SituationSource::hints() const {
   DisplayHints h;
   for (std::size_t k = 0; k < files_.size(); ++k) {
-    if (k == 0) h = files_[k].ruleset->hints();
-    else h.merge(files_[k].ruleset->hints());
+    if (k == 0)
+      h = files_[k].ruleset->hints();
+    else
+      h.merge(files_[k].ruleset->hints());
   }
   return h;
 }

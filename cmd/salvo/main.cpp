@@ -15,8 +15,7 @@
 int main(int argc, char** argv) {
   using namespace salvo::app;
 
-  CLI::App app{"salvo: what are my odds? Combat odds for tabletop wargames (ASL ordnance fire).",
-               "salvo"};
+  CLI::App app{"salvo: what are my odds? Combat odds for tabletop wargames (ASL ordnance fire).", "salvo"};
   bool show_version = false;
   app.add_flag("--version", show_version, "Print the version and exit");
   app.require_subcommand(0, 1);
@@ -25,8 +24,7 @@ int main(int argc, char** argv) {
   std::string trials, precision;
   CLI::App* odds = app.add_subcommand("odds", "Odds tables for situation files");
   odds->add_option("FILE", odds_flags.files, "Situation files (TOML)")->required();
-  odds->add_option("--method", odds_flags.method, "exact, mc or both (default exact)")
-      ->option_text("METHOD");
+  odds->add_option("--method", odds_flags.method, "exact, mc or both (default exact)")->option_text("METHOD");
   odds->add_option("--trials", trials,
                    "Monte Carlo trials, 1..10^12 (default 1000000; with "
                    "--precision: the cap)")
@@ -35,12 +33,9 @@ int main(int argc, char** argv) {
                    "Monte Carlo: run until every 95% half-width is at "
                    "most E, 0 < E < 0.5")
       ->option_text("E");
-  odds->add_option("--seed", odds_flags.seed, "Monte Carlo seed, any 64-bit integer (default 1)")
-      ->option_text("S");
-  odds->add_option("--threads", odds_flags.threads, "Threads, 0..1024; 0 = all cores (default)")
-      ->option_text("T");
-  odds->add_option("--format", odds_flags.format, "text, csv, json, md or html (default text)")
-      ->option_text("FORMAT");
+  odds->add_option("--seed", odds_flags.seed, "Monte Carlo seed, any 64-bit integer (default 1)")->option_text("S");
+  odds->add_option("--threads", odds_flags.threads, "Threads, 0..1024; 0 = all cores (default)")->option_text("T");
+  odds->add_option("--format", odds_flags.format, "text, csv, json, md or html (default text)")->option_text("FORMAT");
   odds->add_option("-o,--output", odds_flags.output, "Write to PATH (atomically) instead of stdout")
       ->option_text("PATH");
   odds->add_option("--max-situations", odds_flags.max_situations,
@@ -55,12 +50,14 @@ int main(int argc, char** argv) {
   CLI::App* explain = app.add_subcommand("explain", "Every modifier applied, with its rule");
   explain->add_option("FILE", explain_files, "Situation files (TOML)")->required();
   std::string explain_max_situations = "1000000";
-  explain->add_option("--max-situations", explain_max_situations,
-                      "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
+  explain
+      ->add_option("--max-situations", explain_max_situations,
+                   "Refuse a file whose sweep expands to more, 1..10^9 (default 1000000)")
       ->option_text("N");
   std::string explain_max_file_size = "4MiB";
-  explain->add_option("--max-file-size", explain_max_file_size,
-                      "Refuse an input file larger than SIZE (default 4MiB, at most 1GiB)")
+  explain
+      ->add_option("--max-file-size", explain_max_file_size,
+                   "Refuse an input file larger than SIZE (default 4MiB, at most 1GiB)")
       ->option_text("SIZE");
 
   // Analysis: compare options, what each modifier is worth, odds charts
@@ -79,12 +76,15 @@ int main(int argc, char** argv) {
   chart->add_option("--out", chart_flags.out, "Write PATH.png and PATH.svg")->option_text("PATH")->required();
   chart->add_option("--x", chart_flags.x, "Sweep key on the x axis (range, heatmap)")->option_text("KEY");
   chart->add_option("--y", chart_flags.y, "Sweep key on the y axis (heatmap)")->option_text("KEY");
-  chart->add_option("--quantity", chart_flags.quantity, "Quantity, e.g. p_kill, p_mc_or_worse, e_hits (default: the ruleset's headline, p_kill for ASL)")->option_text("Q");
+  chart
+      ->add_option("--quantity", chart_flags.quantity,
+                   "Quantity, e.g. p_kill, p_mc_or_worse, e_hits (default: the ruleset's headline, p_kill for ASL)")
+      ->option_text("Q");
   chart->add_option("--window", chart_flags.window, "phase or first_shot (default phase)")->option_text("W");
   chart->add_option("--title", chart_flags.title, "Chart title")->option_text("TEXT");
   chart->add_option("--data", chart_flags.data, "Also write the chart data (JSON) to PATH")->option_text("PATH");
-  for (auto [cmd, f] : {std::pair{compare, &compare_flags}, std::pair{sensitivity, &sens_flags},
-                        std::pair{chart, &chart_flags.run}}) {
+  for (auto [cmd, f] :
+       {std::pair{compare, &compare_flags}, std::pair{sensitivity, &sens_flags}, std::pair{chart, &chart_flags.run}}) {
     cmd->add_option("--method", f->method, "exact, mc or both (default exact)")->option_text("METHOD");
     cmd->add_option("--trials", f->trials, "Monte Carlo trials (default 1000000)")->option_text("N");
     cmd->add_option("--seed", f->seed, "Monte Carlo seed (default 1)")->option_text("S");
@@ -108,29 +108,30 @@ int main(int argc, char** argv) {
   // Every command's result, then stdout flushed and checked: a full disk or a closed stdout is
   // an I/O failure (exit 4), never a silent success.
   const int code = [&]() -> int {
-  try {
-    if (show_version) {
-      std::printf("%s\n", version_line().c_str());
-      return kExitOk;
+    try {
+      if (show_version) {
+        std::printf("%s\n", version_line().c_str());
+        return kExitOk;
+      }
+      if (*odds) {
+        if (odds->count("--trials")) odds_flags.trials = trials;
+        if (odds->count("--precision")) odds_flags.precision = precision;
+        return run_odds(odds_options(odds_flags));
+      }
+      if (*compare) return run_compare(compare_flags);
+      if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
+      if (*chart) return run_chart(chart_flags);
+      if (*explain)
+        return run_explain(explain_files, max_situations_flag(explain_max_situations),
+                           max_file_size_flag(explain_max_file_size));
+      std::fprintf(stderr,
+                   "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
+      return kExitInput;
+    } catch (const std::exception& e) {
+      const ErrorExit error = error_exit(e);
+      std::fprintf(stderr, "%s\n", error.message.c_str());
+      return error.code;
     }
-    if (*odds) {
-      if (odds->count("--trials")) odds_flags.trials = trials;
-      if (odds->count("--precision")) odds_flags.precision = precision;
-      return run_odds(odds_options(odds_flags));
-    }
-    if (*compare) return run_compare(compare_flags);
-    if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
-    if (*chart) return run_chart(chart_flags);
-    if (*explain)
-      return run_explain(explain_files, max_situations_flag(explain_max_situations),
-                         max_file_size_flag(explain_max_file_size));
-    std::fprintf(stderr, "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
-    return kExitInput;
-  } catch (const std::exception& e) {
-    const ErrorExit error = error_exit(e);
-    std::fprintf(stderr, "%s\n", error.message.c_str());
-    return error.code;
-  }
   }();
   if (code != kExitIo && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
     std::fprintf(stderr, "salvo: cannot write standard output: %s\n", std::strerror(errno ? errno : EIO));

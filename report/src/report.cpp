@@ -26,8 +26,8 @@
 
 namespace salvo::report {
 
-using sim::has_interval;
 using sim::half_width;
+using sim::has_interval;
 using sim::kZ95;
 using sim::WindowTallies;
 
@@ -78,8 +78,8 @@ std::optional<Format> parse_format(std::string_view s) {
 std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
 
 ResultNames names_of(const RollProgram& program) {
-  return ResultNames{program.flag_names, program.counter_names, program.outcome_names,
-                     program.end_reason_names, program.turn_series};
+  return ResultNames{program.flag_names, program.counter_names, program.outcome_names, program.end_reason_names,
+                     program.turn_series};
 }
 
 bool disagrees(double exact, double mc, std::uint64_t trials) {
@@ -183,7 +183,8 @@ std::optional<std::pair<std::string, int>> turn_of(const ResultNames& n, const Q
   const auto it = std::find(names.begin(), names.end(), q.name);
   if (it == names.end()) return std::nullopt;
   const auto i = static_cast<std::uint32_t>(it - names.begin());
-  const auto kind = q.src == Src::kFlag ? RollProgram::TurnSeries::Kind::kFlag : RollProgram::TurnSeries::Kind::kEndReason;
+  const auto kind =
+      q.src == Src::kFlag ? RollProgram::TurnSeries::Kind::kFlag : RollProgram::TurnSeries::Kind::kEndReason;
   for (const auto& series : n.turn_series)
     if (series.kind == kind && i >= series.first && i < series.first + static_cast<std::uint32_t>(series.turns))
       return std::make_pair(series.name, static_cast<int>(i - series.first) + 1);
@@ -264,9 +265,8 @@ void check_finite(const SituationReport& r) {
                                  e->hi == std::numeric_limits<double>::infinity();
         if (no_interval) continue;
         throw std::logic_error(fmt::format("{}: {}: {} {} {} is {} [{}, {}]; no table written", printable(r.file),
-                                           printable(r.name),
-                                           method, phase ? "phase" : "first_shot", q.key(), e->value, e->lo,
-                                           e->hi));
+                                           printable(r.name), method, phase ? "phase" : "first_shot", q.key(), e->value,
+                                           e->lo, e->hi));
       }
     }
   }
@@ -321,8 +321,8 @@ Summary summarize(const ReportSource& reports) {
 using Out = std::function<void(std::string_view)>;
 
 std::string provenance_line(const Provenance& prov) {
-  std::string s = fmt::format("salvo {} (git {}), method {}", version(), git_revision(),
-                              method_choice_name(prov.method));
+  std::string s =
+      fmt::format("salvo {} (git {}), method {}", version(), git_revision(), method_choice_name(prov.method));
   if (prov.method != MethodChoice::kExact) {
     s += fmt::format(", seed {}, trials {}", prov.seed, prov.trials);
     if (prov.precision) s += fmt::format(", precision {}", *prov.precision);
@@ -514,8 +514,8 @@ constexpr const char* kNoIntervalNote = "[?, ?]: no interval: a mean needs 2 or 
 // A both-method comparison cell: the mc cell with "!" if it disagrees with exact.
 std::string marked(std::string cell, bool flag) { return cell + (flag ? " !" : "  "); }
 
-bool disagree_at(const Quantity& q, const std::optional<Estimate>& ex,
-                 const std::optional<Estimate>& mc, std::uint64_t trials) {
+bool disagree_at(const Quantity& q, const std::optional<Estimate>& ex, const std::optional<Estimate>& mc,
+                 std::uint64_t trials) {
   if (!ex || !mc) return false;
   return q.is_probability() ? disagrees(ex->value, mc->value, trials) : mean_disagrees(ex->value, *mc, trials);
 }
@@ -538,10 +538,9 @@ std::string method_line(const SituationReport* single, const Provenance& prov) {
   std::string mc;
   if (prov.method != MethodChoice::kExact) {
     const std::uint64_t n = single && single->mc ? single->mc->trials : prov.trials;
-    mc =
-        fmt::format("Monte Carlo, seed {}, {} trial{}{}, {} thread{}, 95% intervals", prov.seed,
-                    with_commas(n), n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
-                    prov.threads, prov.threads == 1 ? "" : "s");
+    mc = fmt::format("Monte Carlo, seed {}, {} trial{}{}, {} thread{}, 95% intervals", prov.seed, with_commas(n),
+                     n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "", prov.threads,
+                     prov.threads == 1 ? "" : "s");
   }
   switch (prov.method) {
     case MethodChoice::kExact:
@@ -592,7 +591,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
   const bool turns = has_turns(r.names);
   for (bool phase : {false, true}) {
     const DisplayHints& h = prov.hints;
-    const std::string window = phase ? (turns ? h.run_window_turns : h.run_window) : (turns ? h.first_window_turns : h.first_window);
+    const std::string window =
+        phase ? (turns ? h.run_window_turns : h.run_window) : (turns ? h.first_window_turns : h.first_window);
     if (r.exact) columns.push_back({both ? window + " exact" : window, phase, &*r.exact, false});
     if (r.mc) columns.push_back({both ? window + " mc" : window, phase, &*r.mc, true});
   }
@@ -627,7 +627,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     main.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, false))
-    if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_of(r.names, q)) main.rows.push_back(cells(q, all_cols));
+    if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_of(r.names, q))
+      main.rows.push_back(cells(q, all_cols));
   out += main.render();
 
   // How the phase ended: outcome of the last step, and why the phase stopped.
@@ -642,7 +643,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     ended.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
   }
   for (const auto& q : quantities_of(r.names, true))
-    if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_of(r.names, q)) ended.rows.push_back(cells(q, phase_cols));
+    if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_of(r.names, q))
+      ended.rows.push_back(cells(q, phase_cols));
   out += '\n' + ended.render();
 
   if (turns) {
@@ -674,7 +676,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
           row.insert(row.end(), phase_cols.size(), "-");
           continue;
         }
-        const Quantity q{src_of(*ts), names_for(r.names, src_of(*ts)).at(ts->first + static_cast<std::uint32_t>(t) - 1)};
+        const Quantity q{src_of(*ts),
+                         names_for(r.names, src_of(*ts)).at(ts->first + static_cast<std::uint32_t>(t) - 1)};
         for (const Column* c : phase_cols) {
           const auto e = lookup(r.names, c->result->run, q);
           std::string cell = text_cell(q, e, c->mc);
@@ -788,9 +791,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
       if (both) line.emplace_back(row.method);
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? res->run : res->first, c.q);
-        std::string cell = !e                     ? "-"
-                           : c.q.is_probability() ? pct(e->value)
-                                                  : fmt::format("{:.3f}", e->value);
+        std::string cell = !e ? "-" : c.q.is_probability() ? pct(e->value) : fmt::format("{:.3f}", e->value);
         if (tally && e && mc && c.q.is_probability()) max_half = std::max(max_half, (e->hi - e->lo) / 2.0);
         if (both) {
           bool flag = false;
@@ -820,8 +821,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   });
 
   std::string foot;
-  if (sum.with_turns > 0 && !all_turns)
-    foot += "\n" + windows_note(prov.hints) + "\n";
+  if (sum.with_turns > 0 && !all_turns) foot += "\n" + windows_note(prov.hints) + "\n";
   if (prov.method != MethodChoice::kExact)
     foot += fmt::format("\nMonte Carlo 95% intervals: at most ±{:.2f} percentage points\n", 100.0 * max_half);
   if (both) {
@@ -925,8 +925,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
     out(text);
   });
   std::string foot = "\n";
-  if (sum.with_turns > 0)
-    foot += "_" + windows_note(prov.hints) + "_\n\n";
+  if (sum.with_turns > 0) foot += "_" + windows_note(prov.hints) + "_\n\n";
   if (no_interval) foot += "_±?: no interval: a mean needs 2 or more trials to estimate its variance_\n\n";
   out(foot + "_" + md_escape(provenance_line(prov)) + "_\n");
 }
@@ -963,8 +962,7 @@ void write_odds(const ReportSource& reports, const Provenance& prov, Format form
   }
 }
 
-std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
-                        Format format) {
+std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov, Format format) {
   std::string text;
   write_odds(VectorSource(reports), prov, format, [&text](std::string_view piece) { text += piece; });
   return text;

@@ -34,7 +34,7 @@ int bypass_case_a(GunType type, BypassFacing from, BypassFacing to, bool acquire
   if (facings == 3) facings = 1;  // four facings in a ring
   const bool side = [&] {
     if (to == BypassFacing::kLeft || to == BypassFacing::kRight) return true;  // to a side
-    return facings == 2;  // front <-> rear passes through a side
+    return facings == 2;                                                       // front <-> rear passes through a side
   }();
   if (facings == 0) {
     // D2.321: a side TCA covers a much larger field of fire and pays Case A even within it,
@@ -46,7 +46,8 @@ int bypass_case_a(GunType type, BypassFacing from, BypassFacing to, bool acquire
   return doubled(case_a(type, facings) + (side ? 1 : 0), firer_terrain);  // +1 before doubling
 }
 
-CaTracker::CaTracker(int vca, int tca, Terrain firer_terrain) : vca_(mod6(vca)), tca_(mod6(tca)), terrain_(firer_terrain) {}
+CaTracker::CaTracker(int vca, int tca, Terrain firer_terrain)
+    : vca_(mod6(vca)), tca_(mod6(tca)), terrain_(firer_terrain) {}
 
 int CaTracker::fire(int weapon, Mount mount, GunType type, int new_vca, int new_tca) {
   const unsigned bit = 1u << (weapon & 31);
@@ -100,10 +101,14 @@ std::string hexspines_text(int n) { return std::to_string(n) + (n == 1 ? " hexsp
 
 const char* bypass_name(BypassFacing f) {
   switch (f) {
-    case BypassFacing::kFront: return "front";
-    case BypassFacing::kRight: return "right side";
-    case BypassFacing::kRear: return "rear";
-    case BypassFacing::kLeft: return "left side";
+    case BypassFacing::kFront:
+      return "front";
+    case BypassFacing::kRight:
+      return "right side";
+    case BypassFacing::kRear:
+      return "rear";
+    case BypassFacing::kLeft:
+      return "left side";
   }
   return "?";
 }
@@ -117,50 +122,63 @@ std::vector<Modifier> geometry_components(const Situation& s) {
   const int target = *fire.target_direction;
   if (f.bypass) {
     // D2.32, D2.321: a vehicle in Bypass counts Case A in Target Facings from its CAFP.
-    if (!f.cafp) throw RulesError("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
+    if (!f.cafp)
+      throw RulesError("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
     const BypassFacing to = bypass_facing(*f.cafp, target);
     if (f.bow_mounted || f.gun_type == GunType::kNT) {
       if (to != BypassFacing::kFront)
-        throw RulesError("fire.target_direction",
-                         std::string(f.bow_mounted ? "a bow-mounted weapon" : "a non-turreted (NT) weapon") +
-                             " in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass "
-                             "cannot change its VCA to take a shot (D2.33, D2.35)");
+        throw RulesError(
+            "fire.target_direction",
+            std::string(f.bow_mounted ? "a bow-mounted weapon" : "a non-turreted (NT) weapon") +
+                " in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass "
+                "cannot change its VCA to take a shot (D2.33, D2.35)");
       return out;
     }
-    if (!fire.tca) throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D2.321)");
+    if (!fire.tca)
+      throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D2.321)");
     const BypassFacing from = bypass_facing(*f.cafp, *fire.tca);
     int facings = std::abs(static_cast<int>(to) - static_cast<int>(from));
     if (facings == 3) facings = 1;
     const bool to_side = to == BypassFacing::kLeft || to == BypassFacing::kRight;
     if (facings == 0) {
       if (to_side && fire.acquisition == 0)
-        out.push_back({std::string("Case A: side TCA in Bypass, firing within its enlarged arc, ") + type_name(f.gun_type),
-                       case_a(f.gun_type, 1), "D2.321"});
+        out.push_back(
+            {std::string("Case A: side TCA in Bypass, firing within its enlarged arc, ") + type_name(f.gun_type),
+             case_a(f.gun_type, 1), "D2.321"});
       return out;
     }
     out.push_back({std::string("Case A: TCA change of ") + std::to_string(facings) + " Bypass Target Facing" +
                        (facings == 1 ? "" : "s") + " (" + bypass_name(from) + " to " + bypass_name(to) + "), " +
                        type_name(f.gun_type),
                    case_a(f.gun_type, facings), "D2.321"});
-    if (to_side || facings == 2) out.push_back({"Case A: TCA change to or through a Bypass side Target Facing", 1, "D2.321"});
+    if (to_side || facings == 2)
+      out.push_back({"Case A: TCA change to or through a Bypass side Target Facing", 1, "D2.321"});
     return out;
   }
   if (!f.vehicle) {
-    if (!fire.tca) throw RulesError("fire.tca", "needed with fire.target_direction: the direction the Gun's CA points to (C3.2)");
+    if (!fire.tca)
+      throw RulesError("fire.tca", "needed with fire.target_direction: the direction the Gun's CA points to (C3.2)");
     const int h = hexspines_between(*fire.tca, target);
-    if (h > 0) out.push_back({"Case A: CA change of " + hexspines_text(h) + ", " + type_name(f.gun_type) + " Gun", case_a(f.gun_type, h), "C5.1"});
+    if (h > 0)
+      out.push_back({"Case A: CA change of " + hexspines_text(h) + ", " + type_name(f.gun_type) + " Gun",
+                     case_a(f.gun_type, h), "C5.1"});
     return out;
   }
   if (f.bow_mounted || f.gun_type == GunType::kNT) {
     // D3.11, D3.12: a bow-mounted or non-turreted weapon fires in the VCA; a VCA change is NT.
     const char* what = f.bow_mounted ? "bow mount" : "non-turreted";
     const auto vca = fire.vca ? fire.vca : fire.tca;  // an NT vehicle's TCA is its VCA
-    if (!vca) throw RulesError("fire.vca", std::string("needed with fire.target_direction for a ") + what + " weapon: the direction the hull points to (D3.11, D3.12)");
+    if (!vca)
+      throw RulesError("fire.vca", std::string("needed with fire.target_direction for a ") + what +
+                                       " weapon: the direction the hull points to (D3.11, D3.12)");
     const int h = hexspines_between(*vca, target);
-    if (h > 0) out.push_back({"Case A: VCA change of " + hexspines_text(h) + ", NT (" + what + ")", case_a(GunType::kNT, h), "C5.1"});
+    if (h > 0)
+      out.push_back(
+          {"Case A: VCA change of " + hexspines_text(h) + ", NT (" + what + ")", case_a(GunType::kNT, h), "C5.1"});
     return out;
   }
-  if (!fire.tca) throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D3.12)");
+  if (!fire.tca)
+    throw RulesError("fire.tca", "needed with fire.target_direction: the direction the turret points to (D3.12)");
   if (fire.pivot) {
     // D3.51: the vehicle turns its VCA to the target; the TCA turns with it, and any further
     // TCA change adds the turret's own Case A to the NT Case A of the VCA change.
@@ -168,12 +186,18 @@ std::vector<Modifier> geometry_components(const Situation& s) {
     const int turn = hexspines_between(*fire.vca, target);
     const int tca_after = ((*fire.tca + (target - *fire.vca)) % 6 + 6) % 6;
     const int h = hexspines_between(tca_after, target);
-    if (turn > 0) out.push_back({"Case A: VCA change of " + hexspines_text(turn) + ", NT (the TCA turns with it)", case_a(GunType::kNT, turn), "D3.51"});
-    if (h > 0) out.push_back({"Case A: further TCA change of " + hexspines_text(h) + ", " + type_name(f.gun_type), case_a(f.gun_type, h), "D3.51"});
+    if (turn > 0)
+      out.push_back({"Case A: VCA change of " + hexspines_text(turn) + ", NT (the TCA turns with it)",
+                     case_a(GunType::kNT, turn), "D3.51"});
+    if (h > 0)
+      out.push_back({"Case A: further TCA change of " + hexspines_text(h) + ", " + type_name(f.gun_type),
+                     case_a(f.gun_type, h), "D3.51"});
     return out;
   }
   const int h = hexspines_between(*fire.tca, target);
-  if (h > 0) out.push_back({"Case A: TCA change of " + hexspines_text(h) + ", " + type_name(f.gun_type), case_a(f.gun_type, h), "C5.1"});
+  if (h > 0)
+    out.push_back(
+        {"Case A: TCA change of " + hexspines_text(h) + ", " + type_name(f.gun_type), case_a(f.gun_type, h), "C5.1"});
   return out;
 }
 
@@ -184,7 +208,8 @@ std::vector<Modifier> case_a_modifiers(const Situation& s) {
   std::vector<Modifier> out;
   if (fire.maintained_ca) {
     if (*fire.maintained_ca > 0)
-      out.push_back({"Case A: the penalty another turret weapon paid in this CA this phase", *fire.maintained_ca, "D3.51"});
+      out.push_back(
+          {"Case A: the penalty another turret weapon paid in this CA this phase", *fire.maintained_ca, "D3.51"});
     return out;  // already doubled when the first weapon paid it
   }
   if (fire.ca_change > 0) {
@@ -192,8 +217,9 @@ std::vector<Modifier> case_a_modifiers(const Situation& s) {
       out.push_back({"Case A: VCA change of " + hexspines_text(fire.ca_change) + ", NT (bow mount)",
                      case_a(GunType::kNT, fire.ca_change), "C5.1"});
     else
-      out.push_back({"Case A: CA change of " + hexspines_text(fire.ca_change) + ", " + type_name(s.firer.gun_type) + " gun",
-                     case_a(s.firer.gun_type, fire.ca_change), "C5.1"});
+      out.push_back(
+          {"Case A: CA change of " + hexspines_text(fire.ca_change) + ", " + type_name(s.firer.gun_type) + " gun",
+           case_a(s.firer.gun_type, fire.ca_change), "C5.1"});
   } else {
     out = geometry_components(s);
   }

@@ -10,29 +10,28 @@
 
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_arc.h"
-#include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/rules/asl_movement.h"
+#include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
 namespace {
 
-
 enum class Gun_ : std::uint8_t { kOk, kMalfunctioned, kDisabled };  // the firing gun in a duel
-enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };   // C7.42
+enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };  // C7.42
 
 // A state: where the fire phase stands and, in a duel (fire.turns > 1), the turn, the Rally
 // Phase and what carries over between turns. A one-turn phase uses only the first four fields.
 struct Key {
-  int shots = 0;              // shots fired this phase (canonical: saturates once they are alike)
-  bool special_out = false;   // the special ammo is gone (C8.9)
-  bool low_ammo = false;      // Low Ammo counter (D3.71)
-  bool intensive = false;     // the Intensive Fire shot (C5.6)
-  bool follow_up = false;     // the AFPh follow-up shot (D3.32)
-  int turn = 1;               // duel: 1..T
-  int rph = 0;                // duel: 0 the fire phase; r >= 1 the r-th Rally Phase before it
-  int acq = 0;                // duel, later turns: Acquisition carried over (C6.5)
+  int shots = 0;             // shots fired this phase (canonical: saturates once they are alike)
+  bool special_out = false;  // the special ammo is gone (C8.9)
+  bool low_ammo = false;     // Low Ammo counter (D3.71)
+  bool intensive = false;    // the Intensive Fire shot (C5.6)
+  bool follow_up = false;    // the AFPh follow-up shot (D3.32)
+  int turn = 1;              // duel: 1..T
+  int rph = 0;               // duel: 0 the fire phase; r >= 1 the r-th Rally Phase before it
+  int acq = 0;               // duel, later turns: Acquisition carried over (C6.5)
   Gun_ gun = Gun_::kOk;
   Shock shock = Shock::kNone;
   bool immobilized = false;
@@ -44,8 +43,8 @@ struct Key {
   // still count as shots and hits, but cannot change its fate.
   bool wreck = false;
   auto tie() const {
-    return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized, revealed,
-                    acq_shots, wreck);
+    return std::tie(shots, special_out, low_ammo, intensive, follow_up, turn, rph, acq, gun, shock, immobilized,
+                    revealed, acq_shots, wreck);
   }
   bool operator==(const Key& o) const { return tie() == o.tie(); }
 };
@@ -54,8 +53,8 @@ struct KeyHash {
   std::size_t operator()(const Key& k) const noexcept {
     std::uint64_t h = static_cast<std::uint32_t>(k.shots);
     for (const int v : {int{k.special_out}, int{k.low_ammo}, int{k.intensive}, int{k.follow_up}, k.turn, k.rph, k.acq,
-                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}, int{k.revealed}, k.acq_shots,
-                        int{k.wreck}})
+                        static_cast<int>(k.gun), static_cast<int>(k.shock), int{k.immobilized}, int{k.revealed},
+                        k.acq_shots, int{k.wreck}})
       h = (h ^ static_cast<std::uint32_t>(v)) * 0x9E3779B97F4A7C15ull;
     return static_cast<std::size_t>(h ^ (h >> 32));
   }
@@ -85,16 +84,20 @@ int status_of(bool destroyed, Shock shock, bool immobilized) {
 // "shot 2", "shots 3+ (fallback ammo)", ...
 std::string shot_label(const Situation& s, const ShotContext& ctx, int saturate) {
   std::string l;
-  if (ctx.intensive) l = "Intensive Fire shot";
-  else if (ctx.follow_up) l = "AFPh follow-up shot";
-  else if (s.fire.max_shots || ctx.shots_fired < saturate) l = "shot " + std::to_string(ctx.shots_fired + 1);
-  else l = "shots " + std::to_string(ctx.shots_fired + 1) + "+";
+  if (ctx.intensive)
+    l = "Intensive Fire shot";
+  else if (ctx.follow_up)
+    l = "AFPh follow-up shot";
+  else if (s.fire.max_shots || ctx.shots_fired < saturate)
+    l = "shot " + std::to_string(ctx.shots_fired + 1);
+  else
+    l = "shots " + std::to_string(ctx.shots_fired + 1) + "+";
   const Ammo a = shot_ammo(s, ctx);
   if (is_special(s.firer.ammo) && ctx.special_out) l += a == Ammo::kNone ? " (no ammo)" : " (fallback ammo)";
   if (ctx.low_ammo_marked && !s.firer.low_ammo_marked) l += " (Low Ammo)";
   if (ctx.revealed)  // C6.57: the hit and the shots after it acquire the target (saturating at 2)
-    l += " (concealment removed by a hit; " + std::to_string(ctx.acquiring_shots) + (ctx.acquiring_shots >= 2 ? "+" : "") +
-         " acquiring shot" + (ctx.acquiring_shots == 1 ? ")" : "s)");
+    l += " (concealment removed by a hit; " + std::to_string(ctx.acquiring_shots) +
+         (ctx.acquiring_shots >= 2 ? "+" : "") + " acquiring shot" + (ctx.acquiring_shots == 1 ? ")" : "s)");
   return l;
 }
 
@@ -195,20 +198,22 @@ class Compiler {
         continue;
       }
       const ShotContext ctx = context_of(k);
-      const bool explain =
-          explain_ &&
-          explained.insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up, k.turn > 1, k.acq, k.revealed, k.acq_shots})
-              .second;
+      const bool explain = explain_ && explained
+                                           .insert({k.shots, k.special_out, k.low_ammo, k.intensive, k.follow_up,
+                                                    k.turn > 1, k.acq, k.revealed, k.acq_shots})
+                                           .second;
       ShotExplain ex;
       // The first state is the first shot: ShotContext{.low_ammo_marked = marked}, as check()
-      const ShotSpec spec = next == 0 && first_shot_ && !explain ? *first_shot_ : build_shot(s_, ctx, explain ? &ex : nullptr);
+      const ShotSpec spec =
+          next == 0 && first_shot_ && !explain ? *first_shot_ : build_shot(s_, ctx, explain ? &ex : nullptr);
       b_.set_state_root(id, build_state(k, spec));
       if (!explain) continue;
       ex.label = shot_label(s_, ctx, saturate(k));
       if (duel() && k.turn == 1) ex.label = "turn 1: " + ex.label;
       if (duel() && k.turn > 1)
-        ex.label = "later turns" + (k.acq > 0 ? " (Acquisition -" + std::to_string(k.acq) + " carried over)" : std::string()) +
-                   ": " + ex.label;
+        ex.label = "later turns" +
+                   (k.acq > 0 ? " (Acquisition -" + std::to_string(k.acq) + " carried over)" : std::string()) + ": " +
+                   ex.label;
       out.explain.shots.push_back(std::move(ex));
     }
     out.program = b_.take();
@@ -250,23 +255,24 @@ class Compiler {
   // Leaf of a step: what happened, and where the phase goes next. Within one state the leaf
   // depends on the colored dr only through "ROF kept", so it is built once per distinct input.
   // `hits`: the hits the shot scored (counter "hits"); -1: from `hit` (a Multiple Hit is two).
-  Link finish(const Key& k, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired,
-              const Hit& hit, Outcome outcome, int hits = -1) {
+  Link finish(const Key& k, const ShotSpec& spec, int colored, Breakdown bd, Depletion dep, bool fired, const Hit& hit,
+              Outcome outcome, int hits = -1) {
     if (hits < 0) hits = hit.hit ? (hit.multiple ? 2 : 1) : 0;
     const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
     const std::uint32_t memo = static_cast<std::uint32_t>(kept_rof) | static_cast<std::uint32_t>(bd) << 1 |
                                static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(fired) << 5 |
-                               static_cast<std::uint32_t>(hit.hit) << 6 | static_cast<std::uint32_t>(hit.critical) << 7 |
-                               static_cast<std::uint32_t>(hit.multiple) << 8 | static_cast<std::uint32_t>(outcome) << 9 |
-                               static_cast<std::uint32_t>(hits) << 24;
+                               static_cast<std::uint32_t>(hit.hit) << 6 |
+                               static_cast<std::uint32_t>(hit.critical) << 7 |
+                               static_cast<std::uint32_t>(hit.multiple) << 8 |
+                               static_cast<std::uint32_t>(outcome) << 9 | static_cast<std::uint32_t>(hits) << 24;
     if (const Link* l = finish_memo_.find(memo)) return *l;
     const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome, hits);
     finish_memo_.insert(memo, l);
     return l;
   }
 
-  Link finish_leaf(const Key& k, bool kept_rof, Breakdown bd, Depletion dep, bool fired,
-                   const Hit& hit, Outcome outcome, int hits) {
+  Link finish_leaf(const Key& k, bool kept_rof, Breakdown bd, Depletion dep, bool fired, const Hit& hit,
+                   Outcome outcome, int hits) {
     const ShotContext ctx = context_of(k);
     // A shot at a wreck (stop_on = "never", after a kill): it hits or misses, nothing more.
     // (MG/IFE roll no To Hit DR: their shot has no effect, never a miss.)
@@ -311,7 +317,8 @@ class Compiler {
       const int base = k.turn > 1 ? k.acq : s_.fire.acquisition;
       const bool moving = s_.fire.phase == Phase::kBounding || s_.fire.motion;
       const bool keeps = s_.firer.stabilized || !moving;
-      const int built = next.acq_shots >= 0 ? (next.revealed ? next.acq_shots : 0) : k.shots + (fired ? 1 : 0);  // C6.57
+      const int built =
+          next.acq_shots >= 0 ? (next.revealed ? next.acq_shots : 0) : k.shots + (fired ? 1 : 0);  // C6.57
       next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + built);
       return turn_over(leaf, next);
     };
@@ -340,7 +347,8 @@ class Compiler {
     bool intensive_next = false;
     if (!kept_rof) {
       // C2.5: no Intensive Fire in the Player Turn of a Conditional ROF CA change (the first).
-      if (!s_.fire.intensive_fire || (k.turn <= 1 && conditional_rof_bars_intensive(s_))) return phase_over(kEndRofExhausted);
+      if (!s_.fire.intensive_fire || (k.turn <= 1 && conditional_rof_bars_intensive(s_)))
+        return phase_over(kEndRofExhausted);
       intensive_next = true;  // C5.6: after the normal ROF is exhausted
     }
     next.shots = s_.fire.max_shots ? fired_now : std::min(fired_now, saturate(k));
@@ -387,7 +395,8 @@ class Compiler {
     // run that ends with the gun out for good, on the last turn too, says so.
     if (!can_fire(k) && !repairs(k) && (k.shock == Shock::kNone || t == turns_)) {
       for (int u = t + 1; u <= turns_; ++u) mark_gun(leaf, u, k.gun);
-      return end(leaf, k.gun != Gun_::kDisabled && !has_ammo(k) ? duel::end_out_of_ammo(turns_) : duel::end_gun_disabled(turns_));
+      return end(leaf, k.gun != Gun_::kDisabled && !has_ammo(k) ? duel::end_out_of_ammo(turns_)
+                                                                : duel::end_gun_disabled(turns_));
     }
     if (t == turns_) return end(leaf, duel::end_turns_over(turns_));
     k.turn = t + 1;
@@ -429,17 +438,18 @@ class Compiler {
       std::array<Link, 6> dr;
       for (int r = 1; r <= 6; ++r) {
         const bool removed = k.shock == Shock::kShocked ? r <= 2 : r <= 3;
-        dr[static_cast<std::size_t>(r - 1)] =
-            removed ? leaf_for(Shock::kNone, false)
-                    : k.shock == Shock::kShocked ? leaf_for(Shock::kUnconfirmed, false) : leaf_for(Shock::kUnconfirmed, true);
+        dr[static_cast<std::size_t>(r - 1)] = removed                      ? leaf_for(Shock::kNone, false)
+                                              : k.shock == Shock::kShocked ? leaf_for(Shock::kUnconfirmed, false)
+                                                                           : leaf_for(Shock::kUnconfirmed, true);
       }
       return b_.node(DieKind::kD6, dr);
     };
     if (!repairs(k)) return after_repair(k.gun);
     std::array<Link, 6> dr;
     for (int r = 1; r <= 6; ++r)
-      dr[static_cast<std::size_t>(r - 1)] =
-          after_repair(r == 6 ? Gun_::kDisabled : r <= repair ? Gun_::kOk : Gun_::kMalfunctioned);
+      dr[static_cast<std::size_t>(r - 1)] = after_repair(r == 6        ? Gun_::kDisabled
+                                                         : r <= repair ? Gun_::kOk
+                                                                       : Gun_::kMalfunctioned);
     Link root = b_.node(DieKind::kD6, dr);
     return root;
   }
@@ -458,7 +468,8 @@ class Compiler {
     const auto i = static_cast<std::size_t>(kill_index(loc, facing, critical));
     if (!tk_known_[i]) {
       const KillSpec& k = spec.kill[i];
-      for (int f = 0; f < 36; ++f) tk_[i][static_cast<std::size_t>(f)] = to_kill(spec, k, loc, pair_colored(f), pair_white(f));
+      for (int f = 0; f < 36; ++f)
+        tk_[i][static_cast<std::size_t>(f)] = to_kill(spec, k, loc, pair_colored(f), pair_white(f));
       tk_known_[i] = true;
     }
     return tk_[i];
@@ -514,11 +525,12 @@ class Compiler {
     reuse_tk_outcomes(spec);
     const auto kill_dag_memo = [&](int c, Breakdown bd, Depletion dep, const Hit& h) {
       const bool kept = spec.keeps_rof && c <= spec.rof;
-      const std::uint32_t mkey = static_cast<std::uint32_t>(kept) | static_cast<std::uint32_t>(bd) << 1 |
-                                 static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(h.hit) << 5 |
-                                 static_cast<std::uint32_t>(h.critical) << 6 | static_cast<std::uint32_t>(h.multiple) << 7 |
-                                 static_cast<std::uint32_t>(h.improbable) << 8 |
-                                 static_cast<std::uint32_t>(h.location) << 9 | static_cast<std::uint32_t>(h.facing) << 10;
+      const std::uint32_t mkey =
+          static_cast<std::uint32_t>(kept) | static_cast<std::uint32_t>(bd) << 1 |
+          static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(h.hit) << 5 |
+          static_cast<std::uint32_t>(h.critical) << 6 | static_cast<std::uint32_t>(h.multiple) << 7 |
+          static_cast<std::uint32_t>(h.improbable) << 8 | static_cast<std::uint32_t>(h.location) << 9 |
+          static_cast<std::uint32_t>(h.facing) << 10;
       if (const Link* l = kill_dags_.find(mkey)) return *l;
       const Link l = kill_dag(key, spec, c, bd, dep, h);
       kill_dags_.insert(mkey, l);
@@ -568,9 +580,9 @@ class Compiler {
   const ShotSpec* first_shot_ = nullptr;
   ProgramBuilder b_;
   std::unordered_map<Key, std::int32_t, KeyHash> ids_;
-  std::vector<Key> pending_;  // every state, in the order reserved: built first to last
-  LinkMemo finish_memo_;  // finish() within the state being built
-  LinkMemo kill_dags_;    // kill_dag() within the state being built
+  std::vector<Key> pending_;                      // every state, in the order reserved: built first to last
+  LinkMemo finish_memo_;                          // finish() within the state being built
+  LinkMemo kill_dags_;                            // kill_dag() within the state being built
   std::array<std::array<Outcome, 36>, 12> tk_{};  // tk_outcomes() by kill_index
   std::array<bool, 12> tk_known_{};
   ShotSpec tk_for_;  // the shot tk_ was computed for
@@ -592,7 +604,9 @@ std::optional<RulesError> check_heat_date(const Firer& f) {
   } else if ((f.nationality == Nationality::kAmerican || f.nationality == Nationality::kBritish ||
               f.nationality == Nationality::kRussian) &&
              before(1943, 1)) {
-    who = f.nationality == Nationality::kAmerican ? "the U.S." : f.nationality == Nationality::kBritish ? "the British" : "the Russians";
+    who = f.nationality == Nationality::kAmerican  ? "the U.S."
+          : f.nationality == Nationality::kBritish ? "the British"
+                                                   : "the Russians";
     from = "1943";
   }
   if (!who) return std::nullopt;
@@ -604,22 +618,32 @@ std::optional<RulesError> check_duel(const Situation& s) {
   auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
   const Fire& fire = s.fire;
   if (fire.turns < 1 || fire.turns > kMaxTurns)
-    return err("fire.turns", "expected 1 to " + std::to_string(kMaxTurns) + " turns, got " + std::to_string(fire.turns));
+    return err("fire.turns",
+               "expected 1 to " + std::to_string(kMaxTurns) + " turns, got " + std::to_string(fire.turns));
   if (fire.rally_phases < 1 || fire.rally_phases > 2)
     return err("fire.rally_phases", "expected 1 or 2 Rally Phases between the firer's fire phases, got " +
                                         std::to_string(fire.rally_phases));
   if (s.firer.repair && s.firer.vehicle)
-    return err("firer.repair", "a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+    return err(
+        "firer.repair",
+        "a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
   if (s.firer.repair && (*s.firer.repair < 1 || *s.firer.repair > 5))
-    return err("firer.repair", "expected an R# of 1 to 5 (a dr of 6 always eliminates, A9.72), got " + std::to_string(*s.firer.repair));
+    return err("firer.repair",
+               "expected an R# of 1 to 5 (a dr of 6 always eliminates, A9.72), got " + std::to_string(*s.firer.repair));
   if (fire.turns == 1) return std::nullopt;
   if (s.movement) return err("fire.turns", "a movement roll is a single roll: fire.turns needs a fire situation");
   if (s.target.type != TargetType::kVehicle)
-    return err("fire.turns", "a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+    return err("fire.turns",
+               "a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model "
+               "rallying Personnel");
   if (fire.stop_on == StopOn::kNever)
-    return err("fire.stop_on", "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
+    return err(
+        "fire.stop_on",
+        "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
   if (!s.firer.vehicle && !s.firer.repair && repairable(s.firer))
-    return err("firer.repair", "a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+    return err(
+        "firer.repair",
+        "a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
   return std::nullopt;
 }
 
@@ -637,68 +661,105 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (t.hull_down && t.tem != 0) return err("target.tem", "a hull-down target cannot also claim TEM (D4.2)");
   if (fire.same_hex && fire.range != 0)
     return err("fire.range", "same-hex fire is at range 0 (C5.5), got " + std::to_string(fire.range));
-  if (!fire.same_hex && fire.range == 0) return err("fire.range", "range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
-  if (fire.phase == Phase::kBounding && !f.vehicle) return err("fire.phase", "only a vehicle uses Bounding First Fire (D3.3)");
+  if (!fire.same_hex && fire.range == 0)
+    return err("fire.range", "range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
+  if (fire.phase == Phase::kBounding && !f.vehicle)
+    return err("fire.phase", "only a vehicle uses Bounding First Fire (D3.3)");
   if (fire.opportunity && fire.phase != Phase::kAdvancing)
-    return err("fire.opportunity", "Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
-  if (fire.opportunity && f.vehicle) return err("fire.opportunity", "vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
+    return err("fire.opportunity",
+               "Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
+  if (fire.opportunity && f.vehicle)
+    return err("fire.opportunity", "vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
   if (f.armor_leader != 0 && !f.vehicle)
     return err("firer.armor_leader", "an Armor Leader has no effect on non-vehicular Guns (D3.4)");
   if (fire.buttoned_up && !f.vehicle)
     return err("fire.buttoned_up", "Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
   if (f.low_ammo && !f.vehicle)
-    return err("firer.low_ammo", "a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
+    return err("firer.low_ammo",
+               "a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
   if (auto e = check_heat_date(f)) return e;
   const bool geometry = fire.target_direction || fire.vca || fire.tca;
   if (fire.ca_change > 0 && (geometry || fire.maintained_ca))
-    return err("fire.ca_change", "give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");
+    return err("fire.ca_change",
+               "give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, "
+               "fire.maintained_ca), not both");
   if (fire.maintained_ca && fire.target_direction)
     return err("fire.maintained_ca", "give either fire.maintained_ca (D3.51) or fire.target_direction, not both");
-  if (f.bypass && !f.cafp) return err("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
-  if (f.cafp && !f.bypass) return err("firer.cafp", "a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
+  if (f.bypass && !f.cafp)
+    return err("firer.cafp", "a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
+  if (f.cafp && !f.bypass)
+    return err("firer.cafp", "a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
   if (f.bypass && fire.vca && f.cafp && *fire.vca != *f.cafp)
-    return err("fire.vca", "a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
-  if (f.bypass && fire.firer_terrain == Terrain::kRubble) return err("firer.bypass", "Bypass is not allowed in a rubble hex (D2.31)");
+    return err(
+        "fire.vca",
+        "a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
+  if (f.bypass && fire.firer_terrain == Terrain::kRubble)
+    return err("firer.bypass", "Bypass is not allowed in a rubble hex (D2.31)");
   // D3.12: a non-turreted vehicle's weapon (NT) fires in its VCA, as a bow-mounted one does
   if (f.vehicle && f.gun_type == GunType::kNT && !f.bow_mounted && fire.tca && fire.vca && *fire.tca != *fire.vca)
-    return err("fire.tca", "a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
+    return err("fire.tca",
+               "a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
   if (fire.maintained_ca && !f.vehicle)
-    return err("fire.maintained_ca", "maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
-  if (fire.motion && fire.phase == Phase::kPrep) return err("fire.motion", "a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
+    return err(
+        "fire.maintained_ca",
+        "maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
+  if (fire.motion && fire.phase == Phase::kPrep)
+    return err("fire.motion", "a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
   if (fire.los_mp && fire.phase != Phase::kBounding)
-    return err("fire.los_mp", "MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
-                              "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)");
+    return err("fire.los_mp",
+               "MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
+               "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)");
   if (fire.same_hex && (s.target.ffmo || s.target.ffnam))
-    return err(s.target.ffmo ? "target.ffmo" : "target.ffnam", "Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
+    return err(s.target.ffmo ? "target.ffmo" : "target.ffnam",
+               "Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
   // C5.51: firing at a target in the same hex does not change the firer's CA, but in Defensive
   // First (or Final) Fire or with the firer or the target in Bypass (D2.321)
   if (fire.same_hex && fire.phase != Phase::kDefensive && fire.phase != Phase::kFinal && !f.bypass && !t.bypass) {
-    const char* key = fire.ca_change > 0 ? "fire.ca_change" : fire.target_direction ? "fire.target_direction" : fire.maintained_ca ? "fire.maintained_ca" : nullptr;
-    if (key) return err(key, "same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
+    const char* key = fire.ca_change > 0      ? "fire.ca_change"
+                      : fire.target_direction ? "fire.target_direction"
+                      : fire.maintained_ca    ? "fire.maintained_ca"
+                                              : nullptr;
+    if (key)
+      return err(key,
+                 "same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass "
+                 "(C5.51): no Case A");
   }
   if (f.bypass && !f.vehicle) return err("firer.bypass", "only a vehicle uses Bypass (D2.3)");
   if (f.non_qualified && f.vehicle)
-    return err("firer.non_qualified", "non-qualified use is Infantry manning a crew-served Gun (A21.13): a vehicle's weapons are fired by its crew "
-                                      "(a captured vehicle: firer.captured)");
+    return err(
+        "firer.non_qualified",
+        "non-qualified use is Infantry manning a crew-served Gun (A21.13): a vehicle's weapons are fired by its crew "
+        "(a captured vehicle: firer.captured)");
   if (f.bow_mounted && !f.vehicle) return err("firer.bow_mounted", "only a vehicle has bow-mounted weapons (D3.11)");
   if (fire.pivot && (!f.vehicle || f.bow_mounted || f.bypass || f.gun_type == GunType::kNT))
-    return err("fire.pivot", "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
+    return err(
+        "fire.pivot",
+        "only a turreted vehicle not in Bypass pivots its VCA to bring its turret weapon to bear (D3.51, D2.33)");
   if (fire.motion && !f.vehicle) return err("fire.motion", "only a vehicle fires in Motion (C5.35)");
   if (fire.follow_up) {
     if (fire.phase != Phase::kBounding)
-      return err("fire.follow_up", "the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
+      return err("fire.follow_up",
+                 "the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
     if (multiple_rof(f) == 0)
-      return err("fire.follow_up", f.rof == 0 ? "only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)"
-                                              : "a captured weapon's Multiple ROF is one lower (A21.12): none is left to keep through the MPh for an AFPh shot (D3.32)");
+      return err("fire.follow_up",
+                 f.rof == 0 ? "only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)"
+                            : "a captured weapon's Multiple ROF is one lower (A21.12): none is left to keep through "
+                              "the MPh for an AFPh shot (D3.32)");
     if (!fire.max_shots)
-      return err("fire.follow_up", "give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
-    if (fire.intensive_fire) return err("fire.follow_up", "the AFPh follow-up shot is the weapon's last shot: no Intensive Fire with it (D3.32, C5.6)");
+      return err("fire.follow_up",
+                 "give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after "
+                 "them (D3.32)");
+    if (fire.intensive_fire)
+      return err("fire.follow_up",
+                 "the AFPh follow-up shot is the weapon's last shot: no Intensive Fire with it (D3.32, C5.6)");
   }
   if (f.bypass && fire.ca_change > 0)
-    return err("fire.ca_change", "a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
-                                 "give fire.tca and fire.target_direction instead");
+    return err("fire.ca_change",
+               "a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+               "give fire.tca and fire.target_direction instead");
   if (fire.phase == Phase::kBounding && fire.ca_change > 0)
-    return err("fire.ca_change", "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
+    return err("fire.ca_change",
+               "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   if (f.low_ammo_marked && !f.low_ammo)
     return err("firer.low_ammo_marked", "a Low Ammo counter needs a circled B# (firer.low_ammo = true) (D3.71)");
   if (f.x_number && *f.x_number < f.breakdown)
@@ -710,11 +771,13 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (fire.intensive_fire) {
     if (f.no_intensive_fire) return err("fire.intensive_fire", "the Gun is marked \"No IF\" (C5.63)");
     if (fire.phase == Phase::kAdvancing && !fire.opportunity)
-      return err("fire.intensive_fire", "Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
+      return err("fire.intensive_fire",
+                 "Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
     if (fire.pinned) return err("fire.intensive_fire", "a pinned firer cannot use Intensive Fire (C5.4, C5.6)");
     if (conditional_rof_bars_intensive(s) && fire.turns == 1)
       return err("fire.intensive_fire",
-                 "a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player Turn (C2.5)");
+                 "a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player "
+                 "Turn (C2.5)");
   }
   if (fire.same_hex && in_obstacle(fire.firer_terrain) && fire.phase == Phase::kBounding) {
     // Allowed; Case E doubles (C5.5). Nothing to check.
@@ -751,20 +814,30 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   ift_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
-  if (s.firer.captured) c.explain.th_color = "red: captured weapon (A21.12, C5.8)";
-  else if (s.firer.non_qualified) c.explain.th_color = "red: non-qualified crew (A21.13, C5.8)";
-  else if (s.firer.th_color == ThColor::kRed) c.explain.th_color = "red (set in the situation)";
-  else if (s.firer.th_color == ThColor::kBlack) c.explain.th_color = "black (set in the situation)";
-  else c.explain.th_color = (red ? "red: " : "black: ") + reason;
+  if (s.target.type == TargetType::kArea)
+    c.explain.th_color = "red: the Area Target Type has only red TH#, for every nationality (C3.3)";
+  else if (s.firer.captured)
+    c.explain.th_color = "red: captured weapon (A21.12, C5.8)";
+  else if (s.firer.non_qualified)
+    c.explain.th_color = "red: non-qualified crew (A21.13, C5.8)";
+  else if (s.firer.th_color == ThColor::kRed)
+    c.explain.th_color = "red (set in the situation)";
+  else if (s.firer.th_color == ThColor::kBlack)
+    c.explain.th_color = "black (set in the situation)";
+  else
+    c.explain.th_color = (red ? "red: " : "black: ") + reason;
   bool uncertain = false;
   case_d(s.firer.gun, s.firer.ammo, s.fire.range, &uncertain);
   if (uncertain)
     notes.push_back("Case D: the chart prints no row for this caliber; salvo uses the nearest row (C7.24)");
-  if (s.fire.same_hex) notes.push_back("same hex: Target Facing from the colored dr, 1-2 rear, 3-4 side, 5-6 front (D3.2)");
+  if (s.fire.same_hex)
+    notes.push_back("same hex: Target Facing from the colored dr, 1-2 rear, 3-4 side, 5-6 front (D3.2)");
   if (s.fire.phase == Phase::kBounding && (s.fire.target_direction || s.fire.ca_change))
     notes.push_back("Bounding First Fire never pays Case A: the CA was changed by MP expenditure (C5.13)");
   if (s.fire.follow_up)
-    notes.push_back("AFPh follow-up shot after the MPh shots if the Multiple ROF was kept: Case C (C1/C2 do not apply), no further ROF (D3.32)");
+    notes.push_back(
+        "AFPh follow-up shot after the MPh shots if the Multiple ROF was kept: Case C (C1/C2 do not apply), no further "
+        "ROF (D3.32)");
   // MG/IFE roll no To Hit DR: no Acquisition, no Case C4 (their FP is halved instead, D2.42).
   const bool th_dr = s.firer.weapon == Weapon::kGun;
   if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized && th_dr)
@@ -773,18 +846,24 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
   if (s.fire.stop_on == StopOn::kNever && s.fire.turns == 1)
-    notes.push_back("stop_on = \"never\": shots after a kill still count as shots and hits, but a destroyed target's fate is "
-                    "settled: they neither burn nor shock nor immobilize it, and their outcome is no_effect (a hit) or miss");
+    notes.push_back(
+        "stop_on = \"never\": shots after a kill still count as shots and hits, but a destroyed target's fate is "
+        "settled: they neither burn nor shock nor immobilize it, and their outcome is no_effect (a hit) or miss");
   if (s.target.moving && s.target.type == TargetType::kVehicle && !s.fire.same_hex && s.fire.range <= 2)
-    notes.push_back("no Case L: a vehicle fired on while it moves (target.moving) is Non-Stopped, and Point Blank Range is NA "
-                    "against a Motion/Non-Stopped vehicle (C6.3); a vehicle that has stopped is target.moving = false");
+    notes.push_back(
+        "no Case L: a vehicle fired on while it moves (target.moving) is Non-Stopped, and Point Blank Range is NA "
+        "against a Motion/Non-Stopped vehicle (C6.3); a vehicle that has stopped is target.moving = false");
   if (s.fire.same_hex && s.firer.bypass && s.target.bypass)
-    notes.push_back("firer and target both in Bypass in one hex: a shot needs LOS between their CAFPs (C5.5), which salvo cannot check");
+    notes.push_back(
+        "firer and target both in Bypass in one hex: a shot needs LOS between their CAFPs (C5.5), which salvo cannot "
+        "check");
   if (s.target.concealed && s.target.type != TargetType::kArea)
-    notes.push_back("concealed target: misses gain no Acquisition; salvo takes a hit as the shot that removes the concealment, "
-                    "after which Case K no longer applies and Acquisition builds (C6.57)");
+    notes.push_back(
+        "concealed target: misses gain no Acquisition; salvo takes a hit as the shot that removes the concealment, "
+        "after which Case K no longer applies and Acquisition builds (C6.57)");
   if (s.firer.vehicle && s.fire.intensive_fire)
-    notes.push_back("Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
+    notes.push_back(
+        "Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
   if (s.target.mp_in_los && s.fire.phase != Phase::kDefensive)
     notes.push_back("target.mp_in_los matters only for Defensive First Fire (C6.11-.12): ignored");
   if (s.firer.depletion && !is_special(s.firer.ammo))
@@ -793,24 +872,37 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("duel over " + std::to_string(s.fire.turns) + " turns: the same fire phase each turn, " +
                     std::to_string(s.fire.rally_phases) + " Rally Phase" + (s.fire.rally_phases > 1 ? "s" : "") +
                     " between two of them (fire.rally_phases: 2 when the firer fires only in its own Player Turns)");
-    notes.push_back(s.firer.captured ? "a captured weapon is never repaired (A9.72): a malfunction puts it out for the rest of the duel"
-                    : !repairable(s.firer) ? "only a crew repairs a Gun (A9.72): manned by non-qualified Infantry, a malfunction puts it out for the rest of the duel"
-                    : s.firer.vehicle ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
-                                      : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
-                                            " repairs, 6 eliminates the Gun (A9.72)");
-    notes.push_back("the duel ends when nothing more can change: the target destroyed, or (the target not Shocked) the gun disabled, "
-                    "malfunctioned for good, or out of ammunition (a gun with none left makes no repair attempt)");
+    notes.push_back(
+        s.firer.captured
+            ? "a captured weapon is never repaired (A9.72): a malfunction puts it out for the rest of the duel"
+        : !repairable(s.firer) ? "only a crew repairs a Gun (A9.72): manned by non-qualified Infantry, a malfunction "
+                                 "puts it out for the rest of the duel"
+        : s.firer.vehicle      ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
+                               : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
+                                " repairs, 6 eliminates the Gun (A9.72)");
+    notes.push_back(
+        "the duel ends when nothing more can change: the target destroyed, or (the target not Shocked) the gun "
+        "disabled, "
+        "malfunctioned for good, or out of ammunition (a gun with none left makes no repair attempt)");
     if (s.fire.intensive_fire && conditional_rof_bars_intensive(s))
-      notes.push_back("Conditional ROF (C2.5): no Intensive Fire in the first turn, which changes CA; in later turns it may");
-    notes.push_back("Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first turn's first shot (C5.12)");
+      notes.push_back(
+          "Conditional ROF (C2.5): no Intensive Fire in the first turn, which changes CA; in later turns it may");
+    notes.push_back(
+        "Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first "
+        "turn's first shot (C5.12)");
     notes.push_back("Low Ammo and spent special ammunition carry over (D3.71, C8.9)");
-    notes.push_back("Shock: at the end of the next Rally Phase dr 1-2 removes it, else Unconfirmed Kill; a UK dr 1-3 removes it, else a wreck (C7.42); another Shock flips a UK back to Shock");
-    notes.push_back("Possible Shock (C7.41) needs the AFV's NTC, which salvo does not roll: it has no lasting effect in a duel");
+    notes.push_back(
+        "Shock: at the end of the next Rally Phase dr 1-2 removes it, else Unconfirmed Kill; a UK dr 1-3 removes it, "
+        "else a wreck (C7.42); another Shock flips a UK back to Shock");
+    notes.push_back(
+        "Possible Shock (C7.41) needs the AFV's NTC, which salvo does not roll: it has no lasting effect in a duel");
   } else if (s.fire.rally_phases != 1) {
     notes.push_back("fire.rally_phases matters only with fire.turns > 1: ignored");
   }
   if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kVehicle) {  // To Kill notes
-    notes.push_back("multiple hits: the firer keeps the better result, ranked burn > eliminated > shock > immobilized > possible shock > no effect > dud (C3.8)");
+    notes.push_back(
+        "multiple hits: the firer keeps the better result, ranked burn > eliminated > shock > immobilized > possible "
+        "shock > no effect > dud (C3.8)");
     notes.push_back("possible shock (non-HE at TK+1) is reported on its own: it needs the AFV's NTC (C7.41)");
   }
   return c;

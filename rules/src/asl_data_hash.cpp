@@ -20,8 +20,10 @@ std::uint64_t tables_hash(const TableData& data) {
   Fnv1a f;
   auto mix = [&f](const auto& v) {
     using V = std::remove_cvref_t<decltype(v)>;
-    if constexpr (std::is_same_v<V, std::string_view>) f.str(v);
-    else f.i64(static_cast<std::int64_t>(v));  // numbers, bools, enums
+    if constexpr (std::is_same_v<V, std::string_view>)
+      f.str(v);
+    else
+      f.i64(static_cast<std::int64_t>(v));  // numbers, bools, enums
   };
   for_each_table(data, [&](std::string_view name, const auto& table) {
     // The name, a list's length (so that moving an entry between tables, or adding or dropping

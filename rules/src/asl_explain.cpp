@@ -7,10 +7,10 @@
 
 #include "salvo/core/text_table.h"
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
 namespace {
-
 
 std::string signed_value(int v) { return fmt::format("{:+d}", v); }
 
@@ -18,24 +18,6 @@ std::string modifier_line(const Modifier& m) {
   std::string s = fmt::format("{:>3}  {}", signed_value(m.value), m.what);
   if (!m.rule.empty()) s += fmt::format(" ({})", m.rule);
   return s;
-}
-
-const char* ammo_name(Ammo a) {
-  switch (a) {
-    case Ammo::kAP:
-      return "AP";
-    case Ammo::kAPCR:
-      return "APCR";
-    case Ammo::kAPDS:
-      return "APDS";
-    case Ammo::kHEAT:
-      return "HEAT";
-    case Ammo::kHE:
-      return "HE";
-    case Ammo::kNone:
-      return "none";
-  }
-  return "?";
 }
 
 std::string opt_number(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
@@ -56,13 +38,13 @@ std::string explain_shot(const ShotExplain& s) {
   for (const auto& m : s.drm) out += "      " + modifier_line(m) + '\n';
   out += fmt::format("    total DRM      {}\n", signed_value(s.total_drm));
   if (s.double_lower_die)
-    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n",
-                       s.modified_th, s.modified_th - s.total_drm);
-  else
-    out += fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th,
+    out += fmt::format("    hits on Final DR <= {}, i.e. colored + white + the lower die again <= {}\n", s.modified_th,
                        s.modified_th - s.total_drm);
-  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_name(s.ammo),
-                     s.rof, s.breakdown, opt_number(s.x_number), opt_number(s.depletion));
+  else
+    out +=
+        fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th, s.modified_th - s.total_drm);
+  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_text(s.ammo), s.rof, s.breakdown,
+                     opt_number(s.x_number), opt_number(s.depletion));
   if (!s.effects.empty()) {
     out += "    Infantry Fire Table\n";
     for (const auto& line : s.effects) out += "      " + line + '\n';
@@ -82,8 +64,7 @@ std::string explain_shot(const ShotExplain& s) {
     }
     if (mods.empty()) mods = "-";
     t.rows.push_back({k.aspect + (k.critical ? " (CH)" : ""), std::to_string(k.basic_tk),
-                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk),
-                      mods});
+                      k.af ? std::to_string(*k.af) : "unarmored", std::to_string(k.final_tk), mods});
   }
   out += t.render();
   return out;

@@ -38,7 +38,6 @@ std::string signed_text(int v) {
   return t;
 }
 
-
 void add(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule) {
   if (value == 0) return;
   total += value;
@@ -47,13 +46,24 @@ void add(std::vector<Modifier>& mods, int& total, std::string what, int value, s
 
 std::string modifiers_text(const std::vector<Modifier>& mods) {
   std::string out;
-  for (const Modifier& m : mods) out += (out.empty() ? "" : ", ") + signed_text(m.value) + " " + m.what + " (" + m.rule + ")";
+  for (const Modifier& m : mods)
+    out += (out.empty() ? "" : ", ") + signed_text(m.value) + " " + m.what + " (" + m.rule + ")";
   return out.empty() ? "none" : out;
 }
 
-
 // FP of an ordnance hit vs Personnel (C.6 HE columns; C8.31 HE equivalency).
-int ordnance_fp(const Firer& f, Ammo ammo) { return ammo == Ammo::kHE ? he_fp(f.gun.caliber_mm) : he_equivalent_fp(f.gun, ammo); }
+int ordnance_fp(const Firer& f, Ammo ammo) {
+  return ammo == Ammo::kHE ? he_fp(f.gun.caliber_mm) : he_equivalent_fp(f.gun, ammo);
+}
+
+// B13.3 Air Bursts: ordnance HE that hits a unit in woods, not in an entrenchment or pillbox, has
+// -1 instead of the woods TEM on its Effects DR (salvo's reading: on the Area and the Infantry
+// Target Types, normal hits and CH alike, mortars included; not AP HE equivalency, not MG/IFE).
+bool air_burst(const Situation& s, Ammo ammo) {
+  const Target& t = s.target;
+  return s.firer.weapon == Weapon::kGun && ammo == Ammo::kHE && t.type != TargetType::kVehicle &&
+         t.terrain == Terrain::kWoods && !t.entrenched;
+}
 
 // MG/IFE fire: the FP after every halving and multiplication, the column, the IFT DRM.
 void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
@@ -82,8 +92,10 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   const int normal_range = ife ? 16 : f.normal_range.value_or(0);
   if (normal_range > 0 && fire.range > normal_range)
     scale(0.5, ife ? "IFE beyond 16 hexes (C2.29)" : "Long Range Fire (A7.22)");
-  if (fire.same_hex) scale(3, "Triple Point Blank Fire (A7.212)");
-  else if (fire.range == 1) scale(2, "Point Blank Fire (A7.21)");
+  if (fire.same_hex)
+    scale(3, "Triple Point Blank Fire (A7.212)");
+  else if (fire.range == 1)
+    scale(2, "Point Blank Fire (A7.21)");
   if (fire.phase == Phase::kAdvancing && !fire.opportunity) scale(0.5, "Advancing Fire Phase (D3.53)");
   if (fire.phase == Phase::kBounding) scale(0.5, "Bounding (First) Fire (D3.31, D3.52)");
   if (fire.motion) scale(0.5, "Motion Fire (D2.42)");
@@ -100,7 +112,8 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   // D3.52: "a DRM to its IFT DR equal to the pertinent To Hit DRM of Case A" (counted and doubled
   // as for a To Hit DR); C5.12 the CA-changing shot only, C5.13 never Bounding First Fire.
   if (ctx.shots_fired == 0 && !ctx.later_turn && fire.phase != Phase::kBounding)
-    for (const Modifier& m : case_a_modifiers(s)) add(mods, drm, "as an IFT DRM, " + m.what, m.value, m.rule + ", D3.52");
+    for (const Modifier& m : case_a_modifiers(s))
+      add(mods, drm, "as an IFT DRM, " + m.what, m.value, m.rule + ", D3.52");
   add(mods, drm, "TEM", t.tem, "A7.3");
   add(mods, drm, "hindrance", t.hindrance, "A6.7");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "A4.6");
@@ -112,7 +125,8 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   if (ift.effects == Effects::kVehicleLine)
     e.effects.push_back("Vehicle line: Kill Number " + std::to_string(vehicle_line_kill_number(column)) +
                         "; an Original 2 adds the Unlikely Kill dr (A7.308, A7.309)");
-  e.effects.push_back(std::string("malfunction on an Original IFT DR >= B# (D3.7)") + (ife ? "; IFE ROF -1 (C2.29)" : ""));
+  e.effects.push_back(std::string("malfunction on an Original IFT DR >= B# (D3.7)") +
+                      (ife ? "; IFE ROF -1 (C2.29)" : ""));
 }
 
 }  // namespace
@@ -172,9 +186,12 @@ int basic_th_area(int range) { return table_data().th_area[static_cast<std::size
 
 int basic_th(TargetType type, bool red, int range) {
   switch (type) {
-    case TargetType::kInfantry: return basic_th_infantry(red, range);
-    case TargetType::kArea: return basic_th_area(range);  // C3.3 EXC: red only, all nationalities
-    case TargetType::kVehicle: break;
+    case TargetType::kInfantry:
+      return basic_th_infantry(red, range);
+    case TargetType::kArea:
+      return basic_th_area(range);  // C3.3 EXC: red only, all nationalities
+    case TargetType::kVehicle:
+      break;
   }
   return basic_th_vehicle(red, range);
 }
@@ -214,43 +231,56 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   if (fp == 0)
     throw RulesError("firer.ammo", "no IFT FP for " + f.gun.designation + (spec.ammo == Ammo::kHEAT ? " HEAT" : " HE") +
                                        " vs Personnel (C.6, C8.31)");
-  const std::string source = spec.ammo == Ammo::kHE ? "HE " + std::to_string(f.gun.caliber_mm) + "mm: " + std::to_string(fp) + " FP (C.6)"
-                                                    : "AP-type HE equivalency: " + std::to_string(fp) + " FP (C8.31)";
+  const std::string source = spec.ammo == Ammo::kHE
+                                 ? "HE " + std::to_string(f.gun.caliber_mm) + "mm: " + std::to_string(fp) + " FP (C.6)"
+                                 : "AP-type HE equivalency: " + std::to_string(fp) + " FP (C8.31)";
+  const bool burst = air_burst(s, spec.ammo);
   if (t.type == TargetType::kInfantry) {
-    ift.normal = IftAttack{ift_column(fp), 0};
-    e.effects.push_back("hit: " + source + ", " + std::to_string(ift.normal.column) +
-                        " FP column, Effects DRM 0 (TEM and hindrance were paid on the To Hit DR, C.3)");
+    // C.3: TEM and hindrance were paid on the To Hit DR; B13.3 Air Burst -1 on the Effects DR.
+    ift.normal = IftAttack{ift_column(fp), burst ? -1 : 0};
+    e.effects.push_back("hit: " + source + ", " + std::to_string(ift.normal.column) + " FP column, Effects DRM " +
+                        (burst ? "-1 Air Burst (B13.3; the woods TEM was paid on the To Hit DR, C6.8)"
+                               : "0 (TEM and hindrance were paid on the To Hit DR, C.3)"));
   } else {
     const double half = fp / 2.0;
     const int column = ift_column(half);
-    ift.normal = IftAttack{column, t.tem};  // C3.33 half FP; C3.331 TEM on the Effects DR
+    // C3.33 half FP; C3.331 TEM on the Effects DR, B13.3 Air Burst -1 instead of the woods TEM.
+    ift.normal = IftAttack{column, burst ? -1 : t.tem};
     if (column == 0)  // below the 1 FP column: a normal hit attacks nothing; a CH still does (C3.71)
-      e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): below the 1 FP column, no effect (A7.3)");
+      e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) +
+                          " FP (C3.33): below the 1 FP column, no effect (A7.3)");
     else
-      e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
-                          " FP column, Effects DRM " + signed_text(t.tem) + " TEM (C3.331)");
+      e.effects.push_back(
+          "hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
+          " FP column, Effects DRM " +
+          (burst ? "-1 Air Burst instead of the woods TEM (B13.3)" : signed_text(t.tem) + " TEM (C3.331)"));
   }
   // C3.71: full FP doubled (no prior halving), positive TEM reversed; FFMO/FFNAM still apply.
   const int crit_fp = 2 * fp;
   std::vector<Modifier> mods;
   int drm = 0;
   add(mods, drm, "Heavy Payload", heavy_payload_drm(crit_fp), "C.7");
-  add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
+  if (burst)
+    add(mods, drm, "Air Burst instead of the woods TEM", -1, "B13.3, C3.71");
+  else
+    add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "C3.71");
   if (t.ffmo) add(mods, drm, "FFMO", -1, "C3.71");
   ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
-  e.effects.push_back("Critical Hit: " + std::to_string(fp) + " FP doubled = " + std::to_string(crit_fp) + " FP (C3.71): " +
-                      std::to_string(ift.critical.column) + " FP column, Effects DRM " + signed_text(drm) + ": " + modifiers_text(mods));
+  e.effects.push_back("Critical Hit: " + std::to_string(fp) + " FP doubled = " + std::to_string(crit_fp) +
+                      " FP (C3.71): " + std::to_string(ift.critical.column) + " FP column, Effects DRM " +
+                      signed_text(drm) + ": " + modifiers_text(mods));
   for (std::size_t i = 0; i < spec.kill.size(); ++i) {
-    const bool critical = (i & 1) != 0;  // kill_index: the critical bit
+    const bool critical = (i & 1) != 0;                                              // kill_index: the critical bit
     spec.kill[i] = KillSpec{critical || ift.normal.column > 0, false, 0, critical};  // no column: no Effects DR
   }
   return true;
 }
 
 int ift_rof(const Situation& s, int rof) {
-  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea) return 0;  // C3.33 (non-mortar)
-  if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);                     // C2.29
+  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea && !s.firer.mortar)
+    return 0;                                                       // C3.33 (non-mortar)
+  if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);  // C2.29
   return rof;
 }
 
@@ -278,9 +308,11 @@ Hit to_hit_infantry(const ShotSpec& spec, int c, int w, int sub) {
   if (final_dr > m) return h;  // C3.3: miss
   h.hit = true;
   h.location = c < w ? Location::kTurret : Location::kHull;
-  if (2 * final_dr < m) h.critical = true;                    // C3.7: Final < half the Modified TH#
-  else if (original_2) h.critical = sub == 1 || 2 * sub <= m;  // C3.7: subsequent dr 1 or <= half
-  h.multiple = !h.critical && spec.multiple_hits && c == w;   // C3.8
+  if (2 * final_dr < m)
+    h.critical = true;  // C3.7: Final < half the Modified TH#
+  else if (original_2)
+    h.critical = sub == 1 || 2 * sub <= m;                   // C3.7: subsequent dr 1 or <= half
+  h.multiple = !h.critical && spec.multiple_hits && c == w;  // C3.8
   return h;
 }
 
@@ -298,44 +330,118 @@ std::optional<RulesError> check_ift(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, std::move(msg))); };
+  auto err = [](const char* key, std::string msg) {
+    return std::optional<RulesError>(RulesError(key, std::move(msg)));
+  };
   if (t.ffnam || t.ffmo) {
     const char* key = t.ffnam ? "target.ffnam" : "target.ffmo";
     if (t.type == TargetType::kVehicle) return err(key, "FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
-    if (fire.phase != Phase::kDefensive) return err(key, "FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
+    if (fire.phase != Phase::kDefensive)
+      return err(key, "FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)");
     if (t.ffnam && t.moving) return err("target.moving", "Case J does not apply with FFNAM (C6.13)");
-    if (t.ffmo && t.tem > 0) return err("target.ffmo", "FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = " + std::to_string(t.tem));
+    if (t.ffmo && t.tem > 0)
+      return err("target.ffmo",
+                 "FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = " +
+                     std::to_string(t.tem));
   }
-  if (t.type != TargetType::kVehicle && t.hull_down) return err("target.hull_down", "only a vehicle can be hull down (D4.2)");
+  if (t.type != TargetType::kVehicle && t.hull_down)
+    return err("target.hull_down", "only a vehicle can be hull down (D4.2)");
+  if (t.entrenched && t.terrain != Terrain::kWoods)
+    return err(
+        "target.entrenched",
+        "matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = \"woods\" or remove it");
+  if (t.terrain != Terrain::kOpen && t.type == TargetType::kVehicle)
+    return err("target.terrain",
+               "only Infantry and Area targets use the target's terrain here (B13.3 Air Bursts); a vehicle's TEM is "
+               "target.tem");
+  if (t.terrain == Terrain::kWoods && !t.entrenched && t.tem != 1)
+    return err("target.tem",
+               "a unit in woods has the woods TEM +1 (B13), got " + std::to_string(t.tem) +
+                   ": set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
+  if (f.mortar) {
+    // C9.1, C3.33: a mortar fires HE on the Area Target Type only, never closer than its minimum range.
+    if (f.weapon != Weapon::kGun)
+      return err("firer.weapon", "a mortar fires as ordnance (To Hit), not as MG/IFE: remove firer.weapon");
+    if (t.type != TargetType::kArea)
+      return err("target.type",
+                 "a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs "
+                 "vehicles, C1.55, are not modelled)");
+    if (f.ammo != Ammo::kHE)
+      return err("firer.ammo",
+                 "a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+    if (!f.min_range)
+      return err("firer.min_range", "required for a mortar: the minimum range printed on its counter (C9.1)");
+    if (f.max_range && *f.max_range < *f.min_range)
+      return err("firer.max_range", "below the minimum range " + std::to_string(*f.min_range));
+    if (fire.range < *f.min_range)
+      return err("fire.range", "below the mortar's minimum range of " + std::to_string(*f.min_range) +
+                                   " hexes (C9.1), got " + std::to_string(fire.range));
+    if (f.max_range && fire.range > *f.max_range)
+      return err("fire.range", "beyond the mortar's maximum range of " + std::to_string(*f.max_range) +
+                                   " hexes (C9.1), got " + std::to_string(fire.range));
+    if (light_mortar(f)) {
+      if (fire.ca_change != 0 || fire.vca || fire.tca || fire.target_direction || fire.pivot || fire.maintained_ca)
+        return err(fire.ca_change != 0     ? "fire.ca_change"
+                   : fire.vca              ? "fire.vca"
+                   : fire.tca              ? "fire.tca"
+                   : fire.target_direction ? "fire.target_direction"
+                   : fire.pivot            ? "fire.pivot"
+                                           : "fire.maintained_ca",
+                   "a light mortar has no Covered Arc and pays no Case A (C9.2): remove it");
+      if (fire.intensive_fire)
+        return err("fire.intensive_fire", "a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)");
+      if (f.vehicle)
+        return err("firer.vehicle", "a light mortar is a SW, not a vehicular Gun (C9.2): set firer.vehicle = false");
+    }
+  } else if (f.min_range || f.max_range) {
+    return err(f.min_range ? "firer.min_range" : "firer.max_range",
+               "a printed range is for a mortar (firer.mortar = true, C9.1)");
+  }
   if (f.weapon != Weapon::kGun) {
     const bool ife = f.weapon == Weapon::kIfe;
     if (f.fp < 1) return err("firer.fp", "MG/IFE fire needs its FP: firer.fp >= 1 (D3.5, C2.29)");
     if (!ife && !f.vehicle)
-      return err("firer.weapon", "an MG here is vehicular (D3.5): set firer.vehicle = true (SW MG with Cowering, A9, is not modelled)");
+      return err("firer.weapon",
+                 "an MG here is vehicular (D3.5): set firer.vehicle = true (SW MG with Cowering, A9, is not modelled)");
     if (t.type == TargetType::kArea)
-      return err("target.type", "the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
+      return err(
+          "target.type",
+          "the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
     if (t.type == TargetType::kVehicle && !t.unarmored)
       return err("target.armor",
-                 "MG/IFE fire vs an armored vehicle is a To Kill attack (A9.61, D3.54), not modelled: give target.armor = \"unarmored\" for the IFT Vehicle line (A7.308)");
-    if (fire.intensive_fire) return err("fire.intensive_fire", "only Guns use Intensive Fire (C5.6); IFE uses Sustained Fire penalties (C2.29)");
+                 "MG/IFE fire vs an armored vehicle is a To Kill attack (A9.61, D3.54), not modelled: give "
+                 "target.armor = \"unarmored\" for the IFT Vehicle line (A7.308)");
+    if (fire.intensive_fire)
+      return err("fire.intensive_fire",
+                 "only Guns use Intensive Fire (C5.6); IFE uses Sustained Fire penalties (C2.29)");
     if (is_special(f.ammo)) return err("firer.ammo", "MG/IFE fire uses no special ammunition (C8.9)");
-    if (ife && f.normal_range) return err("firer.normal_range", "IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
+    if (ife && f.normal_range)
+      return err("firer.normal_range", "IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
     if (!ife && !f.normal_range)
       return err("firer.normal_range",
-                 "required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
+                 "required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches "
+                 "twice as far, A7.22)");
     if (!ife && f.armor_leader != 0)
-      return err("firer.armor_leader", "an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
-    if (ife && fire.range > 32) return err("fire.range", "IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got " + std::to_string(fire.range));
+      return err("firer.armor_leader",
+                 "an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not "
+                 "modelled");
+    if (ife && fire.range > 32)
+      return err("fire.range",
+                 "IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got " + std::to_string(fire.range));
     if (!ife && f.normal_range && fire.range > 2 * *f.normal_range)
-      return err("fire.range", "beyond twice the MG's Normal Range of " + std::to_string(*f.normal_range) + " (A7.22), got " + std::to_string(fire.range));
+      return err("fire.range", "beyond twice the MG's Normal Range of " + std::to_string(*f.normal_range) +
+                                   " (A7.22), got " + std::to_string(fire.range));
     return std::nullopt;
   }
   if (f.normal_range) return err("firer.normal_range", "a Normal Range is for MG fire (firer.weapon = \"mg\") (A7.22)");
-  if (f.fp != 0) return err("firer.fp", "FP is for MG/IFE fire (firer.weapon = \"mg\" or \"ife\"); ordnance HE uses its caliber column (C.6)");
+  if (f.fp != 0)
+    return err("firer.fp",
+               "FP is for MG/IFE fire (firer.weapon = \"mg\" or \"ife\"); ordnance HE uses its caliber column (C.6)");
   if (t.type == TargetType::kVehicle) return std::nullopt;
   const bool area = t.type == TargetType::kArea;
   for (const Ammo a : {f.ammo, is_special(f.ammo) ? f.fallback_ammo : f.ammo}) {
-    if (a == Ammo::kHEAT) return err("firer.ammo", "HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
+    if (a == Ammo::kHEAT)
+      return err("firer.ammo", "HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
     if (area && a != Ammo::kHE && a != Ammo::kNone) return err("firer.ammo", "the Area Target Type fires HE (C3.33)");
   }
   if (f.ammo == Ammo::kHE && he_fp(f.gun.caliber_mm) == 0)
@@ -343,7 +449,8 @@ std::optional<RulesError> check_ift(const Situation& s) {
   if (area && fire.same_hex) return err("fire.same_hex", "the Area Target Type is not allowed at range 0 (C3.33)");
   if (area && fire.phase == Phase::kBounding)
     return err("fire.phase", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
-  if (area && fire.motion) return err("fire.motion", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
+  if (area && fire.motion)
+    return err("fire.motion", "the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)");
   return std::nullopt;
 }
 
@@ -394,21 +501,27 @@ void name_program(RollProgram& p, const Situation& s) {
   const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
   const std::vector<int> cmap = remap(p.counter_names, drop_counters);
   for (auto& series : p.turn_series)  // per-turn flags are never dropped; they move up
-    if (series.kind == RollProgram::TurnSeries::Kind::kFlag) series.first = static_cast<std::uint32_t>(fmap.at(series.first));
+    if (series.kind == RollProgram::TurnSeries::Kind::kFlag)
+      series.first = static_cast<std::uint32_t>(fmap.at(series.first));
   for (Leaf& l : p.leaves) {
     FlagMask flags = 0;
     for (std::size_t i = 0; i < fmap.size(); ++i) {
       if (!(l.flags & (FlagMask{1} << i))) continue;
-      if (fmap[i] < 0) throw std::logic_error("name_program: a leaf sets the dropped flag " + std::string(flag_name(static_cast<int>(i))));
+      if (fmap[i] < 0)
+        throw std::logic_error("name_program: a leaf sets the dropped flag " +
+                               std::string(flag_name(static_cast<int>(i))));
       flags |= FlagMask{1} << fmap[static_cast<std::size_t>(i)];
     }
     l.flags = flags;
-    if (omap.at(l.outcome) < 0) throw std::logic_error("name_program: a leaf has the dropped outcome " + std::string(outcome_name(l.outcome)));
+    if (omap.at(l.outcome) < 0)
+      throw std::logic_error("name_program: a leaf has the dropped outcome " + std::string(outcome_name(l.outcome)));
     l.outcome = static_cast<std::uint8_t>(omap[l.outcome]);
     std::array<std::uint8_t, kMaxCounters> counts{};
     for (std::size_t i = 0; i < cmap.size(); ++i) {
       if (l.counts[i] == 0) continue;
-      if (cmap[i] < 0) throw std::logic_error("name_program: a leaf counts the dropped counter " + std::string(counter_name(static_cast<int>(i))));
+      if (cmap[i] < 0)
+        throw std::logic_error("name_program: a leaf counts the dropped counter " +
+                               std::string(counter_name(static_cast<int>(i))));
       counts[static_cast<std::size_t>(cmap[i])] = l.counts[i];
     }
     l.counts = counts;
@@ -420,19 +533,42 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
   const Target& t = s.target;
   if (f.weapon == Weapon::kGun && t.type == TargetType::kVehicle) return;
   if (t.type != TargetType::kVehicle) {
-    notes.push_back("IFT results are reported as categories (ptc, nmc, 1mc..4mc, k_1..k_4 = K/#, 1kia..7kia); no Morale Check is rolled (A7.3)");
-    notes.push_back("a #KIA result ends the phase as target_destroyed: at least # units eliminated, all others broken (A7.301)");
+    notes.push_back(
+        "IFT results are reported as categories (ptc, nmc, 1mc..4mc, k_1..k_4 = K/#, 1kia..7kia); no Morale Check is "
+        "rolled (A7.3)");
+    notes.push_back(
+        "a #KIA result ends the phase as target_destroyed: at least # units eliminated, all others broken (A7.301)");
   }
   if (f.weapon == Weapon::kGun) {
     if (t.type == TargetType::kInfantry)
-      notes.push_back("Infantry Target Type: CH when the Final TH DR < half the Modified TH#, or an Original 2 with a subsequent dr of 1 or <= half the Modified TH# (C3.7); the Improbable Hit dr 1 is a CH, 2-3 a normal hit (C3.6)");
+      notes.push_back(
+          "Infantry Target Type: CH when the Final TH DR < half the Modified TH#, or an Original 2 with a subsequent "
+          "dr of 1 or <= half the Modified TH# (C3.7); the Improbable Hit dr 1 is a CH, 2-3 a normal hit (C3.6)");
+    else if (f.mortar)
+      notes.push_back(
+          "mortar (C9.1): Area Target Type, red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on "
+          "the To Hit DR; it keeps its Multiple ROF (C3.33); Area Acquisition builds shot by shot (C6.5, C6.521)");
     else
-      notes.push_back("Area Target Type: red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on the To Hit DR; all ROF used (C3.3, C3.33, C3.331)");
+      notes.push_back(
+          "Area Target Type: red Basic TH# for every nationality; Cases C1-C4, E, G, L and TEM not on the To Hit DR; "
+          "all ROF used (C3.3, C3.33, C3.331)");
+    if (light_mortar(f))
+      notes.push_back(
+          "reading: a light mortar is one of <= 60mm (C9.2): no Covered Arc and no Case A; a lone SMC's loss of "
+          "Multiple ROF (C9.2) and spotted fire (C9.31) are not modelled");
+    else if (f.mortar && f.gun.caliber_mm >= 76 && f.gun.caliber_mm <= 82)
+      notes.push_back("a 76-82mm mortar keeps its full ROF when it changes CA (C2.5 EXC)");
+    if (air_burst(s, f.ammo))
+      notes.push_back(
+          "reading: Air Burst (B13.3): HE hits on a unit in woods, not entrenched, have -1 instead of the woods TEM on "
+          "the Effects DR, on both the Area and the Infantry Target Type, CH included (C3.71); on the Infantry Target "
+          "Type the woods TEM +1 stays on the To Hit DR (C6.8)");
     notes.push_back("multiple hits (C3.8): the firer keeps the better IFT result (the lower Effects DR)");
     return;
   }
   notes.push_back("no Cowering for vehicular fire or IFE (A7.9)");
-  notes.push_back("FP halvings are cumulative and fractions are kept; the column is the rightmost not above the FP (A7.3)");
+  notes.push_back(
+      "FP halvings are cumulative and fractions are kept; the column is the rightmost not above the FP (A7.3)");
 }
 
 }  // namespace salvo::asl

@@ -23,35 +23,47 @@ std::string signed_text(int v) {
 
 const char* manufacturer_text(Manufacturer m) {
   switch (m) {
-    case Manufacturer::kAmerican: return "U.S. (a)";
-    case Manufacturer::kCzech: return "Czech (t)";
-    case Manufacturer::kRussian: return "Russian (r)";
-    case Manufacturer::kBritish: return "British (b)";
-    case Manufacturer::kGerman: return "German (g)";
-    case Manufacturer::kFrench: return "French (f)";
-    case Manufacturer::kItalian: return "Italian (i)";
-    case Manufacturer::kOther: return "other";
+    case Manufacturer::kAmerican:
+      return "U.S. (a)";
+    case Manufacturer::kCzech:
+      return "Czech (t)";
+    case Manufacturer::kRussian:
+      return "Russian (r)";
+    case Manufacturer::kBritish:
+      return "British (b)";
+    case Manufacturer::kGerman:
+      return "German (g)";
+    case Manufacturer::kFrench:
+      return "French (f)";
+    case Manufacturer::kItalian:
+      return "Italian (i)";
+    case Manufacturer::kOther:
+      return "other";
   }
   return "?";
 }
 
 // Outcome of the first die of the roll; nullopt when a further die decides (Motion + D2.51).
 bool esb_success(const Movement& m, int original_dr) { return original_dr + esb_drm(m) <= 11; }  // D2.5
-bool reliability_breaks(int original_dr) { return original_dr == 12; }                          // D2.51
-bool motion_success(const Movement& m, int dr) { return dr <= m.mp_in_los; }                    // D2.401
+bool reliability_breaks(int original_dr) { return original_dr == 12; }                           // D2.51
+bool motion_success(const Movement& m, int dr) { return dr <= m.mp_in_los; }                     // D2.401
 
 }  // namespace
 
 int esb_nationality_drm(Manufacturer m) {
   switch (m) {  // D2.5 ESB DRM Table
     case Manufacturer::kAmerican:
-    case Manufacturer::kCzech: return 0;
-    case Manufacturer::kRussian: return 1;
+    case Manufacturer::kCzech:
+      return 0;
+    case Manufacturer::kRussian:
+      return 1;
     case Manufacturer::kBritish:
-    case Manufacturer::kGerman: return 2;
+    case Manufacturer::kGerman:
+      return 2;
     case Manufacturer::kFrench:
     case Manufacturer::kItalian:
-    case Manufacturer::kOther: return 3;
+    case Manufacturer::kOther:
+      return 3;
   }
   return 3;
 }
@@ -62,22 +74,30 @@ int esb_mp_drm(double mp_sought, bool red_mp) {
   return static_cast<int>(red_mp ? std::ceil(mp_sought) : std::floor(mp_sought));  // D2.5: FRD, red: FRU
 }
 
-int esb_drm(const Movement& m) { return esb_mp_drm(m.mp_sought, m.red_mp) + esb_nationality_drm(m.manufacturer) + m.drm; }
+int esb_drm(const Movement& m) {
+  return esb_mp_drm(m.mp_sought, m.red_mp) + esb_nationality_drm(m.manufacturer) + m.drm;
+}
 
 std::optional<RulesError> check_movement(const Movement& m) {
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, std::move(msg))); };
+  auto err = [](const char* key, std::string msg) {
+    return std::optional<RulesError>(RulesError(key, std::move(msg)));
+  };
   switch (m.roll) {
-    case MovementRoll::kNone: return err("movement.roll", "required: \"esb\", \"start\" or \"motion\"");
+    case MovementRoll::kNone:
+      return err("movement.roll", "required: \"esb\", \"start\" or \"motion\"");
     case MovementRoll::kEsb:
       if (m.mp_sought <= 0) return err("movement.mp_sought", "ESB seeks at least 1/2 MP (D2.5), got 0");
       if (m.mp_sought > esb_cap(m.mp_allotment))
-        return err("movement.mp_sought", "at most 1/4 of the MP allotment (FRD): " + std::to_string(esb_cap(m.mp_allotment)) + " for " +
-                                             std::to_string(m.mp_allotment) + " MP, got " + mp_text(m.mp_sought));
+        return err("movement.mp_sought",
+                   "at most 1/4 of the MP allotment (FRD): " + std::to_string(esb_cap(m.mp_allotment)) + " for " +
+                       std::to_string(m.mp_allotment) + " MP, got " + mp_text(m.mp_sought));
       return std::nullopt;
     case MovementRoll::kStart:
       if (!m.red_mp)
-        return err("movement.red_mp", "only an AFV with a red MP allotment makes a mechanical reliability DR on a start (D2.51)");
-      if (m.drm != 0) return err("movement.drm", "the mechanical reliability DR is unmodified: an Original 12 immobilizes (D2.51)");
+        return err("movement.red_mp",
+                   "only an AFV with a red MP allotment makes a mechanical reliability DR on a start (D2.51)");
+      if (m.drm != 0)
+        return err("movement.drm", "the mechanical reliability DR is unmodified: an Original 12 immobilizes (D2.51)");
       return std::nullopt;
     case MovementRoll::kMotion:
       if (m.drm != 0) return err("movement.drm", "the Motion attempt dr is unmodified (D2.401)");
@@ -111,12 +131,16 @@ Compiled compile_movement(const Movement& m) {
       p.outcome_names = {"success", "failed", "immobilized"};
       label = "ESB DR";
       for (int f = 0; f < 36; ++f)
-        pair[static_cast<std::size_t>(f)] = leaf(esb_success(m, pair_colored(f) + pair_white(f)) ? kMoveSuccess : kMoveImmobilized);
-      notes.push_back("ESB: " + mp_text(m.mp_sought) + " extra MP sought of at most " + std::to_string(esb_cap(m.mp_allotment)) + " (1/4 of " +
-                      std::to_string(m.mp_allotment) + " MP, FRD) (D2.5)");
-      notes.push_back("ESB DRM " + signed_text(esb_mp_drm(m.mp_sought, m.red_mp)) + " for the MP sought (" + (m.red_mp ? "red MP allotment: FRU" : "FRD") +
-                      "), " + signed_text(esb_nationality_drm(m.manufacturer)) + " manufacturer " + manufacturer_text(m.manufacturer) +
-                      (m.drm != 0 ? ", " + signed_text(m.drm) + " other" : "") + " = " + signed_text(esb_drm(m)) + " (D2.5)");
+        pair[static_cast<std::size_t>(f)] =
+            leaf(esb_success(m, pair_colored(f) + pair_white(f)) ? kMoveSuccess : kMoveImmobilized);
+      notes.push_back("ESB: " + mp_text(m.mp_sought) + " extra MP sought of at most " +
+                      std::to_string(esb_cap(m.mp_allotment)) + " (1/4 of " + std::to_string(m.mp_allotment) +
+                      " MP, FRD) (D2.5)");
+      notes.push_back("ESB DRM " + signed_text(esb_mp_drm(m.mp_sought, m.red_mp)) + " for the MP sought (" +
+                      (m.red_mp ? "red MP allotment: FRU" : "FRD") + "), " +
+                      signed_text(esb_nationality_drm(m.manufacturer)) + " manufacturer " +
+                      manufacturer_text(m.manufacturer) + (m.drm != 0 ? ", " + signed_text(m.drm) + " other" : "") +
+                      " = " + signed_text(esb_drm(m)) + " (D2.5)");
       notes.push_back("Final ESB DR <= 11 gains the MP; >= 12 immobilizes the vehicle (D2.5)");
       break;
     }
@@ -124,8 +148,10 @@ Compiled compile_movement(const Movement& m) {
       p.outcome_names = {"success", "failed", "immobilized"};
       label = "mechanical reliability DR";
       for (int f = 0; f < 36; ++f)
-        pair[static_cast<std::size_t>(f)] = leaf(reliability_breaks(pair_colored(f) + pair_white(f)) ? kMoveImmobilized : kMoveSuccess);
-      notes.push_back("mechanical reliability: a DR of 12 on a start immobilizes an AFV with a red MP allotment (D2.51)");
+        pair[static_cast<std::size_t>(f)] =
+            leaf(reliability_breaks(pair_colored(f) + pair_white(f)) ? kMoveImmobilized : kMoveSuccess);
+      notes.push_back(
+          "mechanical reliability: a DR of 12 on a start immobilizes an AFV with a red MP allotment (D2.51)");
       break;
     case MovementRoll::kMotion: {
       p.outcome_names = {"success", "failed", "immobilized"};
@@ -138,14 +164,19 @@ Compiled compile_movement(const Movement& m) {
         return b.node(DieKind::kPair, dr);
       }() : leaf(kMoveSuccess);
       std::vector<Link> d6(6);
-      for (int r = 1; r <= 6; ++r) d6[static_cast<std::size_t>(r - 1)] = motion_success(m, r) ? reliability : leaf(kMoveFailed);
+      for (int r = 1; r <= 6; ++r)
+        d6[static_cast<std::size_t>(r - 1)] = motion_success(m, r) ? reliability : leaf(kMoveFailed);
       b.add_state(b.node(DieKind::kD6, d6), label);
       notes.push_back("Motion attempt: dr <= " + mp_text(m.mp_in_los) + " MF/MP spent in LOS (D2.401)");
-      if (m.red_mp) notes.push_back("red MP allotment: a successful attempt is followed by the reliability DR; 12 immobilizes, no Motion (D2.51, D2.401)");
+      if (m.red_mp)
+        notes.push_back(
+            "red MP allotment: a successful attempt is followed by the reliability DR; 12 immobilizes, no Motion "
+            "(D2.51, D2.401)");
       c.program = b.take();
       return c;
     }
-    case MovementRoll::kNone: break;
+    case MovementRoll::kNone:
+      break;
   }
   b.add_state(b.node(DieKind::kPair, pair), label);
   c.program = b.take();
@@ -159,15 +190,18 @@ MovementOutcome resolve_movement(const Movement& m, Dice& dice) {
     return pair_colored(f) + pair_white(f);
   };
   switch (m.roll) {
-    case MovementRoll::kEsb: return dr() + esb_drm(m) >= 12 ? kMoveImmobilized : kMoveSuccess;
-    case MovementRoll::kStart: return dr() == 12 ? kMoveImmobilized : kMoveSuccess;
+    case MovementRoll::kEsb:
+      return dr() + esb_drm(m) >= 12 ? kMoveImmobilized : kMoveSuccess;
+    case MovementRoll::kStart:
+      return dr() == 12 ? kMoveImmobilized : kMoveSuccess;
     case MovementRoll::kMotion: {
       const int r = dice.d6() + 1;
       if (r > m.mp_in_los) return kMoveFailed;
       if (m.red_mp && dr() == 12) return kMoveImmobilized;
       return kMoveSuccess;
     }
-    case MovementRoll::kNone: break;
+    case MovementRoll::kNone:
+      break;
   }
   return kMoveFailed;
 }

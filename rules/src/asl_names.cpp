@@ -6,9 +6,9 @@ namespace salvo::asl {
 
 const char* flag_name(int flag) {
   static constexpr const char* kNames[kNumFlags] = {
-      "hit",       "critical", "multiple_hit",   "kill", "burn",        "eliminated", "immobilized",
-      "shock",     "possible_shock", "dud",      "malfunction", "disabled", "low_ammo", "depleted",
-      "ptc_or_worse", "mc_or_worse", "casualty", "kia"};
+      "hit",         "critical", "multiple_hit",   "kill",        "burn",        "eliminated",
+      "immobilized", "shock",    "possible_shock", "dud",         "malfunction", "disabled",
+      "low_ammo",    "depleted", "ptc_or_worse",   "mc_or_worse", "casualty",    "kia"};
   return flag >= 0 && flag < kNumFlags ? kNames[flag] : "?";
 }
 
@@ -19,22 +19,26 @@ const char* counter_name(int counter) {
 
 const char* outcome_name(int outcome) {
   static constexpr const char* kNames[kNumOutcomes] = {
-      "no_shot", "miss", "dud", "no_effect", "possible_shock", "immobilized", "shock", "eliminated", "burn",
-      "ptc",     "nmc",  "1mc", "2mc",       "3mc",            "4mc",         "k_1",   "k_2",        "k_3",
-      "k_4",     "1kia", "2kia", "3kia",     "4kia",           "5kia",        "6kia",  "7kia"};
+      "no_shot",     "miss",  "dud",        "no_effect", "possible_shock",
+      "immobilized", "shock", "eliminated", "burn",      "ptc",
+      "nmc",         "1mc",   "2mc",        "3mc",       "4mc",
+      "k_1",         "k_2",   "k_3",        "k_4",       "1kia",
+      "2kia",        "3kia",  "4kia",       "5kia",      "6kia",
+      "7kia"};
   return outcome >= 0 && outcome < kNumOutcomes ? kNames[outcome] : "?";
 }
 
 const char* end_reason_name(int reason) {
-  static constexpr const char* kNames[kNumEndReasons] = {
-      "rof_exhausted", "intensive_fire_done", "malfunction", "target_destroyed",
-      "target_effect", "shot_cap",            "out_of_ammo",  "follow_up_done"};
+  static constexpr const char* kNames[kNumEndReasons] = {"rof_exhausted",    "intensive_fire_done", "malfunction",
+                                                         "target_destroyed", "target_effect",       "shot_cap",
+                                                         "out_of_ammo",      "follow_up_done"};
   return reason >= 0 && reason < kNumEndReasons ? kNames[reason] : "?";
 }
 
 namespace duel {
 const char* status_name(int status) {
-  static constexpr const char* kNames[kNumStatus] = {"intact", "immobilized", "shocked", "unconfirmed_kill", "destroyed"};
+  static constexpr const char* kNames[kNumStatus] = {"intact", "immobilized", "shocked", "unconfirmed_kill",
+                                                     "destroyed"};
   return status >= 0 && status < kNumStatus ? kNames[status] : "?";
 }
 
@@ -71,11 +75,16 @@ std::optional<Gun> parse_gun(std::string_view d) {
   if (cal < 1) return std::nullopt;
   g.caliber_mm = cal;
   const std::string_view rest = d.substr(i);
-  if (rest.empty()) g.barrel = Gun::Barrel::kNormal;
-  else if (rest == "*") g.barrel = Gun::Barrel::kShort;
-  else if (rest == "L") g.barrel = Gun::Barrel::kLong;
-  else if (rest == "LL") g.barrel = Gun::Barrel::kVeryLong;
-  else return std::nullopt;
+  if (rest.empty())
+    g.barrel = Gun::Barrel::kNormal;
+  else if (rest == "*")
+    g.barrel = Gun::Barrel::kShort;
+  else if (rest == "L")
+    g.barrel = Gun::Barrel::kLong;
+  else if (rest == "LL")
+    g.barrel = Gun::Barrel::kVeryLong;
+  else
+    return std::nullopt;
   return g;
 }
 

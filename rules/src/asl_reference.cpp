@@ -126,7 +126,8 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     }
     if (ctx.intensive) return done(kEndIntensiveFireDone);
     if (c > spec.rof) {
-      if (!s.fire.intensive_fire || (!ctx.later_turn && conditional_rof_bars_intensive(s))) return done(kEndRofExhausted);  // C2.5
+      if (!s.fire.intensive_fire || (!ctx.later_turn && conditional_rof_bars_intensive(s)))
+        return done(kEndRofExhausted);  // C2.5
       ctx.intensive = true;
     }
     ctx.shots_fired = fired_total;
@@ -222,9 +223,12 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
       bool wreck = false;
       if (shock != 0) {
         const int dr = dice.d6() + 1;
-        if (shock == 1) shock = dr <= 2 ? 0 : 2;
-        else if (dr <= 3) shock = 0;
-        else wreck = true;
+        if (shock == 1)
+          shock = dr <= 2 ? 0 : 2;
+        else if (dr <= 3)
+          shock = 0;
+        else
+          wreck = true;
       }
       st.outcome = static_cast<Outcome>(status(wreck));
       trace.steps.push_back(st);
@@ -240,7 +244,8 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
       c.revealed = revealed;
       if (tracks_concealment(s_)) c.acquiring_shots = 0;
       const std::size_t first = trace.steps.size();
-      const PhaseRun r = run_phase(s_, c, dice, trace.steps, [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
+      const PhaseRun r =
+          run_phase(s_, c, dice, trace.steps, [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
       bool wreck = false;
       for (std::size_t i = first; i < trace.steps.size(); ++i) {
         StepRecord& st = trace.steps[i];

@@ -42,20 +42,37 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
     }
     return l;
   }
-  if (r == "C5.11") return Lever{"fire.firer_terrain = \"open\"", [](Situation& v) { v.fire.firer_terrain = Terrain::kOpen; }, "", {}};
+  if (r == "C5.11")
+    return Lever{"fire.firer_terrain = \"open\"", [](Situation& v) { v.fire.firer_terrain = Terrain::kOpen; }, "", {}};
   if (r == "C5.2")
-    return with_extra_worse(s, "fire.opportunity = true (Opportunity Fire)", [](Situation& v) { v.fire.opportunity = true; });
-  if (r == "C5.31" || r == "C5.32") return Lever{"fire.los_mp unset", [](Situation& v) { v.fire.los_mp.reset(); }, "", {}};
-  if (r == "C5.3") return Lever{"fire.phase = \"prep\" (no Bounding First Fire)", [](Situation& v) { v.fire.phase = Phase::kPrep; v.fire.los_mp.reset(); }, "", {}};
+    return with_extra_worse(s, "fire.opportunity = true (Opportunity Fire)",
+                            [](Situation& v) { v.fire.opportunity = true; });
+  if (r == "C5.31" || r == "C5.32")
+    return Lever{"fire.los_mp unset", [](Situation& v) { v.fire.los_mp.reset(); }, "", {}};
+  if (r == "C5.3")
+    return Lever{"fire.phase = \"prep\" (no Bounding First Fire)",
+                 [](Situation& v) {
+                   v.fire.phase = Phase::kPrep;
+                   v.fire.los_mp.reset();
+                 },
+                 "",
+                 {}};
   if (r == "C5.4") return with_extra_worse(s, "fire.pinned = false", [](Situation& v) { v.fire.pinned = false; });
-  if (r == "C5.61") return Lever{"fire.intensive_fire = false", [](Situation& v) { v.fire.intensive_fire = false; }, "", {}};
+  if (r == "C5.61")
+    return Lever{"fire.intensive_fire = false", [](Situation& v) { v.fire.intensive_fire = false; }, "", {}};
   if (r == "C5.8" && m.what.find("captured") != std::string::npos)
     return with_extra_worse(s, "firer.captured = false", [](Situation& v) { v.firer.captured = false; });
-  if (r == "C5.8") return with_extra_worse(s, "firer.non_qualified = false", [](Situation& v) { v.firer.non_qualified = false; });
-  if (r == "C5.9") return with_extra_worse(s, "fire.buttoned_up = false", [](Situation& v) { v.fire.buttoned_up = false; });
+  if (r == "C5.8")
+    return with_extra_worse(s, "firer.non_qualified = false", [](Situation& v) { v.firer.non_qualified = false; });
+  if (r == "C5.9")
+    return with_extra_worse(s, "fire.buttoned_up = false", [](Situation& v) { v.fire.buttoned_up = false; });
   if (r == "C6.1" || r == "C6.11" || r == "C6.12")
-    return with_extra_worse(s, "target.moving = false", [](Situation& v) { v.target.moving = false; v.target.mp_in_los.reset(); });
-  if (r == "C6.2") return with_extra_worse(s, "target.concealed = false", [](Situation& v) { v.target.concealed = false; });
+    return with_extra_worse(s, "target.moving = false", [](Situation& v) {
+      v.target.moving = false;
+      v.target.mp_in_los.reset();
+    });
+  if (r == "C6.2")
+    return with_extra_worse(s, "target.concealed = false", [](Situation& v) { v.target.concealed = false; });
   if (r == "C6.5" && f.acquisition > 0) {
     Lever l{"fire.acquisition = 0", [](Situation& v) { v.fire.acquisition = 0; }, "", {}};
     if (f.acquisition == 2) {

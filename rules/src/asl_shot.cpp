@@ -9,26 +9,32 @@
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
-namespace {
-
-
 const char* ammo_text(Ammo a) {
   switch (a) {
-    case Ammo::kAP: return "AP";
-    case Ammo::kAPCR: return "APCR";
-    case Ammo::kAPDS: return "APDS";
-    case Ammo::kHEAT: return "HEAT";
-    case Ammo::kHE: return "HE";
-    case Ammo::kNone: return "none";
+    case Ammo::kAP:
+      return "AP";
+    case Ammo::kAPCR:
+      return "APCR";
+    case Ammo::kAPDS:
+      return "APDS";
+    case Ammo::kHEAT:
+      return "HEAT";
+    case Ammo::kHE:
+      return "HE";
+    case Ammo::kNone:
+      return "none";
   }
   return "?";
 }
 
-const char* facing_text(Facing f) {
-  return f == Facing::kFront ? "front" : f == Facing::kSide ? "side" : "rear";
-}
+namespace {
+
+const char* facing_text(Facing f) { return f == Facing::kFront ? "front" : f == Facing::kSide ? "side" : "rear"; }
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
+
+// C2.5 EXC: a 76-82mm mortar has no Conditional ROF.
+bool conditional_rof_exempt(const Firer& f) { return f.mortar && f.gun.caliber_mm >= 76 && f.gun.caliber_mm <= 82; }
 
 // Add a modifier to `total`, and to the explanation `drm` unless it is null.
 void add(std::vector<Modifier>* drm, int& total, std::string_view what, int value, std::string_view rule) {
@@ -41,20 +47,24 @@ std::string case_c_text(const Firer& f, const ShotContext& ctx, bool bounding) {
   return std::string(ctx.follow_up ? "Case C: AFPh follow-up shot, D3.32 (Case B +2, "
                      : bounding    ? "Case C: Bounding First Fire (Case B +2, "
                                    : "Case C: Motion Fire (Case B +2, ") +
-         (f.stabilized ? "stabilized +1" : f.gun_type == GunType::kNT || f.bow_mounted ? "NT +3" : "T/ST +2") + ")";
+         (f.stabilized                                  ? "stabilized +1"
+          : f.gun_type == GunType::kNT || f.bow_mounted ? "NT +3"
+                                                        : "T/ST +2") +
+         ")";
 }
 
 // Multiple-ROF in effect for the shot (C2.24; lost or lowered per C2.5, C5.2, C5.4).
 int effective_rof(const Situation& s, const ShotContext& ctx) {
   const Firer& f = s.firer;
   const Fire& fire = s.fire;
-  if (ctx.intensive) return 0;                                          // C5.6: never retains ROF
-  if (ctx.follow_up) return 0;                                          // D3.32: "again once"
-  if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;   // C5.2
-  if (fire.pinned) return 0;                                            // C5.4
-  const int rof = multiple_rof(f);                                      // A21.12-.13
-  if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT)
-    return std::max(0, rof - 1);                                        // C2.5 Conditional ROF
+  if (ctx.intensive) return 0;                                         // C5.6: never retains ROF
+  if (ctx.follow_up) return 0;                                         // D3.32: "again once"
+  if (fire.phase == Phase::kAdvancing && !fire.opportunity) return 0;  // C5.2
+  if (fire.pinned) return 0;                                           // C5.4
+  const int rof = multiple_rof(f);                                     // A21.12-.13
+  if (ctx.shots_fired == 0 && !ctx.later_turn && ca_hexspines(s) > 0 && !f.vehicle && f.gun_type == GunType::kNT &&
+      !conditional_rof_exempt(f))
+    return std::max(0, rof - 1);  // C2.5 Conditional ROF
   return rof;
 }
 
@@ -68,7 +78,8 @@ bool repairable(const Firer& f) { return !f.captured && (f.vehicle || !f.non_qua
 
 bool conditional_rof_bars_intensive(const Situation& s) {
   const Firer& f = s.firer;
-  return !f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && multiple_rof(f) == 0;
+  return !f.vehicle && f.gun_type == GunType::kNT && ca_hexspines(s) > 0 && multiple_rof(f) == 0 &&
+         !conditional_rof_exempt(f);
 }
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
@@ -89,7 +100,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // --- To Hit number (C3.3, C4) ---
   bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, nullptr);
   if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
-  if (crew_penalty(f) > 0) red = true;  // A21.12-.13, C5.8
+  if (crew_penalty(f) > 0) red = true;          // A21.12-.13, C5.8
   if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
   e.basic_th = basic_th(t.type, red, fire.range);
   e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
@@ -111,7 +122,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // C5.2 Case B; a firer with Case C has it already: Case C is Case B's +2 plus the gun type's
   // (C5.3, C5.63 "an inherent part of Case C").
   if (fire.phase == Phase::kAdvancing && !fire.opportunity && !(bounding || fire.motion))
-    add(d, drm, in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble" : "Case B: Advancing Fire",
+    add(d, drm,
+        in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble"
+                                        : "Case B: Advancing Fire",
         in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
   if (bounding || fire.motion) {
     // A bow-mounted weapon is NT (D3.11, the CA chart's "Bow Guns (VCA)").
@@ -121,14 +134,17 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
       // C5.31-.32 count the MP in LOS "at the time of the shot"; in its own MPh a vehicle spends
       // at least one more MP before each further shot (C5.3), so shot k has los_mp + k or more.
       const double mp = *fire.los_mp + (bounding ? ctx.shots_fired : 0);
-      if (mp <= 2.0) add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
-      else if (mp <= 3.0) add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
+      if (mp <= 2.0)
+        add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
+      else if (mp <= 3.0)
+        add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
     }
   }
   if (fire.motion && f.weapon == Weapon::kGun) {  // MG/IFE roll no To Hit DR: their FP is halved (D2.42)
     // C5.35 Case C4: a Motion/Non-Stopped firer; gyrostabilized +1, otherwise the lower die of
     // the TH DR counts double.
-    if (f.stabilized) add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");
+    if (f.stabilized)
+      add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");
     else {
       spec.double_lower_die = e.double_lower_die = true;
       if (d) d->push_back({"Case C4: Motion Fire: the lower die of the To Hit DR counts double", 0, "C5.35"});
@@ -147,8 +163,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     // C6.17: Defensive First Fire at the same target in the same Location comes once per MF/MP it
     // expends (EX: J2 for the first shot, J1 for the second and third, J for the fourth and
     // fifth), so shot k finds the target at least k MP further along.
-    const std::optional<double> mp =
-        t.mp_in_los ? std::optional<double>(*t.mp_in_los + ctx.shots_fired) : std::nullopt;
+    const std::optional<double> mp = t.mp_in_los ? std::optional<double>(*t.mp_in_los + ctx.shots_fired) : std::nullopt;
     if (fire.phase == Phase::kDefensive && mp && *mp <= 1.0)
       add(d, drm, "Case J2: Defensive First Fire, target spent <= 1 MP in LOS", 4, "C6.12");
     else if (fire.phase == Phase::kDefensive && mp && *mp <= 3.0)
@@ -224,7 +239,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
         if (!af) {
           // Unarmored target or aspect (C7.311, C7.321, C7.331, C7.34): a Final TK#, doubled on a CH.
           const std::optional<int> u = unarmored_final_tk(f.gun, spec.ammo);
-          if (!u) throw RulesError("firer.gun", "no unarmored-target To Kill number for " + f.gun.designation + " " + ammo_text(spec.ammo) + " (C7.311)");
+          if (!u)
+            throw RulesError("firer.gun", "no unarmored-target To Kill number for " + f.gun.designation + " " +
+                                              ammo_text(spec.ammo) + " (C7.311)");
           k.unarmored = true;
           k.final_tk = critical ? 2 * *u : *u;
           ak.basic_tk = k.final_tk;
@@ -232,8 +249,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           ak.final_tk = k.final_tk;
         } else {
           if (!base_tk)
-            throw RulesError("firer.gun", std::string("no ") + ammo_text(spec.ammo) + " To Kill entry for " + f.gun.designation +
-                                              " (C7.3); give override.basic_tk");
+            throw RulesError("firer.gun", std::string("no ") + ammo_text(spec.ammo) + " To Kill entry for " +
+                                              f.gun.designation + " (C7.3); give override.basic_tk");
           const int basic = critical ? 2 * *base_tk : *base_tk;  // C7.23 Case C: CH doubles first
           ak.basic_tk = basic;
           int mod = basic;
@@ -272,7 +289,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     circled = false;
   }
   if (crew_penalty(f) > 0) lower(2 * crew_penalty(f));  // A21.11, A21.13 (doubled for both), C5.8
-  if (ctx.intensive) lower(2);   // C5.62
+  if (ctx.intensive) lower(2);                          // C5.62
   spec.breakdown = e.breakdown = b;
   spec.x_number = e.x_number = x;
   spec.low_ammo_possible = circled;
@@ -282,8 +299,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     std::optional<int> dep = f.depletion;
     if (!dep) dep = default_depletion(f.nationality, f.gun, spec.ammo, f.year, f.month);
     if (!dep)
-      throw RulesError("firer.depletion",
-                       std::string(ammo_text(spec.ammo)) + " needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
+      throw RulesError("firer.depletion", std::string(ammo_text(spec.ammo)) +
+                                              " needs a Depletion # (C8.9) and the C8.12 chart has none for this gun "
+                                              "and date; give the number on the counter");
     if (f.elite) *dep += 1;  // C8.2
     spec.depletion = e.depletion = dep;
   }
@@ -297,8 +315,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
 Breakdown breakdown(const ShotSpec& spec, int o) {
   if (spec.x_number && o >= *spec.x_number) return Breakdown::kDisabled;  // A9.7 X#
   if (spec.low_ammo_possible) {
-    if (o == 12) return Breakdown::kMalfunction;         // D3.71
-    if (o >= spec.breakdown) return Breakdown::kLowAmmo; // D3.71
+    if (o == 12) return Breakdown::kMalfunction;          // D3.71
+    if (o >= spec.breakdown) return Breakdown::kLowAmmo;  // D3.71
     return Breakdown::kNone;
   }
   return o >= spec.breakdown ? Breakdown::kMalfunction : Breakdown::kNone;  // A9.7, C2.28, D3.7
@@ -329,7 +347,9 @@ namespace {
 Hit to_hit_located(const ShotSpec& spec, int c, int w, int sub) {
   if (spec.ift.target == TargetType::kInfantry) return to_hit_infantry(spec, c, w, sub);  // C3.7 ITT
   Hit h;
-  h.facing = spec.same_hex ? (c <= 2 ? Facing::kRear : c <= 4 ? Facing::kSide : Facing::kFront)  // D3.2
+  h.facing = spec.same_hex ? (c <= 2   ? Facing::kRear
+                              : c <= 4 ? Facing::kSide
+                                       : Facing::kFront)  // D3.2
                            : spec.facing;
   const int lowest = lowest_final_th_dr(spec);
   const bool original_2 = c + w == 2;
@@ -358,8 +378,8 @@ Hit to_hit_located(const ShotSpec& spec, int c, int w, int sub) {
     h.multiple = !h.critical && spec.multiple_hits;
     return h;
   }
-  if (final_th_dr(spec, c, w) > spec.modified_th) return h;  // C3.3: miss
-  h.location = c < w ? Location::kTurret : Location::kHull;    // C3.9
+  if (final_th_dr(spec, c, w) > spec.modified_th) return h;       // C3.3: miss
+  h.location = c < w ? Location::kTurret : Location::kHull;       // C3.9
   if (spec.hull_down && h.location == Location::kHull) return h;  // D4.2: HD hull is not hit
   h.hit = true;
   h.multiple = spec.multiple_hits && c == w;  // C3.8
@@ -381,12 +401,12 @@ Outcome to_kill(const ShotSpec& spec, const KillSpec& k, Location loc, int c, in
   if (dr == 12) return kOutcomeDud;  // C7.35: Original TK DR 12 is a Dud
   if (!k.possible) return kOutcomeNoEffect;
   const int tk = k.final_tk;
-  const int burn_dr = spec.red_cs && !k.unarmored ? dr - 1 : dr;  // C7.7 note A
+  const int burn_dr = spec.red_cs && !k.unarmored ? dr - 1 : dr;              // C7.7 note A
   if (dr < tk) return 2 * burn_dr <= tk ? kOutcomeBurn : kOutcomeEliminated;  // C7.6, C7.7
   if (k.unarmored) return dr == tk ? kOutcomeImmobilized : kOutcomeNoEffect;  // Unarmored Vehicle Destruction Table
   if (dr == tk) return loc == Location::kTurret ? kOutcomeShock : kOutcomeImmobilized;  // C7.41, C7.5
   if (dr == tk + 1) {
-    if (!spec.he) return kOutcomePossibleShock;  // C7.41 non-HE
+    if (!spec.he) return kOutcomePossibleShock;                             // C7.41 non-HE
     return loc == Location::kTurret ? kOutcomeShock : kOutcomeImmobilized;  // C7.7 HE at TK+1
   }
   return kOutcomeNoEffect;
@@ -403,13 +423,20 @@ SecondHit second_hit(const ShotSpec& spec, const Hit& first, int c, int w) {
 
 std::uint32_t outcome_flags(Outcome o) {
   switch (o) {
-    case kOutcomeBurn: return (1u << kFlagBurn) | (1u << kFlagKill);
-    case kOutcomeEliminated: return (1u << kFlagEliminated) | (1u << kFlagKill);
-    case kOutcomeShock: return 1u << kFlagShock;
-    case kOutcomeImmobilized: return 1u << kFlagImmobilized;
-    case kOutcomePossibleShock: return 1u << kFlagPossibleShock;
-    case kOutcomeDud: return 1u << kFlagDud;
-    default: return ift_outcome_flags(o);
+    case kOutcomeBurn:
+      return (1u << kFlagBurn) | (1u << kFlagKill);
+    case kOutcomeEliminated:
+      return (1u << kFlagEliminated) | (1u << kFlagKill);
+    case kOutcomeShock:
+      return 1u << kFlagShock;
+    case kOutcomeImmobilized:
+      return 1u << kFlagImmobilized;
+    case kOutcomePossibleShock:
+      return 1u << kFlagPossibleShock;
+    case kOutcomeDud:
+      return 1u << kFlagDud;
+    default:
+      return ift_outcome_flags(o);
   }
 }
 

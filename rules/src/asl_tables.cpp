@@ -67,69 +67,44 @@ constexpr NationalGun kAlwaysApcr[] = {{N::kGerman, "28LL"}, {N::kGerman, "40LL"
 // ---- C7.31 AP To Kill Table, black (all-nationality) entries, one line per TK# ----
 // MG, fighter and ATR entries are not ordnance Guns and are not listed here.
 constexpr TkEntry kApTk[] = {
-    {"15", 5},
-    {"20L", 6},
-    {"20LL", 7}, {"25LL", 7}, {"37*", 7},
-    {"37", 8}, {"47*", 8}, {"57*", 8}, {"70*", 8},
-    {"37L", 9}, {"40", 9}, {"57", 9}, {"65*", 9}, {"76*", 9},
-    {"40L", 10}, {"45L", 10}, {"47", 10}, {"75*", 10},
-    {"37LL", 11}, {"45LL", 11}, {"47L", 11}, {"50", 11}, {"88*", 11},  // 88*: Australian "baby 25pdr"
-    {"76", 12}, {"84*", 12},
-    {"50L", 13}, {"88", 13}, {"120*", 13},  // 88: British 25pdr
-    {"75", 14}, {"105", 14},
-    {"57L", 15}, {"57LL", 15},
-    {"75L", 17}, {"76L", 17}, {"80L", 17}, {"83L", 17}, {"85L", 17}, {"150*", 17}, {"152*", 17},
-    {"77L", 19}, {"200L", 19},
-    {"88L", 20},
-    {"90L", 21}, {"105L", 21}, {"150", 21}, {"152", 21}, {"155", 21},
-    {"75LL", 23}, {"76LL", 23},
-    {"122L", 25},
-    {"88LL", 27}, {"100L", 27}, {"120L", 27},
-    {"150L", 28}, {"155L", 28},
-    {"140L", 32},
-    {"128L", 33}, {"170L", 33},
+    {"15", 5},    {"20L", 6},   {"20LL", 7},  {"25LL", 7},  {"37*", 7},   {"37", 8},    {"47*", 8},   {"57*", 8},
+    {"70*", 8},   {"37L", 9},   {"40", 9},    {"57", 9},    {"65*", 9},   {"76*", 9},   {"40L", 10},  {"45L", 10},
+    {"47", 10},   {"75*", 10},  {"37LL", 11}, {"45LL", 11}, {"47L", 11},  {"50", 11},   {"88*", 11},  // 88*: Australian
+                                                                                                      // "baby 25pdr"
+    {"76", 12},   {"84*", 12},  {"50L", 13},  {"88", 13},   {"120*", 13},  // 88: British 25pdr
+    {"75", 14},   {"105", 14},  {"57L", 15},  {"57LL", 15}, {"75L", 17},  {"76L", 17},  {"80L", 17},  {"83L", 17},
+    {"85L", 17},  {"150*", 17}, {"152*", 17}, {"77L", 19},  {"200L", 19}, {"88L", 20},  {"90L", 21},  {"105L", 21},
+    {"150", 21},  {"152", 21},  {"155", 21},  {"75LL", 23}, {"76LL", 23}, {"122L", 25}, {"88LL", 27}, {"100L", 27},
+    {"120L", 27}, {"150L", 28}, {"155L", 28}, {"140L", 32}, {"128L", 33}, {"170L", 33},
 };
 
 // ---- C7.32 APCR/APDS To Kill Table, black entries; "D" prefix = APDS ----
 constexpr TkEntry kApcrTk[] = {
-    {"37L", 10},
-    {"28LL", 12}, {"45L", 12},
-    {"45LL", 13}, {"47L", 13},
-    {"40LL", 14}, {"50", 14},
-    {"50L", 17},
-    {"57LL", 18}, {"D57L", 18},
-    {"85L", 19},
-    {"75L", 20}, {"76L", 20},
-    {"88L", 23},
-    {"D76LL", 25},
-    {"90L", 27},
+    {"37L", 10},  {"28LL", 12}, {"45L", 12}, {"45LL", 13}, {"47L", 13}, {"40LL", 14}, {"50", 14},    {"50L", 17},
+    {"57LL", 18}, {"D57L", 18}, {"85L", 19}, {"75L", 20},  {"76L", 20}, {"88L", 23},  {"D76LL", 25}, {"90L", 27},
 };
 
 // ---- C7.31, C7.32 colored entries: they replace the black entry for that nationality ----
 constexpr ColoredTkEntry kColoredTk[] = {
     {Ammo::kAP, N::kJapanese, "75*", 12},  // Year-38 Type
     {Ammo::kAP, N::kRussian, "76L", 13},   // "Russian 76L AFV armament ... 13"
-    {Ammo::kAP, N::kJapanese, "76L", 13},
-    {Ammo::kAP, N::kRussian, "76LL", 16},
-    {Ammo::kAP, N::kJapanese, "76LL", 16},
-    {Ammo::kAP, N::kItalian, "90L", 20},
-    {Ammo::kAPCR, N::kRussian, "76L", 14},
-    {Ammo::kAPCR, N::kAmerican, "76L", 22},
-    {Ammo::kAPCR, N::kKoreanUs, "76L", 22},
-    {Ammo::kAPCR, N::kRussian, "76LL", 18},
+    {Ammo::kAP, N::kJapanese, "76L", 13},   {Ammo::kAP, N::kRussian, "76LL", 16},
+    {Ammo::kAP, N::kJapanese, "76LL", 16},  {Ammo::kAP, N::kItalian, "90L", 20},
+    {Ammo::kAPCR, N::kRussian, "76L", 14},  {Ammo::kAPCR, N::kAmerican, "76L", 22},
+    {Ammo::kAPCR, N::kKoreanUs, "76L", 22}, {Ammo::kAPCR, N::kRussian, "76LL", 18},
 };
 
 // ---- C7.33 HEAT To Kill Table by caliber (barrel length ignored) ----
 constexpr CaliberValue kHeatTk[] = {
-    {37, 26}, {40, 26}, {47, 26},  // German stick grenade (C8.31 note)
-    {57, 11}, {65, 11}, {94, 11}, {70, 12}, {75, 13}, {76, 13}, {100, 14}, {105, 15}, {114, 15},
-    {95, 16}, {122, 17}, {150, 21},
+    {37, 26},  {40, 26},  {47, 26},  // German stick grenade (C8.31 note)
+    {57, 11},  {65, 11},  {94, 11},  {70, 12}, {75, 13},  {76, 13},
+    {100, 14}, {105, 15}, {114, 15}, {95, 16}, {122, 17}, {150, 21},
 };
 
 // ---- C7.34 HE To Kill Table bands: the highest caliber listing <= the gun's caliber ----
 constexpr HeTkBand kHeTk[] = {
-    {20, 3, 6},   {30, 4, 8},   {40, 5, 9},    {50, 6, 10},   {70, 7, 12},
-    {80, 8, 14},  {100, 10, 16}, {120, 12, 18}, {150, 16, 20},
+    {20, 3, 6},  {30, 4, 8},    {40, 5, 9},    {50, 6, 10},   {70, 7, 12},
+    {80, 8, 14}, {100, 10, 16}, {120, 12, 18}, {150, 16, 20},
 };
 
 // ---- C7.311 (C7.321 for APCR/APDS): AP Final TK# vs unarmored by caliber band, from ----
@@ -141,9 +116,9 @@ constexpr int kNa = kCaseDNa;
 // AP columns: 0-1, 2, 3-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37-42, 43-48, 49-54, 55-60, 61-66,
 // 67-72, 73-78, 79+; APCR/APDS the first ten, then 49+.
 constexpr CaseDRow<kCaseDApColumns> kCaseDAp[] = {
-    {0, {2, 1, 1, 0, 0, -1, -2, -3, -4, -5, kNa, kNa, kNa, kNa, kNa, kNa}},   // <= 25mm
-    {37, {1, 1, 0, 0, 0, -1, -2, -2, -3, -4, -4, -5, kNa, kNa, kNa, kNa}},    // 37-57mm
-    {65, {1, 0, 0, 0, 0, -1, -1, -2, -2, -3, -3, -4, -4, -5, -5, kNa}},       // >= 65mm
+    {0, {2, 1, 1, 0, 0, -1, -2, -3, -4, -5, kNa, kNa, kNa, kNa, kNa, kNa}},  // <= 25mm
+    {37, {1, 1, 0, 0, 0, -1, -2, -2, -3, -4, -4, -5, kNa, kNa, kNa, kNa}},   // 37-57mm
+    {65, {1, 0, 0, 0, 0, -1, -1, -2, -2, -3, -3, -4, -4, -5, -5, kNa}},      // >= 65mm
 };
 constexpr CaseDRow<kCaseDApcrColumns> kCaseDApcr[] = {
     {0, {3, 2, 1, 0, -2, -4, -6, kNa, kNa, kNa, kNa}},  // APCR <= 57mm
@@ -156,39 +131,64 @@ constexpr CaliberGap kCaseDUnprinted[] = {{Ammo::kAP, 26, 36}, {Ammo::kAP, 58, 6
 // ---- C8.12 Ammunition Supply Chart (a number printed on the counter overrides it) ----
 constexpr DepletionEntry kDepletion[] = {
     // German APCR
-    {N::kGerman, Ammo::kAPCR, "50L", 1941, 0, 5}, {N::kGerman, Ammo::kAPCR, "50L", 1942, 0, 6},
-    {N::kGerman, Ammo::kAPCR, "50L", 1943, 0, 5}, {N::kGerman, Ammo::kAPCR, "50L", 1944, 0, 4},
-    {N::kGerman, Ammo::kAPCR, "37L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "37L", 1942, 0, 5},
-    {N::kGerman, Ammo::kAPCR, "37L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "37L", 1944, 0, 3},
-    {N::kGerman, Ammo::kAPCR, "47L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "47L", 1942, 0, 5},
-    {N::kGerman, Ammo::kAPCR, "47L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "47L", 1944, 0, 3},
-    {N::kGerman, Ammo::kAPCR, "50", 1941, 0, 4},  {N::kGerman, Ammo::kAPCR, "50", 1942, 0, 5},
-    {N::kGerman, Ammo::kAPCR, "50", 1943, 0, 4},  {N::kGerman, Ammo::kAPCR, "50", 1944, 0, 3},
-    {N::kGerman, Ammo::kAPCR, "88L", 1941, 0, 4}, {N::kGerman, Ammo::kAPCR, "88L", 1942, 0, 5},
-    {N::kGerman, Ammo::kAPCR, "88L", 1943, 0, 4}, {N::kGerman, Ammo::kAPCR, "88L", 1944, 0, 3},
-    {N::kGerman, Ammo::kAPCR, "75L", 1942, 0, 5}, {N::kGerman, Ammo::kAPCR, "75L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "50L", 1941, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "50L", 1942, 0, 6},
+    {N::kGerman, Ammo::kAPCR, "50L", 1943, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "50L", 1944, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "37L", 1941, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "37L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "37L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "37L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "47L", 1941, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "47L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "47L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "47L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "50", 1941, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "50", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "50", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "50", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "88L", 1941, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "88L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "88L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "88L", 1944, 0, 3},
+    {N::kGerman, Ammo::kAPCR, "75L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "75L", 1943, 0, 4},
     {N::kGerman, Ammo::kAPCR, "75L", 1944, 0, 3},
-    {N::kGerman, Ammo::kAPCR, "76L", 1942, 0, 5}, {N::kGerman, Ammo::kAPCR, "76L", 1943, 0, 4},
+    {N::kGerman, Ammo::kAPCR, "76L", 1942, 0, 5},
+    {N::kGerman, Ammo::kAPCR, "76L", 1943, 0, 4},
     {N::kGerman, Ammo::kAPCR, "76L", 1944, 0, 3},
     // American APCR
-    {N::kAmerican, Ammo::kAPCR, "76L", 1944, 8, 4}, {N::kAmerican, Ammo::kAPCR, "76L", 1945, 0, 5},
+    {N::kAmerican, Ammo::kAPCR, "76L", 1944, 8, 4},
+    {N::kAmerican, Ammo::kAPCR, "76L", 1945, 0, 5},
     {N::kAmerican, Ammo::kAPCR, "90L", 1945, 0, 5},
     // Russian APCR
-    {N::kRussian, Ammo::kAPCR, "45L", 1942, 0, 4},  {N::kRussian, Ammo::kAPCR, "45L", 1943, 0, 5},
-    {N::kRussian, Ammo::kAPCR, "45L", 1944, 0, 6},  {N::kRussian, Ammo::kAPCR, "45L", 1945, 0, 7},
-    {N::kRussian, Ammo::kAPCR, "45LL", 1942, 0, 4}, {N::kRussian, Ammo::kAPCR, "45LL", 1943, 0, 5},
-    {N::kRussian, Ammo::kAPCR, "45LL", 1944, 0, 6}, {N::kRussian, Ammo::kAPCR, "45LL", 1945, 0, 7},
-    {N::kRussian, Ammo::kAPCR, "76L", 1942, 0, 4},  {N::kRussian, Ammo::kAPCR, "76L", 1943, 0, 5},
-    {N::kRussian, Ammo::kAPCR, "76L", 1944, 0, 6},  {N::kRussian, Ammo::kAPCR, "76L", 1945, 0, 7},
-    {N::kRussian, Ammo::kAPCR, "76LL", 1942, 0, 4}, {N::kRussian, Ammo::kAPCR, "76LL", 1943, 0, 5},
-    {N::kRussian, Ammo::kAPCR, "76LL", 1944, 0, 6}, {N::kRussian, Ammo::kAPCR, "76LL", 1945, 0, 7},
-    {N::kRussian, Ammo::kAPCR, "57LL", 1943, 0, 4}, {N::kRussian, Ammo::kAPCR, "57LL", 1944, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "45L", 1942, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "45L", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "45L", 1944, 0, 6},
+    {N::kRussian, Ammo::kAPCR, "45L", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1942, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1944, 0, 6},
+    {N::kRussian, Ammo::kAPCR, "45LL", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "76L", 1942, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "76L", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "76L", 1944, 0, 6},
+    {N::kRussian, Ammo::kAPCR, "76L", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1942, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1943, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1944, 0, 6},
+    {N::kRussian, Ammo::kAPCR, "76LL", 1945, 0, 7},
+    {N::kRussian, Ammo::kAPCR, "57LL", 1943, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "57LL", 1944, 0, 5},
     {N::kRussian, Ammo::kAPCR, "57LL", 1945, 0, 6},
-    {N::kRussian, Ammo::kAPCR, "85L", 1943, 0, 4},  {N::kRussian, Ammo::kAPCR, "85L", 1944, 0, 5},
+    {N::kRussian, Ammo::kAPCR, "85L", 1943, 0, 4},
+    {N::kRussian, Ammo::kAPCR, "85L", 1944, 0, 5},
     {N::kRussian, Ammo::kAPCR, "85L", 1945, 0, 6},
     // British APDS
-    {N::kBritish, Ammo::kAPDS, "57L", 1944, 6, 6},  {N::kBritish, Ammo::kAPDS, "57L", 1945, 0, 7},
-    {N::kBritish, Ammo::kAPDS, "76LL", 1944, 9, 5}, {N::kBritish, Ammo::kAPDS, "76LL", 1945, 0, 6},
+    {N::kBritish, Ammo::kAPDS, "57L", 1944, 6, 6},
+    {N::kBritish, Ammo::kAPDS, "57L", 1945, 0, 7},
+    {N::kBritish, Ammo::kAPDS, "76LL", 1944, 9, 5},
+    {N::kBritish, Ammo::kAPDS, "76LL", 1945, 0, 6},
 };
 
 // ---- A7.3 Infantry Fire Table, Personnel results: rows Final DR <= 0 .. >= 15, columns ----
@@ -260,10 +260,17 @@ constexpr TableData kTables{
 std::string designation(const Gun& g) {
   std::string s = std::to_string(g.caliber_mm);
   switch (g.barrel) {
-    case Gun::Barrel::kNormal: break;
-    case Gun::Barrel::kShort: s += '*'; break;
-    case Gun::Barrel::kLong: s += 'L'; break;
-    case Gun::Barrel::kVeryLong: s += "LL"; break;
+    case Gun::Barrel::kNormal:
+      break;
+    case Gun::Barrel::kShort:
+      s += '*';
+      break;
+    case Gun::Barrel::kLong:
+      s += 'L';
+      break;
+    case Gun::Barrel::kVeryLong:
+      s += "LL";
+      break;
   }
   return s;
 }
@@ -318,7 +325,8 @@ bool uses_red_th(Nationality n, int year, int month, bool vehicle, std::string* 
   // A25 National Capabilities Chart, "Ordnance TH#" column (C3.3).
   for (const ThColorEntry& e : kTables.th_color) {
     if (e.nationality != n || (e.vehicle_only && !vehicle)) continue;
-    if (e.ends_year != 0 && (year > e.ends_year || (year == e.ends_year && (e.ends_month == 0 || month >= e.ends_month))))
+    if (e.ends_year != 0 &&
+        (year > e.ends_year || (year == e.ends_year && (e.ends_month == 0 || month >= e.ends_month))))
       continue;
     if (reason) *reason = e.reason;
     return e.red;
@@ -345,8 +353,10 @@ std::vector<Modifier> gun_ammo_modifications(const Gun& gun, Ammo ammo, National
     if (row.key == gun.barrel) add(row);
   // C4.3: APDS, or APCR (also for the guns that always use it).
   Ammo special = Ammo::kNone;
-  if (ammo == Ammo::kAPDS) special = Ammo::kAPDS;
-  else if (ammo == Ammo::kAPCR || always_apcr(gun, n)) special = Ammo::kAPCR;
+  if (ammo == Ammo::kAPDS)
+    special = Ammo::kAPDS;
+  else if (ammo == Ammo::kAPCR || always_apcr(gun, n))
+    special = Ammo::kAPCR;
   if (special != Ammo::kNone)
     for (const auto& row : kTables.c4_ammo)
       if (row.key == special) add(row);
@@ -375,7 +385,8 @@ std::optional<int> basic_tk(const Gun& gun, Ammo ammo, Nationality n) {
       if (band < 0) return std::nullopt;
       return kTables.he_tk[static_cast<std::size_t>(band)].armored;
     }
-    case Ammo::kNone: return std::nullopt;
+    case Ammo::kNone:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -393,7 +404,8 @@ std::optional<int> case_d(const Gun& gun, Ammo ammo, int range, bool* uncertain)
       v = case_d_row(kTables.case_d_ap, cal).change[static_cast<std::size_t>(case_d_column(range, kCaseDApColumns))];
       break;
     case Ammo::kAPCR:
-      v = case_d_row(kTables.case_d_apcr, cal).change[static_cast<std::size_t>(case_d_column(range, kCaseDApcrColumns))];
+      v = case_d_row(kTables.case_d_apcr, cal)
+              .change[static_cast<std::size_t>(case_d_column(range, kCaseDApcrColumns))];
       break;
     case Ammo::kAPDS:
       v = kTables.case_d_apds[static_cast<std::size_t>(case_d_column(range, kCaseDApcrColumns))];
@@ -418,13 +430,15 @@ std::optional<int> unarmored_final_tk(const Gun& gun, Ammo ammo) {
         if (cal >= e.caliber) tk = e.value;
       return tk;
     }
-    case Ammo::kHEAT: return kTables.heat_unarmored_tk;  // C7.331
+    case Ammo::kHEAT:
+      return kTables.heat_unarmored_tk;  // C7.331
     case Ammo::kHE: {
       const int band = he_band(cal);
       if (band < 0) return std::nullopt;
       return kTables.he_tk[static_cast<std::size_t>(band)].unarmored;  // C7.34
     }
-    case Ammo::kNone: return std::nullopt;
+    case Ammo::kNone:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -438,7 +452,8 @@ int armor_factor_step(int af, int steps) {
   const auto& scale = kTables.armor_factors;
   auto it = std::find(scale.begin(), scale.end(), af);
   if (it == scale.end()) return af;
-  const auto i = std::clamp<std::ptrdiff_t>((it - scale.begin()) + steps, 0, static_cast<std::ptrdiff_t>(scale.size()) - 1);
+  const auto i =
+      std::clamp<std::ptrdiff_t>((it - scale.begin()) + steps, 0, static_cast<std::ptrdiff_t>(scale.size()) - 1);
   return scale[static_cast<std::size_t>(i)];
 }
 

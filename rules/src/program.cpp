@@ -48,8 +48,7 @@ void RollProgram::validate() const {
   }
   for (std::uint32_t r : state_root)
     if (r >= nodes.size()) fail("state root out of range");
-  const FlagMask flag_mask =
-      flag_names.size() >= 64 ? ~FlagMask{0} : ((FlagMask{1} << flag_names.size()) - 1u);
+  const FlagMask flag_mask = flag_names.size() >= 64 ? ~FlagMask{0} : ((FlagMask{1} << flag_names.size()) - 1u);
   for (const Leaf& l : leaves) {
     if (l.flags & ~flag_mask) fail("leaf sets an unnamed flag");
     for (std::size_t c = counter_names.size(); c < static_cast<std::size_t>(kMaxCounters); ++c)
@@ -104,7 +103,8 @@ std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
   std::uint64_t h = mix(kFnvOffset, static_cast<std::uint64_t>(die));
   std::size_t k = 0;
   for (; k + 1 < links.size(); k += 2)
-    h = mix(h, static_cast<std::uint32_t>(links[k].v) | std::uint64_t{static_cast<std::uint32_t>(links[k + 1].v)} << 32);
+    h = mix(h,
+            static_cast<std::uint32_t>(links[k].v) | std::uint64_t{static_cast<std::uint32_t>(links[k + 1].v)} << 32);
   if (k < links.size()) h = mix(h, static_cast<std::uint32_t>(links[k].v));
   return h;
 }
@@ -143,10 +143,11 @@ Link ProgramBuilder::leaf(const Leaf& l) {
 Link ProgramBuilder::node(DieKind die, std::span<const Link> links) {
   if (links.size() != static_cast<std::size_t>(faces(die))) fail("node built with the wrong number of links");
   const auto fresh = static_cast<std::int32_t>(p_.nodes.size());
-  const std::int32_t i = find_or_insert(node_index_, p_.nodes.size(), builder_hash(die, links), fresh, [&](std::int32_t k) {
-    const RollNode& n = p_.nodes[static_cast<std::size_t>(k)];
-    return n.die == die && std::equal(links.begin(), links.end(), p_.links.begin() + n.first);
-  });
+  const std::int32_t i =
+      find_or_insert(node_index_, p_.nodes.size(), builder_hash(die, links), fresh, [&](std::int32_t k) {
+        const RollNode& n = p_.nodes[static_cast<std::size_t>(k)];
+        return n.die == die && std::equal(links.begin(), links.end(), p_.links.begin() + n.first);
+      });
   if (i == fresh) {
     p_.nodes.push_back(RollNode{die, static_cast<std::uint32_t>(p_.links.size())});
     p_.links.insert(p_.links.end(), links.begin(), links.end());

@@ -12,8 +12,8 @@ namespace {
 // 3.6 Weapon Size Index: historical size -> 1943 shell size category.
 const std::vector<std::pair<std::string, int>>& size_index() {
   static const std::vector<std::pair<std::string, int>> index = {
-      {"machine_gun", 0}, {"atr_15mm", 1}, {"30mm", 2},  {"45mm", 3},          {"57mm", 4},
-      {"75mm", 5},        {"85mm", 6},     {"100mm", 7}, {"120mm", 8},         {"150mm", 9},
+      {"machine_gun", 0}, {"atr_15mm", 1}, {"30mm", 2},         {"45mm", 3},          {"57mm", 4},
+      {"75mm", 5},        {"85mm", 6},     {"100mm", 7},        {"120mm", 8},         {"150mm", 9},
       {"170mm", 10},      {"200mm", 11},   {"light_mortar", 1}, {"medium_mortar", 3}, {"heavy_mortar", 5},
   };
   return index;
@@ -87,16 +87,18 @@ void table_problems(const ResultTable& t, int lo, int hi, const std::string& whe
 
 }  // namespace
 
-const std::vector<std::string> kSmallArmsModifiers = {
-    "hmg", "lmg", "at_prone", "at_packed", "at_rushing", "soft_cover", "solid_cover", "hard_cover",
-    "moving_firing", "demoralized"};
-const std::vector<std::string> kAntiTankModifiers = {
-    "large_target", "small_target", "stationary_in_open", "solid_cover", "hard_cover", "range_1000_2000",
-    "moving_target", "moved", "damaged", "range_under_200", "range_under_400", "apcp_under_600", "flank_rear",
-    "over_1000", "firing_he"};
+const std::vector<std::string> kSmallArmsModifiers = {"hmg",           "lmg",        "at_prone",    "at_packed",
+                                                      "at_rushing",    "soft_cover", "solid_cover", "hard_cover",
+                                                      "moving_firing", "demoralized"};
+const std::vector<std::string> kAntiTankModifiers = {"large_target",    "small_target",    "stationary_in_open",
+                                                     "solid_cover",     "hard_cover",      "range_1000_2000",
+                                                     "moving_target",   "moved",           "damaged",
+                                                     "range_under_200", "range_under_400", "apcp_under_600",
+                                                     "flank_rear",      "over_1000",       "firing_he"};
 const std::vector<std::string> kAntiPersonnelModifiers = {
-    "stationary_in_open", "packed_infantry", "solid_cover", "hard_cover", "range_1000_2000", "moving_target",
-    "moved", "damaged", "range_under_200", "range_under_400", "over_1000"};
+    "stationary_in_open", "packed_infantry", "solid_cover", "hard_cover",
+    "range_1000_2000",    "moving_target",   "moved",       "damaged",
+    "range_under_200",    "range_under_400", "over_1000"};
 
 std::optional<int> shell_size_of(const std::string& weapon_class) {
   for (const auto& [name, size] : size_index())
@@ -150,10 +152,14 @@ const std::vector<std::string>& shell_size_names() {
 
 const char* result_name(Result r) {
   switch (r) {
-    case Result::kNone: return "none";
-    case Result::kImmobilized: return "I";
-    case Result::kDamaged: return "D";
-    case Result::kKilled: return "K";
+    case Result::kNone:
+      return "none";
+    case Result::kImmobilized:
+      return "I";
+    case Result::kDamaged:
+      return "D";
+    case Result::kKilled:
+      return "K";
   }
   return "?";
 }
@@ -189,8 +195,8 @@ std::vector<std::string> chart_problems(const Chart& c) {
   table_problems(c.small_arms_results, c.small_arms_dice, 6 * c.small_arms_dice, "small_arms.results", out);
   band_problems(c.artillery_bands, "artillery.range_bands", out);
   mod_problems(c.anti_tank.to_hit, &c.anti_tank.to_kill, kAntiTankModifiers, "artillery.anti_tank", out);
-  mod_problems(c.anti_personnel.to_hit, &c.anti_personnel.to_kill, kAntiPersonnelModifiers,
-               "artillery.anti_personnel", out);
+  mod_problems(c.anti_personnel.to_hit, &c.anti_personnel.to_kill, kAntiPersonnelModifiers, "artillery.anti_personnel",
+               out);
   table_problems(c.anti_tank.kill, 1, 6, "artillery.kill.anti_tank", out);
   table_problems(c.anti_personnel.kill, 1, 6, "artillery.kill.anti_personnel", out);
   for (const auto& [k, v] : c.ranges)
@@ -203,27 +209,27 @@ Chart illustrative_chart() {
   using R = Result;
   Chart c;
   c.name = "illustrative (not the published chart)";
-  c.ranges = {{"rifle", 800},          {"assault", 120},        {"lmg", 1000},         {"mmg", 1200},
-              {"hmg", 1400},           {"atr", 800},            {"light_mortar", 1000}, {"medium_mortar", 1800},
-              {"heavy_mortar", 1800},  {"light_gun", 1600},     {"field_gun", 2000},   {"tank_gun", 2000},
+  c.ranges = {{"rifle", 800},         {"assault", 120},    {"lmg", 1000},          {"mmg", 1200},
+              {"hmg", 1400},          {"atr", 800},        {"light_mortar", 1000}, {"medium_mortar", 1800},
+              {"heavy_mortar", 1800}, {"light_gun", 1600}, {"field_gun", 2000},    {"tank_gun", 2000},
               {"flamethrower", 40}};
   c.small_arms_dice = 2;
-  c.small_arms_mods = {{"hmg", 2},         {"lmg", 1},          {"at_prone", -2},     {"at_packed", 2},
-                       {"at_rushing", 1},  {"soft_cover", -1},  {"solid_cover", -2},  {"hard_cover", -3},
-                       {"moving_firing", -2}, {"demoralized", -2}};
+  c.small_arms_mods = {
+      {"hmg", 2},         {"lmg", 1},          {"at_prone", -2},   {"at_packed", 2},      {"at_rushing", 1},
+      {"soft_cover", -1}, {"solid_cover", -2}, {"hard_cover", -3}, {"moving_firing", -2}, {"demoralized", -2}};
   c.small_arms_bands = {{0, 399, 0}, {400, 1000, -2}, {1001, 1400, -4}};
-  c.small_arms_results = {2, {R::kNone, R::kNone, R::kNone, R::kNone, R::kNone, R::kDamaged, R::kDamaged,
-                              R::kDamaged, R::kKilled, R::kKilled, R::kKilled}};
+  c.small_arms_results = {2,
+                          {R::kNone, R::kNone, R::kNone, R::kNone, R::kNone, R::kDamaged, R::kDamaged, R::kDamaged,
+                           R::kKilled, R::kKilled, R::kKilled}};
   c.artillery_bands = {{0, 999, 7}, {1000, 2000, 8}};
-  c.anti_tank.to_hit = {{"large_target", 1}, {"small_target", -1}, {"stationary_in_open", 1}, {"solid_cover", -1},
-                        {"hard_cover", -2},  {"range_1000_2000", -1}, {"moving_target", -1}, {"moved", -2},
-                        {"damaged", -1}};
+  c.anti_tank.to_hit = {{"large_target", 1},   {"small_target", -1}, {"stationary_in_open", 1},
+                        {"solid_cover", -1},   {"hard_cover", -2},   {"range_1000_2000", -1},
+                        {"moving_target", -1}, {"moved", -2},        {"damaged", -1}};
   c.anti_tank.to_kill = {{"range_under_200", 2}, {"range_under_400", 1}, {"apcp_under_600", 1},
                          {"flank_rear", 2},      {"over_1000", -1},      {"firing_he", -2}};
   c.anti_tank.kill = {1, {R::kNone, R::kNone, R::kImmobilized, R::kDamaged, R::kKilled, R::kKilled}};
-  c.anti_personnel.to_hit = {{"stationary_in_open", 1}, {"packed_infantry", 1}, {"solid_cover", -1},
-                             {"hard_cover", -2},        {"range_1000_2000", -1}, {"moving_target", -1},
-                             {"moved", -2},             {"damaged", -1}};
+  c.anti_personnel.to_hit = {{"stationary_in_open", 1}, {"packed_infantry", 1}, {"solid_cover", -1}, {"hard_cover", -2},
+                             {"range_1000_2000", -1},   {"moving_target", -1},  {"moved", -2},       {"damaged", -1}};
   c.anti_personnel.to_kill = {{"range_under_200", 1}, {"range_under_400", 0}, {"over_1000", -1}};
   c.anti_personnel.kill = {1, {R::kNone, R::kNone, R::kDamaged, R::kDamaged, R::kKilled, R::kKilled}};
   c.shell_size_kill = {-2, -1, -1, 0, 0, 1, 1, 1, 2, 2, 2, 3};

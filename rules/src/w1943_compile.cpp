@@ -16,31 +16,44 @@ bool multi(const Situation& s) { return s.fire.turns > 1; }
 
 const char* kind_name(FireKind k) {
   switch (k) {
-    case FireKind::kSmallArms: return "small arms fire (3.1, 3.5)";
-    case FireKind::kArtillery: return "direct artillery fire (3.2, 3.6)";
-    case FireKind::kFlamethrower: return "flamethrower (3.7)";
-    case FireKind::kSmoke: return "light smoke (3.7)";
+    case FireKind::kSmallArms:
+      return "small arms fire (3.1, 3.5)";
+    case FireKind::kArtillery:
+      return "direct artillery fire (3.2, 3.6)";
+    case FireKind::kFlamethrower:
+      return "flamethrower (3.7)";
+    case FireKind::kSmoke:
+      return "light smoke (3.7)";
   }
   return "?";
 }
 
 const char* ammo_name(Ammo a) {
   switch (a) {
-    case Ammo::kNone: return "none";
-    case Ammo::kHE: return "HE";
-    case Ammo::kAP: return "AP";
-    case Ammo::kAPCP: return "APCP";
-    case Ammo::kSmoke: return "smoke";
+    case Ammo::kNone:
+      return "none";
+    case Ammo::kHE:
+      return "HE";
+    case Ammo::kAP:
+      return "AP";
+    case Ammo::kAPCP:
+      return "APCP";
+    case Ammo::kSmoke:
+      return "smoke";
   }
   return "?";
 }
 
 const char* mg_name(MachineGun m) {
   switch (m) {
-    case MachineGun::kNone: return "none";
-    case MachineGun::kLight: return "light";
-    case MachineGun::kMedium: return "medium";
-    case MachineGun::kHeavy: return "heavy";
+    case MachineGun::kNone:
+      return "none";
+    case MachineGun::kLight:
+      return "light";
+    case MachineGun::kMedium:
+      return "medium";
+    case MachineGun::kHeavy:
+      return "heavy";
   }
   return "?";
 }
@@ -48,22 +61,30 @@ const char* mg_name(MachineGun m) {
 // The weapons that deliver each kind of fire, as weapon_class() knows them.
 const char* fire_weapons(FireKind k) {
   switch (k) {
-    case FireKind::kSmallArms: return "a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or hmg (3.1)";
+    case FireKind::kSmallArms:
+      return "a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or hmg (3.1)";
     case FireKind::kArtillery:
       return "a gun, a mortar, an atr, mmg or hmg for direct artillery fire (3.2, 3.6 Weapon Size Index, 3.7)";
-    case FireKind::kFlamethrower: return "the flamethrower for flamethrower fire (3.7 Flamethrowers)";
-    case FireKind::kSmoke: return "a mortar or a gun for light smoke (3.7 Light Smoke)";
+    case FireKind::kFlamethrower:
+      return "the flamethrower for flamethrower fire (3.7 Flamethrowers)";
+    case FireKind::kSmoke:
+      return "a mortar or a gun for light smoke (3.7 Light Smoke)";
   }
   return "?";
 }
 
 const char* type_name(TargetType t) {
   switch (t) {
-    case TargetType::kInfantry: return "infantry";
-    case TargetType::kMachineGun: return "machine_gun";
-    case TargetType::kMortar: return "mortar";
-    case TargetType::kTowedGun: return "towed_gun";
-    case TargetType::kVehicle: return "vehicle";
+    case TargetType::kInfantry:
+      return "infantry";
+    case TargetType::kMachineGun:
+      return "machine_gun";
+    case TargetType::kMortar:
+      return "mortar";
+    case TargetType::kTowedGun:
+      return "towed_gun";
+    case TargetType::kVehicle:
+      return "vehicle";
   }
   return "?";
 }
@@ -102,8 +123,7 @@ class Compiler {
     auto& p = b_.program();
     const int T = s_.fire.turns;
     for (int i = 0; i < kNumFixedFlags; ++i) p.flag_names.emplace_back(flag_name(i));
-    if (multi(s_))
-      p.add_turn_series(RollProgram::TurnSeries::Kind::kFlag, "remnant_by", T);
+    if (multi(s_)) p.add_turn_series(RollProgram::TurnSeries::Kind::kFlag, "remnant_by", T);
     for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
     if (multi(s_)) {
       for (int k = 0; k <= s_.target.bases; ++k) p.outcome_names.push_back("lost_" + std::to_string(k));
@@ -214,12 +234,14 @@ class Compiler {
     if (ammo) leaf.flags |= 1u << kFlagAmmoOut;
     if (fuel) leaf.flags |= 1u << kFlagOutOfFuel;
     if (ts.alive == 0) leaf.flags |= 1u << kFlagTargetDestroyed;
-    if (is_remnant(ts.alive, s_.target.bases) && !is_remnant(k.alive, s_.target.bases)) leaf.flags |= remnant_flags(k.turn);
+    if (is_remnant(ts.alive, s_.target.bases) && !is_remnant(k.alive, s_.target.bases))
+      leaf.flags |= remnant_flags(k.turn);
     leaf.counts[kCounterShots] = 1;
     leaf.counts[kCounterHits] = shot.hit ? 1 : 0;
     leaf.counts[kCounterBasesKilled] = static_cast<std::uint8_t>(killed);
     leaf.counts[kCounterTurnsFired] = k.chain ? 0 : 1;
-    leaf.outcome = static_cast<std::uint8_t>(outcome_index(s_, shot_outcome_of(s_.fire.kind, shot), s_.target.bases - ts.alive));
+    leaf.outcome =
+        static_cast<std::uint8_t>(outcome_index(s_, shot_outcome_of(s_.fire.kind, shot), s_.target.bases - ts.alive));
     if (!multi(s_)) leaf.closes_window = true;
 
     Key next = k;
@@ -258,14 +280,16 @@ class Compiler {
       case FireKind::kSmallArms: {
         const DieKind die = spec.dice == 2 ? DieKind::kPair : DieKind::kD6;
         std::vector<Link> links(static_cast<std::size_t>(faces(die)));
-        for (int f = 0; f < faces(die); ++f) links[static_cast<std::size_t>(f)] = after_dice(k, spec, resolve_shot(spec, f, 0));
+        for (int f = 0; f < faces(die); ++f)
+          links[static_cast<std::size_t>(f)] = after_dice(k, spec, resolve_shot(spec, f, 0));
         return b_.node(die, links);
       }
       case FireKind::kArtillery: {
         std::vector<Link> hit(36);
         for (int f = 0; f < 36; ++f) {
           std::vector<Link> kill(6);
-          for (int d = 1; d <= 6; ++d) kill[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, f, d));
+          for (int d = 1; d <= 6; ++d)
+            kill[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, f, d));
           hit[static_cast<std::size_t>(f)] = b_.node(DieKind::kD6, kill);
         }
         return b_.node(DieKind::kPair, hit);
@@ -273,7 +297,8 @@ class Compiler {
       case FireKind::kFlamethrower:
       case FireKind::kSmoke: {
         std::vector<Link> links(6);
-        for (int d = 1; d <= 6; ++d) links[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, 0, d));
+        for (int d = 1; d <= 6; ++d)
+          links[static_cast<std::size_t>(d - 1)] = after_dice(k, spec, resolve_shot(spec, 0, d));
         return b_.node(DieKind::kD6, links);
       }
     }
@@ -281,7 +306,7 @@ class Compiler {
   }
 
   const Situation& s_;
-  std::array<ShotSpec, 2> main_;                   // [0]: one base left, [1]: two or more
+  std::array<ShotSpec, 2> main_;  // [0]: one base left, [1]: two or more
   std::array<std::optional<ShotSpec>, 2> fallback_;
   ProgramBuilder b_;
   std::map<Key, std::int32_t> ids_;
@@ -347,23 +372,34 @@ enum Where : unsigned {
 Where where_of(const Situation& s) {
   const bool vehicle = s.target.type == TargetType::kVehicle;
   switch (s.fire.kind) {
-    case FireKind::kSmallArms: return vehicle ? kSaVehicle : kSaPersonnel;
-    case FireKind::kArtillery: return vehicle ? kAntiTank : kAntiPersonnel;
-    case FireKind::kFlamethrower: return kFlame;
-    case FireKind::kSmoke: return kLightSmoke;
+    case FireKind::kSmallArms:
+      return vehicle ? kSaVehicle : kSaPersonnel;
+    case FireKind::kArtillery:
+      return vehicle ? kAntiTank : kAntiPersonnel;
+    case FireKind::kFlamethrower:
+      return kFlame;
+    case FireKind::kSmoke:
+      return kLightSmoke;
   }
   return kSaPersonnel;
 }
 
 const char* where_name(Where w) {
   switch (w) {
-    case kSaPersonnel: return "small arms fire at personnel";
-    case kSaVehicle: return "small arms fire at a vehicle";
-    case kAntiTank: return "direct artillery fire at a vehicle";
-    case kAntiPersonnel: return "direct artillery fire at personnel";
-    case kFlame: return "flamethrower fire";
-    case kLightSmoke: return "light smoke";
-    default: return "?";
+    case kSaPersonnel:
+      return "small arms fire at personnel";
+    case kSaVehicle:
+      return "small arms fire at a vehicle";
+    case kAntiTank:
+      return "direct artillery fire at a vehicle";
+    case kAntiPersonnel:
+      return "direct artillery fire at personnel";
+    case kFlame:
+      return "flamethrower fire";
+    case kLightSmoke:
+      return "light smoke";
+    default:
+      return "?";
   }
 }
 
@@ -379,19 +415,23 @@ std::optional<RulesError> setting_problem(const Situation& s) {
   auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
   // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
   if (t.stationary_in_open && t.moving)
-    return err("target.stationary_in_open", "expected false for a moving target (3.6 At stationary in open: \"not "
-                                            "moving or behind any sort of cover\"), got true");
+    return err("target.stationary_in_open",
+               "expected false for a moving target (3.6 At stationary in open: \"not "
+               "moving or behind any sort of cover\"), got true");
   if (t.stationary_in_open && (t.soft_cover || t.solid_cover || t.hard_cover))
-    return err("target.stationary_in_open", "expected false for a target in cover (3.6 At stationary in open: \"not "
-                                            "moving or behind any sort of cover\"), got true");
+    return err("target.stationary_in_open",
+               "expected false for a target in cover (3.6 At stationary in open: \"not "
+               "moving or behind any sort of cover\"), got true");
   // 3.6 APCP: "firing unit may run out each time it is used"; 3.7 Mortars: "light smoke
   // counting as secondary ammunition", so their HE is primary.
   if (f.secondary == false && ammo_of(f) == Ammo::kAPCP)
-    return err("firer.secondary", "expected true for APCP (3.6: the firing unit may run out each time it is used), "
-                                  "got false");
+    return err("firer.secondary",
+               "expected true for APCP (3.6: the firing unit may run out each time it is used), "
+               "got false");
   if (f.secondary == true && is_mortar(f) && fire.kind == FireKind::kArtillery)
-    return err("firer.secondary", "expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
-                                  "ammunition), got true");
+    return err("firer.secondary",
+               "expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
+               "ammunition), got true");
 
   struct Use {
     const char* key;
@@ -399,19 +439,21 @@ std::optional<RulesError> setting_problem(const Situation& s) {
     unsigned where;        // the contexts where it changes the fire
     std::string expected;  // its neutral value
     std::string got;
-    const char* what;      // the rule that uses it
+    const char* what;  // the rule that uses it
   };
   auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
   const char* sizes[] = {"normal", "large", "small"};
   const char* trainings[] = {"average", "outstanding", "abysmal"};
   const Use uses[] = {
       {"target.prone", t.prone, kSaPersonnel, "false", "true", "At prone is a 3.5 Small Arms modifier for personnel"},
-      {"target.rushing", t.rushing, kSaPersonnel, "false", "true", "At rushing is a 3.5 Small Arms modifier for personnel"},
+      {"target.rushing", t.rushing, kSaPersonnel, "false", "true",
+       "At rushing is a 3.5 Small Arms modifier for personnel"},
       {"target.soft_cover", t.soft_cover, kSmallArms, "false", "true",
        "At soft cover is a 3.5 Small Arms modifier; 3.6 has solid and hard cover"},
       {"target.solid_cover", t.solid_cover, kSmallArms | kArtillery, "false", "true",
        "At solid cover is a 3.5 and 3.6 modifier"},
-      {"target.hard_cover", t.hard_cover, kSmallArms | kArtillery, "false", "true", "At hard cover is a 3.5 and 3.6 modifier"},
+      {"target.hard_cover", t.hard_cover, kSmallArms | kArtillery, "false", "true",
+       "At hard cover is a 3.5 and 3.6 modifier"},
       {"target.packed", t.packed, kSmallArms | kAntiPersonnel, "false", "true", "At packed is a 3.5 and 3.6 modifier"},
       {"target.stationary_in_open", t.stationary_in_open, kArtillery, "false", "true",
        "At stationary in open is a 3.6 Direct Artillery modifier"},
@@ -433,8 +475,8 @@ std::optional<RulesError> setting_problem(const Situation& s) {
       {"firer.moved", f.moved, kSmallArms | kArtillery, "false", "true", "Moving-firing is 3.5, Moved 3.6"},
       {"firer.ammo", f.ammo.has_value(), kArtillery, "no ammunition type", f.ammo ? quoted(ammo_name(*f.ammo)) : "",
        "ammunition types are fired on the Direct Artillery chart, 3.6, 3.7"},
-      {"firer.secondary", f.secondary.has_value(), kArtillery, "no secondary setting", flag(f.secondary.value_or(false)),
-       "secondary ammunition runs out on the Direct Artillery kill die, 3.7"},
+      {"firer.secondary", f.secondary.has_value(), kArtillery, "no secondary setting",
+       flag(f.secondary.value_or(false)), "secondary ammunition runs out on the Direct Artillery kill die, 3.7"},
   };
   const Where here = where_of(s);
   for (const Use& u : uses)
@@ -448,20 +490,29 @@ std::optional<RulesError> setting_problem(const Situation& s) {
 int end_index(const Situation& s, End e, int turn) {
   if (!multi(s)) {
     switch (e) {
-      case End::kFireOver: return kEndFireOver;
-      case End::kDestroyed: return kEndTargetDestroyed;
-      case End::kMgJammed: return kEndMgJammed;
-      case End::kOutOfAmmo: return kEndOutOfAmmo;
-      case End::kOutOfFuel: return kEndOutOfFuel;
+      case End::kFireOver:
+        return kEndFireOver;
+      case End::kDestroyed:
+        return kEndTargetDestroyed;
+      case End::kMgJammed:
+        return kEndMgJammed;
+      case End::kOutOfAmmo:
+        return kEndOutOfAmmo;
+      case End::kOutOfFuel:
+        return kEndOutOfFuel;
     }
   }
   const int T = s.fire.turns;
   switch (e) {
-    case End::kDestroyed: return turn - 1;
+    case End::kDestroyed:
+      return turn - 1;
     case End::kFireOver:
-    case End::kMgJammed: return T;
-    case End::kOutOfAmmo: return T + 1;
-    case End::kOutOfFuel: return T + 2;
+    case End::kMgJammed:
+      return T;
+    case End::kOutOfAmmo:
+      return T + 1;
+    case End::kOutOfFuel:
+      return T + 2;
   }
   return T;
 }
@@ -473,10 +524,14 @@ int shot_outcome_of(FireKind kind, const Shot& shot) {
   if (kind == FireKind::kSmallArms && shot.result == Result::kNone) return kOutNone;
   if (!shot.hit) return kOutMiss;
   switch (shot.result) {
-    case Result::kNone: return kOutNone;
-    case Result::kImmobilized: return kOutI;
-    case Result::kDamaged: return kOutD;
-    case Result::kKilled: return kOutK;
+    case Result::kNone:
+      return kOutNone;
+    case Result::kImmobilized:
+      return kOutI;
+    case Result::kDamaged:
+      return kOutD;
+    case Result::kKilled:
+      return kOutK;
   }
   return kOutNone;
 }
@@ -487,11 +542,13 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   const Target& t = s.target;
   const Fire& fire = s.fire;
   if (const auto problems = chart_problems(chart); !problems.empty()) return err("chart", problems.front());
-  if (f.bases < 1 || f.bases > kMaxBases) return err("firer.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
+  if (f.bases < 1 || f.bases > kMaxBases)
+    return err("firer.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
   if (f.bases_firing < 0 || f.bases_firing > f.bases)
     return err("firer.bases_firing", "more bases firing (" + std::to_string(f.bases_firing) + ") than the unit has (" +
                                          std::to_string(f.bases) + ")");
-  if (t.bases < 1 || t.bases > kMaxBases) return err("target.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
+  if (t.bases < 1 || t.bases > kMaxBases)
+    return err("target.bases", "expected 1.." + std::to_string(kMaxBases) + " bases");
   if ((t.type == TargetType::kVehicle || t.type == TargetType::kTowedGun) && t.bases != 1)
     return err("target.bases", "a vehicle or towed gun target is one base");
   if (t.damaged && (t.type == TargetType::kMachineGun || t.type == TargetType::kMortar))
@@ -502,11 +559,14 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   // 3.5 At packed target, 3.6 At packed Infantry: "any bases which are within 10 yards of each
   // other" takes two bases; 3.6 gives the artillery bonus against "an infantry unit" only.
   if (t.packed && t.bases < 2)
-    return err("target.packed", "expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each "
-                                "other), got true with target.bases = " + std::to_string(t.bases));
+    return err("target.packed",
+               "expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each "
+               "other), got true with target.bases = " +
+                   std::to_string(t.bases));
   if (t.packed && fire.kind == FireKind::kArtillery && t.type != TargetType::kInfantry)
     return err("target.packed", std::string("expected an infantry target for direct artillery fire (3.6 At packed "
-                                            "Infantry), got true with target.type = \"") + type_name(t.type) + "\"");
+                                            "Infantry), got true with target.type = \"") +
+                                    type_name(t.type) + "\"");
   // The base type: an MG and the mortar rules follow from a weapon salvo knows (mg_of(),
   // is_mortar()); a setting that contradicts the weapon is refused. A problem of a derived
   // setting is reported at the weapon.
@@ -519,20 +579,22 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
     return err("firer.mg", std::string("expected \"") + mg_name(wc->mg) + "\" for weapon \"" + f.weapon +
                                "\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"" + mg_name(*f.mg) + "\"");
   if (wc && f.mortar && *f.mortar != wc->mortar)
-    return err("firer.mortar", std::string("expected ") + (wc->mortar ? "true" : "false") + " for weapon \"" + f.weapon +
-                                   "\" (3.7 Mortars), got " + (*f.mortar ? "true" : "false"));
+    return err("firer.mortar", std::string("expected ") + (wc->mortar ? "true" : "false") + " for weapon \"" +
+                                   f.weapon + "\" (3.7 Mortars), got " + (*f.mortar ? "true" : "false"));
   if (mg != MachineGun::kNone && mortar)
     return err(mortar_key, "expected a machine gun or a mortar, not both (3.7), got a mortar that is a machine gun");
   if (mg != MachineGun::kNone && f.mounted_cavalry)
-    return err("firer.mounted_cavalry", "expected false for a machine gun base (3.1: cavalry bases fire small arms "
-                                        "while mounted; each machine gun base fires as a unit), got true");
+    return err("firer.mounted_cavalry",
+               "expected false for a machine gun base (3.1: cavalry bases fire small arms "
+               "while mounted; each machine gun base fires as a unit), got true");
   // What the weapon can fire (3.1, 3.2, 3.7).
   if (wc) {
-    const bool can = fire.kind == FireKind::kSmallArms  ? wc->small_arms
-                     : fire.kind == FireKind::kArtillery ? wc->artillery
+    const bool can = fire.kind == FireKind::kSmallArms      ? wc->small_arms
+                     : fire.kind == FireKind::kArtillery    ? wc->artillery
                      : fire.kind == FireKind::kFlamethrower ? wc->flamethrower
                                                             : wc->smoke;
-    if (!can) return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
+    if (!can)
+      return err("firer.weapon", "expected " + std::string(fire_weapons(fire.kind)) + ", got \"" + f.weapon + "\"");
   }
   // 3.1: "Each machine gun base also fires as a unit"; 3.2: "Each such artillery base may fire
   // once each turn" - one base, never Weak or Remnant.
@@ -544,21 +606,25 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
                                   std::to_string(f.bases));
   if (f.jammed && mg == MachineGun::kNone) return err("firer.jammed", "only a machine gun jams (3.7)");
   if (f.jammed && fire.turns == 1)
-    return err("firer.jammed", "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
+    return err("firer.jammed",
+               "a jammed machine gun cannot fire; it tries to repair on following turns (3.7): set fire.turns > 1");
   if (f.moved && mg != MachineGun::kNone && fire.kind != FireKind::kFlamethrower)
     return err("firer.moved", "machine gun bases may not fire on the same turn that they have moved (3.7)");
   // 3.7: "Medium and light mortar bases assigned as heavy weapons may not fire on the same turn they
   // have moved": a heavy mortar may, with the Moved modifier (3.6).
-  const bool heavy_mortar = f.weapon == "heavy_mortar" || shell_size_of(f) == shell_size_of(std::string("heavy_mortar"));
+  const bool heavy_mortar =
+      f.weapon == "heavy_mortar" || shell_size_of(f) == shell_size_of(std::string("heavy_mortar"));
   if (f.moved && mortar && !heavy_mortar)
-    return err("firer.moved", "medium and light mortar bases may not fire on the same turn they have moved (3.7); "
-                              "a heavy mortar (weapon or shell_size \"heavy_mortar\") may");
+    return err("firer.moved",
+               "medium and light mortar bases may not fire on the same turn they have moved (3.7); "
+               "a heavy mortar (weapon or shell_size \"heavy_mortar\") may");
   // 3.7 Machine Guns: an MG fires no shells, so neither H.E. ("from mortars or field guns for
   // example", 3.6 Firing H.E.) nor APCP, and it has no secondary ammunition.
   const Ammo ammo = ammo_of(f);
   if (mg != MachineGun::kNone && f.ammo)
     return err("firer.ammo", std::string("expected no ammunition type for a machine gun (it fires no H.E. or APCP "
-                                         "shells, 3.6, 3.7), got \"") + ammo_name(*f.ammo) + "\"");
+                                         "shells, 3.6, 3.7), got \"") +
+                                 ammo_name(*f.ammo) + "\"");
   if (mg != MachineGun::kNone && f.secondary.value_or(false))
     return err("firer.secondary", "expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   if (f.shell_size && (*f.shell_size < 0 || *f.shell_size >= kNumShellSizes))
@@ -572,13 +638,17 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
       if (mg == MachineGun::kLight && t.type == TargetType::kVehicle)
         return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
       if (mg != MachineGun::kNone && t.type == TargetType::kVehicle)
-        return err("fire.kind", "expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
-                                "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\"");
+        return err("fire.kind",
+                   "expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
+                   "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\"");
       break;
     case FireKind::kArtillery:
-      if (mg == MachineGun::kLight) return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
+      if (mg == MachineGun::kLight)
+        return err(mg_key, "light machine guns may not fire in any anti-tank capacity (3.7)");
       if (mg != MachineGun::kNone && t.type != TargetType::kVehicle)
-        return err("fire.kind", "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only against tank targets (3.1, 3.7)");
+        return err("fire.kind",
+                   "machine guns fire on personnel with the Small Arms Fire chart; the Direct Artillery chart only "
+                   "against tank targets (3.1, 3.7)");
       if (mg == MachineGun::kNone && (ammo == Ammo::kSmoke || ammo == Ammo::kNone))
         return err("firer.ammo", "direct artillery fire needs HE, AP or APCP (light smoke is fire.kind = \"smoke\")");
       if (t.type != TargetType::kVehicle && ammo != Ammo::kHE)
@@ -609,7 +679,8 @@ std::optional<RulesError> check(const Chart& chart, const Situation& s) {
   // Base and Range chart.
   std::string weapon = f.weapon;
   if (f.mounted_cavalry) {
-    if (fire.kind != FireKind::kSmallArms) return err("firer.mounted_cavalry", "mounted cavalry fires small arms only (3.1)");
+    if (fire.kind != FireKind::kSmallArms)
+      return err("firer.mounted_cavalry", "mounted cavalry fires small arms only (3.1)");
     weapon = "assault";  // 3.1: mounted cavalry uses the assault weapon range
   }
   if (!weapon.empty()) {
@@ -645,7 +716,8 @@ Compiled compile(const Chart& chart, const Situation& s) {
   const ShotSpec main = build_spec(chart, s, ammo, s.target.bases);
   std::string label = "each fire";
   if (s.fire.kind == FireKind::kArtillery)
-    label = ammo == Ammo::kNone ? std::string("machine gun shots (no H.E.)") : std::string("shots with ") + ammo_name(ammo);
+    label =
+        ammo == Ammo::kNone ? std::string("machine gun shots (no H.E.)") : std::string("shots with ") + ammo_name(ammo);
   explain_spec(l, s, chart, main, label);
   if (s.firer.fallback_ammo != Ammo::kNone)
     explain_spec(l, s, chart, build_spec(chart, s, s.firer.fallback_ammo, s.target.bases),
@@ -653,20 +725,26 @@ Compiled compile(const Chart& chart, const Situation& s) {
   l.push_back("notes");
   l.push_back("  - hits: a K removes a base; a second D on an infantry unit with a damaged base is a K (3.3)");
   if (s.target.type == TargetType::kMachineGun || s.target.type == TargetType::kMortar)
-    l.push_back("  - machine gun and mortar bases are killed when hit: any hit kills, whatever the box, K, D or I (3.3)");
+    l.push_back(
+        "  - machine gun and mortar bases are killed when hit: any hit kills, whatever the box, K, D or I (3.3)");
   if (s.target.type == TargetType::kInfantry)
     l.push_back("  - immobilization only happens to vehicles and towed guns: I has no effect here (3.3)");
   l.push_back("  - a K removes an undamaged base while one remains (salvo's reading; the text does not say)");
   if (s.fire.kind == FireKind::kArtillery)
     l.push_back("  - Rapid Fire shots stay on the same target while it lives (3.7 allows another target)");
   if (s.fire.turns > 1) {
-    l.push_back("  - the target unit does not move, rally or return fire between turns; remnant: one third or less of its bases (3.5)");
+    l.push_back(
+        "  - the target unit does not move, rally or return fire between turns; remnant: one third or less of its "
+        "bases (3.5)");
     if (mg_of(s.firer) != MachineGun::kNone)
-      l.push_back("  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after (3.7)");
+      l.push_back(
+          "  - a jammed MG spends each following turn on one repair roll (fixed on a 1) and fires again the turn after "
+          "(3.7)");
   }
   if (s.target.packed && (s.fire.turns > 1 || s.fire.kind == FireKind::kArtillery))
-    l.push_back("  - packed target: the modifier lapses once one base is left, no two bases within 10 yards (3.5, 3.6);"
-                " salvo takes every base as packed (3.3 removes packed bases first)");
+    l.push_back(
+        "  - packed target: the modifier lapses once one base is left, no two bases within 10 yards (3.5, 3.6);"
+        " salvo takes every base as packed (3.3 removes packed bases first)");
   return out;
 }
 

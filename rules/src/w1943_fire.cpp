@@ -18,9 +18,20 @@ std::string yards(const RangeBand& b) { return std::to_string(b.from) + ".." + s
 }  // namespace
 
 const char* flag_name(int flag) {
-  static const char* const names[kNumFixedFlags] = {
-      "hit", "result_K", "result_D", "result_I", "base_killed", "base_damaged", "immobilized", "rapid_fire",
-      "mg_jam", "mg_repaired", "secondary_ammo_out", "out_of_fuel", "target_destroyed", "target_remnant"};
+  static const char* const names[kNumFixedFlags] = {"hit",
+                                                    "result_K",
+                                                    "result_D",
+                                                    "result_I",
+                                                    "base_killed",
+                                                    "base_damaged",
+                                                    "immobilized",
+                                                    "rapid_fire",
+                                                    "mg_jam",
+                                                    "mg_repaired",
+                                                    "secondary_ammo_out",
+                                                    "out_of_fuel",
+                                                    "target_destroyed",
+                                                    "target_remnant"};
   return flag >= 0 && flag < kNumFixedFlags ? names[flag] : "?";
 }
 const char* counter_name(int counter) {
@@ -73,7 +84,8 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
   spec.anti_tank = t.type == TargetType::kVehicle;
   const bool fired_ammo = ammo == ammo_of(f);
   const MachineGun mg = mg_of(f);
-  spec.secondary = fired_ammo && (f.secondary.value_or(false) || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
+  spec.secondary =
+      fired_ammo && (f.secondary.value_or(false) || ammo == Ammo::kAPCP || ammo == Ammo::kSmoke);  // 3.6, 3.7
   auto add = [](std::vector<Modifier>& to, int& sum, std::string what, int value, std::string rule) {
     sum += value;
     to.push_back(Modifier{std::move(what), value, std::move(rule)});
@@ -104,35 +116,42 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
       if (t.solid_cover) chart_mod("solid_cover", "at solid cover");
       if (t.hard_cover) chart_mod("hard_cover", "at hard cover");
       if (t.type == TargetType::kVehicle)
-        add(m, sum, "weapon differential (" + std::to_string(f.weapon_value) + " vs defense " +
-                        std::to_string(t.defense) + ")",
+        add(m, sum,
+            "weapon differential (" + std::to_string(f.weapon_value) + " vs defense " + std::to_string(t.defense) + ")",
             f.weapon_value - t.defense, "3.5");
       if (f.moved || f.mounted_cavalry)
         chart_mod("moving_firing", f.mounted_cavalry ? "mounted cavalry fire: Moved modifier (3.1)" : "moving-firing");
       if (f.demoralized) chart_mod("demoralized", "demoralized");
       const RangeBand* b = band_of(chart.small_arms_bands, range);
-      if (!b) throw RulesError("fire.range", "no Small Arms range band of the chart holds " + std::to_string(range) + " yards");
+      if (!b)
+        throw RulesError("fire.range",
+                         "no Small Arms range band of the chart holds " + std::to_string(range) + " yards");
       if (b->value != 0) add(m, sum, "range band " + yards(*b), b->value, "3.5");
       break;
     }
     case FireKind::kArtillery: {
       const ArtillerySection& sec = spec.anti_tank ? chart.anti_tank : chart.anti_personnel;
       spec.table = &sec.kill;
-      spec.rapid_fire = true;                                                      // 3.7
-      spec.jam_on_kill_die = spec.anti_tank && mg != MachineGun::kNone;          // 3.7
+      spec.rapid_fire = true;                                            // 3.7
+      spec.jam_on_kill_die = spec.anti_tank && mg != MachineGun::kNone;  // 3.7
       const RangeBand* b = band_of(chart.artillery_bands, range);
-      if (!b) throw RulesError("fire.range", "no Direct Artillery range band of the chart holds " + std::to_string(range) + " yards");
+      if (!b)
+        throw RulesError("fire.range",
+                         "no Direct Artillery range band of the chart holds " + std::to_string(range) + " yards");
       spec.to_hit = b->value;
       auto cond = [&](const char* key, bool applies, std::string what) {
         if (!applies) return;
-        if (auto it = sec.to_hit.find(key); it != sec.to_hit.end()) add(spec.hit_mods, spec.hit_mod, what, it->second, "3.6");
-        if (auto it = sec.to_kill.find(key); it != sec.to_kill.end()) add(spec.kill_mods, spec.kill_mod, what, it->second, "3.6");
+        if (auto it = sec.to_hit.find(key); it != sec.to_hit.end())
+          add(spec.hit_mods, spec.hit_mod, what, it->second, "3.6");
+        if (auto it = sec.to_kill.find(key); it != sec.to_kill.end())
+          add(spec.kill_mods, spec.kill_mod, what, it->second, "3.6");
       };
       if (spec.anti_tank) {
         cond("large_target", t.size == TargetSize::kLarge, "large target");
         cond("small_target", t.size == TargetSize::kSmall, "small target");
       }
-      if (f.training == Training::kOutstanding) add(spec.hit_mods, spec.hit_mod, "Outstanding unit", kOutstandingHit, "3.6");
+      if (f.training == Training::kOutstanding)
+        add(spec.hit_mods, spec.hit_mod, "Outstanding unit", kOutstandingHit, "3.6");
       if (f.training == Training::kAbysmal) add(spec.hit_mods, spec.hit_mod, "Abysmal unit", kAbysmalHit, "3.6");
       cond("stationary_in_open", t.stationary_in_open, "at stationary in open");
       if (!spec.anti_tank) cond("packed_infantry", packed, "at packed infantry");
@@ -154,13 +173,15 @@ ShotSpec build_spec(const Chart& chart, const Situation& s, Ammo ammo, int alive
         if (mg == MachineGun::kMedium) add(spec.kill_mods, spec.kill_mod, "Medium MG", kMediumMgKill, "3.6");
         if (mg == MachineGun::kHeavy) add(spec.kill_mods, spec.kill_mod, "Heavy MG", kHeavyMgKill, "3.6");
         add(spec.kill_mods, spec.kill_mod,
-            "weapons differential (" + std::to_string(f.weapon_value) + " vs defense " + std::to_string(t.defense) + ")",
+            "weapons differential (" + std::to_string(f.weapon_value) + " vs defense " + std::to_string(t.defense) +
+                ")",
             f.weapon_value - t.defense, "3.6");
       } else {
         const std::optional<int> size = shell_size_of(f);
         if (!size)
-          throw RulesError("firer.shell_size", "missing (required for direct artillery fire at personnel): a category "
-                                               "0..11 or a name of the 3.6 Weapon Size Index");
+          throw RulesError("firer.shell_size",
+                           "missing (required for direct artillery fire at personnel): a category "
+                           "0..11 or a name of the 3.6 Weapon Size Index");
         const int cat = *size;
         add(spec.kill_mods, spec.kill_mod, "shell size " + std::to_string(cat),
             chart.shell_size_kill[static_cast<std::size_t>(cat)], "3.6");
@@ -201,7 +222,7 @@ Shot resolve_shot(const ShotSpec& spec, int roll, int kill_die) {
       const int natural = pair_colored(roll) + pair_white(roll);
       shot.hit = natural + spec.hit_mod >= spec.to_hit;
       shot.result = shot.hit ? spec.table->at(kill_die + spec.kill_mod) : Result::kNone;
-      shot.ammo_out = spec.secondary && kill_die <= 2;       // 3.7 Secondary Ammunition: unmodified 1 or 2
+      shot.ammo_out = spec.secondary && kill_die <= 2;         // 3.7 Secondary Ammunition: unmodified 1 or 2
       shot.jam_check = spec.jam_on_kill_die && kill_die == 1;  // 3.7 Machine Guns, anti-tank role
       shot.rapid_fire = spec.rapid_fire && natural == 12;      // 3.7 Rapid Fire Reward
       break;

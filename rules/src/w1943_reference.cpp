@@ -16,8 +16,10 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
   auto spec_for = [&](bool out, int alive) -> const ShotSpec& {
     auto it = specs.find({out, alive});
     if (it == specs.end())
-      it = specs.emplace(std::pair{out, alive},
-                         build_spec(chart, s, out ? s.firer.fallback_ammo : ammo_of(s.firer), alive)).first;
+      it = specs
+               .emplace(std::pair{out, alive},
+                        build_spec(chart, s, out ? s.firer.fallback_ammo : ammo_of(s.firer), alive))
+               .first;
     return it->second;
   };
   const int full = s.target.bases;
@@ -25,9 +27,7 @@ Trace resolve(const Chart& chart, const Situation& s, Dice& dice) {
   Trace trace;
   TargetState target{full, s.target.damaged, s.target.immobilized};
   bool jammed = s.firer.jammed, ammo_out = false, fuel_out = false;
-  auto can_fire = [&] {
-    return !fuel_out && !(ammo_out && (s.fire.kind == FireKind::kSmoke || !has_fallback));
-  };
+  auto can_fire = [&] { return !fuel_out && !(ammo_out && (s.fire.kind == FireKind::kSmoke || !has_fallback)); };
   auto finish = [&](End e, int turn) {
     trace.end = end_index(s, e, turn);
     return trace;

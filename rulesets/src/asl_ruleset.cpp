@@ -2,10 +2,10 @@
 // hash compiled in at build time (rules/data_hash).
 #include <memory>
 
+#include "load_options.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_sensitivity.h"
-#include "load_options.h"
 #include "salvo/rulesets/builtin.h"
 
 namespace salvo {
@@ -31,13 +31,21 @@ class AslFile final : public SituationFile {
 
 DisplayHints asl_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"}, {"p_kill", false, "first p_kill"}, {"p_hit", true, "phase p_hit"},
-           {"p_kill", true, "phase p_kill"}, {"p_burn", true, "p_burn"},      {"p_immobilized", true, "p_immob"},
-           {"p_shock", true, "p_shock"},     {"p_malfunction", true, "p_malf"},
+  h.key = {{"p_hit", false, "first p_hit"},
+           {"p_kill", false, "first p_kill"},
+           {"p_hit", true, "phase p_hit"},
+           {"p_kill", true, "phase p_kill"},
+           {"p_burn", true, "p_burn"},
+           {"p_immobilized", true, "p_immob"},
+           {"p_shock", true, "p_shock"},
+           {"p_malfunction", true, "p_malf"},
            // Infantry and Area Target Types, vehicular MG/IFE: the IFT results (A7.3)
-           {"p_ptc_or_worse", true, "p_ptc+"}, {"p_mc_or_worse", true, "p_mc+"}, {"p_casualty", true, "p_cas"},
+           {"p_ptc_or_worse", true, "p_ptc+"},
+           {"p_mc_or_worse", true, "p_mc+"},
+           {"p_casualty", true, "p_cas"},
            {"p_kia", true, "p_kia"},
-           {"e_shots", true, "e_shots"},     {"e_hits", true, "e_hits"}};
+           {"e_shots", true, "e_shots"},
+           {"e_hits", true, "e_hits"}};
   // A gun out of action, short of ammunition or a dud is the firer's loss (C8.1, C8.9, C7.35).
   h.lower_is_better = {"p_malfunction", "p_disabled", "p_low_ammo", "p_depleted", "p_dud"};
   h.neutral = {"e_shots"};

@@ -20,7 +20,8 @@ Registry& Registry::global() {
 
 void Registry::add(std::unique_ptr<Ruleset> ruleset) {
   if (!ruleset) throw std::logic_error("Registry::add: no ruleset");
-  if (find(ruleset->name())) throw std::logic_error("Registry::add: a ruleset named " + std::string(ruleset->name()) + " exists");
+  if (find(ruleset->name()))
+    throw std::logic_error("Registry::add: a ruleset named " + std::string(ruleset->name()) + " exists");
   rulesets_.push_back(std::move(ruleset));
 }
 

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "load_options.h"
 #include "salvo/load/w1943_loader.h"
 #include "salvo/rules/w1943.h"
-#include "load_options.h"
 #include "salvo/rulesets/builtin.h"
 
 namespace salvo {
@@ -13,7 +13,8 @@ namespace {
 
 class W1943SituationFile final : public SituationFile {
  public:
-  explicit W1943SituationFile(load::W1943File file) : file_(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
+  explicit W1943SituationFile(load::W1943File file)
+      : file_(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
   std::size_t size() const override { return file_.situations.size(); }
   std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
   SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
@@ -33,7 +34,10 @@ class W1943SituationFile final : public SituationFile {
 
 DisplayHints w1943_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"}, {"p_hit", true, "phase p_hit"}, {"p_immobilized", true, "p_immob"}, {"e_shots", true, "e_shots"},
+  h.key = {{"p_hit", false, "first p_hit"},
+           {"p_hit", true, "phase p_hit"},
+           {"p_immobilized", true, "p_immob"},
+           {"e_shots", true, "e_shots"},
            {"e_hits", true, "e_hits"}};
   h.lower_is_better = {"p_mg_jam", "p_secondary_ammo_out", "p_out_of_fuel"};
   h.neutral = {"e_shots", "e_turns_fired"};

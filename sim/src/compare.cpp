@@ -91,8 +91,8 @@ Estimate signed_mean(std::int64_t sum, std::uint64_t sumsq, std::uint64_t n) {
 /// value; per (option 0, option j) pair and quantity the paired differences.
 struct CrnTallies {
   std::uint64_t trials = 0;
-  std::vector<std::uint64_t> hist;   // [option][quantity][value 0..kCounterCap]
-  std::vector<std::int64_t> d_sum;   // [pair][quantity]
+  std::vector<std::uint64_t> hist;  // [option][quantity][value 0..kCounterCap]
+  std::vector<std::int64_t> d_sum;  // [pair][quantity]
   std::vector<std::uint64_t> d_sumsq, a_higher, b_higher;
 
   void resize(std::size_t options, std::size_t quantities) {

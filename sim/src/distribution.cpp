@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "chain.h"
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
-#include "chain.h"
 #include "trial.h"
 
 namespace salvo::sim {
@@ -22,9 +22,7 @@ constexpr std::size_t idx(T i) {
   return static_cast<std::size_t>(i);
 }
 
-bool closes(const Leaf& l, Window w) {
-  return l.next_state < 0 || (w == Window::kFirst && l.closes_window);
-}
+bool closes(const Leaf& l, Window w) { return l.next_state < 0 || (w == Window::kFirst && l.closes_window); }
 
 /// Distribution of a statistic that starts at level 0 and moves to next(level, leaf) >= level
 /// at every step, over `levels` levels. x_L (rows: states, columns: final level) solves
@@ -49,8 +47,10 @@ Distribution solve_levels(const RollProgram& prog, Window window, int levels,
           rhs(i, to) += p;
         } else {
           const Eigen::Index j = c.row_of[idx(leaf.next_state)];
-          if (to == level) a(i, j) -= p;
-          else rhs.row(i) += p * x[idx(to)].row(j);
+          if (to == level)
+            a(i, j) -= p;
+          else
+            rhs.row(i) += p * x[idx(to)].row(j);
         }
       }
     x[idx(level)] = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(rhs);
@@ -94,8 +94,8 @@ Distribution exact_outcome_distribution(const RollProgram& program, Window windo
   });
 }
 
-McDistributions mc_distributions(const RollProgram& program, const McDistributionOptions& options,
-                                 Window window, int counter, int cap, int flag) {
+McDistributions mc_distributions(const RollProgram& program, const McDistributionOptions& options, Window window,
+                                 int counter, int cap, int flag) {
   check_counter(program, counter, cap);
   const std::size_t k = program.outcome_names.size();
   const FlagMask bit = flag >= 0 ? FlagMask{1} << flag : 0u;

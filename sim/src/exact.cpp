@@ -27,7 +27,7 @@ constexpr std::size_t idx(T i) {
 /// needs of the leaf.
 struct Move {
   double p = 0.0;
-  FlagMask flag_cols = 0;     // the leaf's flags as flag columns (bit c: flag flag_of[c])
+  FlagMask flag_cols = 0;      // the leaf's flags as flag columns (bit c: flag flag_of[c])
   std::int32_t next_row = -1;  // row of the next state; -1: the run is over
   std::array<std::uint8_t, kMaxCounters> counts{};
   std::uint8_t outcome = 0;
@@ -39,31 +39,31 @@ struct Move {
 /// program as large.
 struct Workspace {
   // Enumeration of one state's DAG
-  std::vector<double> node_p;           // probability of reaching each node; -1 unvisited
-  std::vector<std::uint32_t> heap;      // nodes reached, highest index first
-  std::vector<double> leaf_p;           // probability of reaching each leaf; 0 untouched
-  std::vector<std::int32_t> touched;    // leaves reached
+  std::vector<double> node_p;         // probability of reaching each node; -1 unvisited
+  std::vector<std::uint32_t> heap;    // nodes reached, highest index first
+  std::vector<double> leaf_p;         // probability of reaching each leaf; 0 untouched
+  std::vector<std::int32_t> touched;  // leaves reached
   // The chain: the one-step distribution over leaves of every reachable state
-  std::vector<std::int32_t> states;     // reachable states; row i is states[i]
-  std::vector<std::int32_t> row_of;     // state -> row, -1 if unreachable
-  std::vector<std::uint32_t> begin;     // moves of row i: moves[begin[i] .. begin[i+1])
+  std::vector<std::int32_t> states;  // reachable states; row i is states[i]
+  std::vector<std::int32_t> row_of;  // state -> row, -1 if unreachable
+  std::vector<std::uint32_t> begin;  // moves of row i: moves[begin[i] .. begin[i+1])
   std::vector<Move> moves;
   std::vector<std::int32_t> move_leaf;  // leaf of each move
   // Strongly connected components, each after every component it can step to
-  std::vector<std::uint32_t> order;     // rows, component by component
+  std::vector<std::uint32_t> order;       // rows, component by component
   std::vector<std::uint32_t> comp_begin;  // component k: order[comp_begin[k] .. comp_begin[k+1])
   std::vector<std::int32_t> index, low, comp_of;
   std::vector<char> on_stack, can_end;
   std::vector<std::uint32_t> stack;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
   // Solve
-  std::vector<double> x;                // unknowns, row-major: rows x columns
-  std::vector<double> row_b;            // rows x (counters, flag columns): b of both windows
-  std::vector<double> rhs;              // the row being solved
-  std::vector<std::int32_t> slot_of;    // row -> slot of the row being solved, -1 none
-  std::vector<std::uint32_t> targets;   // slot -> row
-  std::vector<double> q;                // slot -> probability of stepping there (shared columns)
-  std::vector<double> qf;               // slot x flag column -> the same without the flag's leaves
+  std::vector<double> x;               // unknowns, row-major: rows x columns
+  std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows
+  std::vector<double> rhs;             // the row being solved
+  std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
+  std::vector<std::uint32_t> targets;  // slot -> row
+  std::vector<double> q;               // slot -> probability of stepping there (shared columns)
+  std::vector<double> qf;              // slot x flag column -> the same without the flag's leaves
 };
 
 Workspace& workspace() {
@@ -193,8 +193,10 @@ void components(const RollProgram& prog, Workspace& ws) {
       const std::int32_t next = ws.moves[k++].next_row;
       if (next < 0) continue;
       const auto w = static_cast<std::uint32_t>(next);
-      if (ws.index[w] < 0) visit(w);
-      else if (ws.on_stack[w]) ws.low[v] = std::min(ws.low[v], ws.index[w]);
+      if (ws.index[w] < 0)
+        visit(w);
+      else if (ws.on_stack[w])
+        ws.low[v] = std::min(ws.low[v], ws.index[w]);
       continue;
     }
     const std::uint32_t done = v;
@@ -235,8 +237,7 @@ void components(const RollProgram& prog, Workspace& ws) {
     }
   for (std::size_t i = 0; i < n; ++i)
     if (!ws.can_end[idx(ws.comp_of[i])])
-      throw std::runtime_error("exact: the run can go on for ever from state " +
-                               prog.state_labels[idx(ws.states[i])]);
+      throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_labels[idx(ws.states[i])]);
 }
 
 /// Solve one window. `closes(move)` says whether a move ends the window.
@@ -377,8 +378,10 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t k = 0; k < num_outcomes; ++k) w.outcomes.push_back(probability(x0[col_outcome + k]));
   for (std::size_t r = 0; r < num_reasons; ++r) w.end_reasons.push_back(probability(x0[col_reason + r]));
   for (std::size_t f = 0, fc = 0; f < num_flags; ++f) {
-    if (fc < num_flag_cols && flag_of[fc] == f) w.flags.push_back(probability(x0[col_flag + fc++]));
-    else w.flags.push_back(exact(0.0));
+    if (fc < num_flag_cols && flag_of[fc] == f)
+      w.flags.push_back(probability(x0[col_flag + fc++]));
+    else
+      w.flags.push_back(exact(0.0));
   }
   return w;
 }
@@ -403,18 +406,17 @@ Chain reachable_chain(const RollProgram& program) {
 }  // namespace detail
 
 void check_exact_result(const RunResult& r) {
-  const auto check = [](const std::vector<Estimate>& v, const char* window, const char* what,
-                        bool partition) {
+  const auto check = [](const std::vector<Estimate>& v, const char* window, const char* what, bool partition) {
     double sum = 0.0;
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (!std::isfinite(v[i].value) || (partition && (v[i].value < -1e-12 || v[i].value > 1.0 + 1e-12)))
-        throw std::runtime_error(fmt::format("exact: {}: {} #{} is {} (not a probability)", window, what, i,
-                                             v[i].value));
+        throw std::runtime_error(
+            fmt::format("exact: {}: {} #{} is {} (not a probability)", window, what, i, v[i].value));
       sum += v[i].value;
     }
     if (partition && !(std::abs(sum - 1.0) <= kPartitionTolerance))
-      throw std::runtime_error(fmt::format("exact: {}: {} probabilities sum to {:.17g}, not 1 within 1e-12",
-                                           window, what, sum));
+      throw std::runtime_error(
+          fmt::format("exact: {}: {} probabilities sum to {:.17g}, not 1 within 1e-12", window, what, sum));
   };
   for (const auto& [w, name] : {std::pair{&r.first, "first window"}, std::pair{&r.run, "whole run"}}) {
     check(w->flags, name, "flag", false);
@@ -464,9 +466,10 @@ RunResult solve_exact(const RollProgram& program) {
   RunResult r;
   r.method = Method::kExact;
   r.trials = 0;
-  r.first = solve_window(program, ws, flag_of, num_flag_cols,
-                         [](const Move& m) { return m.closes_window || m.next_row < 0; }, false);
-  r.run = solve_window(program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.next_row < 0; }, true);
+  r.first = solve_window(
+      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.closes_window || m.next_row < 0; }, false);
+  r.run = solve_window(
+      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.next_row < 0; }, true);
   check_exact_result(r);
   return r;
 }

@@ -27,12 +27,12 @@ constexpr std::uint32_t kStatesPerTable = 7;
 constexpr std::uint32_t kTableEntries = 36 * kStatesPerTable + 256 * 35;  // 9212
 constexpr std::uint32_t kCountShift = 14;
 constexpr std::uint32_t kColumnMask = (1u << kCountShift) - 1;
-constexpr std::size_t kMaxSummaries = 512;      // table size limit (then the plain walk)
-constexpr std::uint32_t kMaxColumns = 1000;      // a state with more leaves is left to the plain walk
-constexpr std::uint32_t kRoundSteps = 32;        // steps of every lane between refills
-constexpr std::uint32_t kGroupLanes = 4;         // lanes stepped together, in registers
+constexpr std::size_t kMaxSummaries = 512;              // table size limit (then the plain walk)
+constexpr std::uint32_t kMaxColumns = 1000;             // a state with more leaves is left to the plain walk
+constexpr std::uint32_t kRoundSteps = 32;               // steps of every lane between refills
+constexpr std::uint32_t kGroupLanes = 4;                // lanes stepped together, in registers
 constexpr std::uint32_t kRefill = 2 * kRoundSteps + 8;  // symbols a lane holds before a round
-constexpr std::uint32_t kBufferSize = 512;       // symbols per lane buffer (+ slack below)
+constexpr std::uint32_t kBufferSize = 512;              // symbols per lane buffer (+ slack below)
 // A lane ends at most 4096 trials per block: the 32-bit visit counts are added into the
 // 64-bit tallies at least every kFlushBlocks blocks.
 constexpr std::uint64_t kFlushBlocks = 1u << 16;
@@ -79,8 +79,7 @@ Summary apply(Summary r, const Leaf& leaf) {
   return r;
 }
 
-void add_window(WindowTallies& w, FlagMask mask, const std::uint32_t* cnt, std::uint8_t outcome,
-                std::uint64_t n) {
+void add_window(WindowTallies& w, FlagMask mask, const std::uint32_t* cnt, std::uint8_t outcome, std::uint64_t n) {
   for (; mask != 0; mask &= mask - 1) w.flags[static_cast<std::size_t>(std::countr_zero(mask))] += n;
   for (std::size_t c = 0; c < w.counter_sum.size(); ++c) {
     w.counter_sum[c] += n * cnt[c];
@@ -135,8 +134,10 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
       seen[n] = 1;
       for (int f = 0; f < faces(p.nodes[n].die); ++f) {
         const Link l = p.link(n, f);
-        if (l.is_leaf()) locals.push_back(l.index());
-        else stack.push_back(static_cast<std::uint32_t>(l.index()));
+        if (l.is_leaf())
+          locals.push_back(l.index());
+        else
+          stack.push_back(static_cast<std::uint32_t>(l.index()));
       }
     }
     std::sort(locals.begin(), locals.end());
@@ -173,8 +174,8 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
       for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
         const std::uint32_t e = reach[st * kPairs + s0 * 36 + s1];
         const std::uint32_t column = (e & kDeeper) || plain_only(st) ? width_ - 1 : (e & 0xffffu);
-        table[s0 + 256 * s1] = static_cast<std::uint16_t>(((e & kSecond) ? 2u : 1u) << kCountShift |
-                                                          column * sizeof(Slot));
+        table[s0 + 256 * s1] =
+            static_cast<std::uint16_t>(((e & kSecond) ? 2u : 1u) << kCountShift | column * sizeof(Slot));
       }
   }
 
@@ -195,7 +196,7 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
   start.state = p.initial_state;
   summaries_.push_back(start);
   ids.emplace(start, 0);
-  std::vector<std::int64_t> next(width_, -1);  // summary * width_ + column
+  std::vector<std::int64_t> next(width_, -1);                  // summary * width_ + column
   std::priority_queue<std::pair<double, std::int64_t>> queue;  // (probability, -id): ties by id
   queue.emplace(1.0, 0);
   while (!queue.empty()) {
@@ -450,8 +451,10 @@ class LaneRunner {
     r = apply(r, p_.leaves[static_cast<std::size_t>(leaf)]);
     while (!r.ended && r.steps < kMaxStepsPerTrial)
       r = apply(r, p_.leaves[static_cast<std::size_t>(walk(lane, p_.state_root[static_cast<std::size_t>(r.state)]))]);
-    if (r.ended) tally(out_, r, 1);
-    else ++out_.truncated;
+    if (r.ended)
+      tally(out_, r, 1);
+    else
+      ++out_.truncated;
     ++visits_[l];
     --lane.remaining;
     lane.row = fp_.row(0);

@@ -25,7 +25,7 @@ namespace salvo::sim::detail {
 
 /// A trial's running summary: everything its tallies depend on, and the state of its next step.
 struct Summary {
-  std::int32_t state = 0;  ///< state of the next step; -1 once the trial has ended
+  std::int32_t state = 0;   ///< state of the next step; -1 once the trial has ended
   std::uint32_t steps = 0;  ///< steps taken
   FlagMask run_mask = 0;
   FlagMask first_mask = 0;
@@ -80,11 +80,11 @@ class FastProgram {
   std::size_t id_of(const Slot* row) const { return static_cast<std::size_t>(row - rows_.data()) / (width_ + 1); }
 
   const RollProgram* program_;
-  std::vector<std::uint16_t> cells_;                      // leaf tables (see the .cpp)
+  std::vector<std::uint16_t> cells_;                     // leaf tables (see the .cpp)
   std::vector<std::vector<std::int32_t>> local_leaves_;  // per state: its leaves, sorted; column k
-  std::uint32_t width_ = 1;                               // columns per row, the last one "deeper"
-  std::vector<Summary> summaries_;                        // id 0: a fresh trial
-  std::vector<Slot> rows_;                                // per summary: a header, width_ entries
+  std::uint32_t width_ = 1;                              // columns per row, the last one "deeper"
+  std::vector<Summary> summaries_;                       // id 0: a fresh trial
+  std::vector<Slot> rows_;                               // per summary: a header, width_ entries
 };
 
 }  // namespace salvo::sim::detail

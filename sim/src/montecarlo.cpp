@@ -54,8 +54,7 @@ struct LocalWindow {
   std::array<std::uint64_t, kMaxCounters> counter_sumsq{};
   std::array<std::uint64_t, 256> outcomes{};
 
-  void add_trial(FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& counters,
-                 std::uint8_t outcome) {
+  void add_trial(FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& counters, std::uint8_t outcome) {
     for (; mask != 0; mask &= mask - 1) ++flags[static_cast<std::size_t>(std::countr_zero(mask))];
     for (std::size_t c = 0; c < kMaxCounters; ++c) {
       counter_sum[c] += counters[c];
@@ -128,59 +127,59 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
     out.trials += trials;
 
     for (std::uint64_t lane = 0; lane < kLanes; ++lane) {
-    DiceStream dice(seed, situation_key, lane_stream(b, lane));
-    for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
-      std::int32_t state = program.initial_state;
-      FlagMask run_mask = 0;
-      FlagMask first_mask = 0;
-      std::array<std::uint64_t, kMaxCounters> run_counts{};
-      std::array<std::uint64_t, kMaxCounters> first_counts{};
-      std::uint8_t run_outcome = 0;
-      std::uint8_t first_outcome = 0;
-      std::uint8_t end_reason = 0;
-      bool first_open = true;
-      bool finished = false;
+      DiceStream dice(seed, situation_key, lane_stream(b, lane));
+      for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
+        std::int32_t state = program.initial_state;
+        FlagMask run_mask = 0;
+        FlagMask first_mask = 0;
+        std::array<std::uint64_t, kMaxCounters> run_counts{};
+        std::array<std::uint64_t, kMaxCounters> first_counts{};
+        std::uint8_t run_outcome = 0;
+        std::uint8_t first_outcome = 0;
+        std::uint8_t end_reason = 0;
+        bool first_open = true;
+        bool finished = false;
 
-      for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
-        // Walk the state's DAG, rolling each node's die, to a leaf
-        std::uint32_t n = roots[state];
-        Link l;
-        for (;;) {
-          const RollNode& node = nodes[n];
-          const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
-          l = links[node.first + static_cast<std::uint32_t>(face)];
-          if (l.is_leaf()) break;
-          n = static_cast<std::uint32_t>(l.v);
-        }
-        const Leaf& leaf = leaves[l.index()];
+        for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
+          // Walk the state's DAG, rolling each node's die, to a leaf
+          std::uint32_t n = roots[state];
+          Link l;
+          for (;;) {
+            const RollNode& node = nodes[n];
+            const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
+            l = links[node.first + static_cast<std::uint32_t>(face)];
+            if (l.is_leaf()) break;
+            n = static_cast<std::uint32_t>(l.v);
+          }
+          const Leaf& leaf = leaves[l.index()];
 
-        // Apply the leaf to the run window, and to the first window while it is open
-        run_mask |= leaf.flags;
-        add_counts(run_counts, leaf);
-        run_outcome = leaf.outcome;
-        if (first_open) {
-          first_mask |= leaf.flags;
-          add_counts(first_counts, leaf);
-          first_outcome = leaf.outcome;
-          first_open = !(leaf.closes_window || leaf.next_state < 0);
+          // Apply the leaf to the run window, and to the first window while it is open
+          run_mask |= leaf.flags;
+          add_counts(run_counts, leaf);
+          run_outcome = leaf.outcome;
+          if (first_open) {
+            first_mask |= leaf.flags;
+            add_counts(first_counts, leaf);
+            first_outcome = leaf.outcome;
+            first_open = !(leaf.closes_window || leaf.next_state < 0);
+          }
+          if (leaf.next_state < 0) {
+            end_reason = leaf.end_reason;
+            finished = true;
+            break;
+          }
+          state = leaf.next_state;
         }
-        if (leaf.next_state < 0) {
-          end_reason = leaf.end_reason;
-          finished = true;
-          break;
+
+        // Tally the trial (a truncated trial counts only in trials and truncated)
+        if (!finished) {
+          ++out.truncated;
+          continue;
         }
-        state = leaf.next_state;
+        run.add_trial(run_mask, run_counts, run_outcome);
+        first.add_trial(first_mask, first_counts, first_outcome);
+        ++end_reasons[end_reason];
       }
-
-      // Tally the trial (a truncated trial counts only in trials and truncated)
-      if (!finished) {
-        ++out.truncated;
-        continue;
-      }
-      run.add_trial(run_mask, run_counts, run_outcome);
-      first.add_trial(first_mask, first_counts, first_outcome);
-      ++end_reasons[end_reason];
-    }
     }
   }
 
@@ -206,7 +205,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   const auto wave_blocks = kBlocksPerThreadAndWave * static_cast<std::uint64_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
   const detail::FastProgram fast(program);  // prepared once, shared by the blocks
-  std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
+  std::uint64_t done_blocks = 0;            // blocks 0..done_blocks-1 are in total
   bool interrupted = false;
   const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
 

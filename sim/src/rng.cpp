@@ -2,8 +2,7 @@
 
 namespace salvo::sim {
 
-std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situation_key,
-                                          std::uint64_t stream) {
+std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t stream) {
   // Hash the three keys into one 64-bit key
   const std::uint64_t key = mix64(seed ^ mix64(situation_key ^ mix64(stream)));
   // Expand the key into a xoshiro256++ state with SplitMix64 (as the xoshiro authors advise)

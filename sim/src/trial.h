@@ -16,10 +16,10 @@ namespace salvo::sim::detail {
 
 /// What one window of one trial recorded.
 struct TrialWindow {
-  FlagMask mask = 0;                             ///< flags seen
+  FlagMask mask = 0;                                 ///< flags seen
   std::array<std::uint32_t, kMaxCounters> counts{};  ///< counters summed
-  std::uint8_t last_outcome = 0;                 ///< outcome of the window's last step
-  std::uint8_t max_outcome = 0;                  ///< highest outcome index of the window's steps
+  std::uint8_t last_outcome = 0;                     ///< outcome of the window's last step
+  std::uint8_t max_outcome = 0;                      ///< highest outcome index of the window's steps
 };
 
 struct TrialRecord {

@@ -163,7 +163,9 @@ TEST_CASE("sensitivity variants remove each modifier or make it one worse", "[an
   s.target.tem = 1;
   const asl::Compiled c = asl::compile(s);
   const std::vector<asl::Variant> v = asl::sensitivity_variants(s, c.explain);
-  const auto kill = [](const asl::Situation& x) { return solve_exact(asl::compile(x).program).run.flags[asl::kFlagKill].value; };
+  const auto kill = [](const asl::Situation& x) {
+    return solve_exact(asl::compile(x).program).run.flags[asl::kFlagKill].value;
+  };
   const double base = kill(s);
   int removed = 0;
   for (const asl::Variant& x : v) {

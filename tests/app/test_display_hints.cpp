@@ -38,7 +38,8 @@ TEST_CASE("key columns: an Infantry Target Type sweep shows the IFT results, not
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   const std::string head = header_line(r.out, "fire.range");
-  for (const char* col : {"p_ptc+", "p_mc+", "p_cas", "p_kia", "p_malf", "e_shots"}) CHECK(head.find(col) != std::string::npos);
+  for (const char* col : {"p_ptc+", "p_mc+", "p_cas", "p_kia", "p_malf", "e_shots"})
+    CHECK(head.find(col) != std::string::npos);
   CHECK(head.find("p_kill") == std::string::npos);
   CHECK(head.find("p_burn") == std::string::npos);
 
@@ -57,8 +58,8 @@ TEST_CASE("key columns: a vehicle sweep shows To Kill results and no IFT column"
 
 TEST_CASE("chart: a quantity the situations do not have is refused, naming what they have", "[hints]") {
   TempDir dir;
-  const auto r = run_salvo({"chart", "range", squad_sweep(dir), "--x", "fire.range", "--quantity", "p_kill", "--out",
-                            (dir / "c").string()});
+  const auto r = run_salvo(
+      {"chart", "range", squad_sweep(dir), "--x", "fire.range", "--quantity", "p_kill", "--out", (dir / "c").string()});
   CHECK(r.code == 2);
   CHECK(r.err.find("chart: --quantity: no p_kill in these situations (they have p_hit, ") != std::string::npos);
   CHECK(r.err.find("p_mc_or_worse") != std::string::npos);

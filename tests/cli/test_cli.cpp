@@ -51,22 +51,16 @@ TEST_CASE("usage errors are bad input: exit 2 with one line on stderr", "[cli]")
       {{"odds"}, ""},
       {{"frobnicate"}, ""},
       {{}, ""},
-      {{"odds", "x.toml", "--trials", "0"},
-       "salvo: --trials: expected an integer in 1..1000000000000, got 0\n"},
+      {{"odds", "x.toml", "--trials", "0"}, "salvo: --trials: expected an integer in 1..1000000000000, got 0\n"},
       {{"odds", "x.toml", "--trials", "1000000000001"},
        "salvo: --trials: expected an integer in 1..1000000000000, got 1000000000001\n"},
-      {{"odds", "x.toml", "--trials", "1e6"},
-       "salvo: --trials: expected an integer in 1..1000000000000, got 1e6\n"},
-      {{"odds", "x.toml", "--threads", "1025"},
-       "salvo: --threads: expected an integer in 0..1024, got 1025\n"},
-      {{"odds", "x.toml", "--seed", "-1"},
-       "salvo: --seed: expected an integer in 0..18446744073709551615, got -1\n"},
+      {{"odds", "x.toml", "--trials", "1e6"}, "salvo: --trials: expected an integer in 1..1000000000000, got 1e6\n"},
+      {{"odds", "x.toml", "--threads", "1025"}, "salvo: --threads: expected an integer in 0..1024, got 1025\n"},
+      {{"odds", "x.toml", "--seed", "-1"}, "salvo: --seed: expected an integer in 0..18446744073709551615, got -1\n"},
       {{"odds", "x.toml", "--method", "mc", "--precision", "0.5"},
        "salvo: --precision: expected a number in (0, 0.5), got 0.5\n"},
-      {{"odds", "x.toml", "--method", "magic"},
-       "salvo: --method: expected exact, mc or both, got magic\n"},
-      {{"odds", "x.toml", "--format", "xml"},
-       "salvo: --format: expected text, csv, json, md or html, got xml\n"},
+      {{"odds", "x.toml", "--method", "magic"}, "salvo: --method: expected exact, mc or both, got magic\n"},
+      {{"odds", "x.toml", "--format", "xml"}, "salvo: --format: expected text, csv, json, md or html, got xml\n"},
       {{"odds", "x.toml", "--precision", "0.01"}, ""},  // exact has no precision
   };
   for (const auto& c : cases) check_refused(c.args, c.err);
@@ -95,8 +89,7 @@ TEST_CASE("odds, exact, text: the odds table", "[cli][e2e]") {
 
 TEST_CASE("odds --method both --format json: both results and the program hash", "[cli][e2e]") {
   REQUIRE(fs::exists(kExample));
-  const auto r =
-      run_salvo({"odds", kExample, "--method", "both", "--trials", "100000", "--format", "json"});
+  const auto r = run_salvo({"odds", kExample, "--method", "both", "--trials", "100000", "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -124,8 +117,8 @@ TEST_CASE("Monte Carlo results do not depend on the thread count", "[cli][e2e]")
   REQUIRE(fs::exists(kExample));
   REQUIRE(fs::exists(kSweep));
   auto run = [](const char* threads, const char* seed) {
-    const auto r = run_salvo({"odds", kExample, kSweep, "--method", "mc", "--trials", "200000",
-                              "--seed", seed, "--threads", threads, "--format", "json"});
+    const auto r = run_salvo({"odds", kExample, kSweep, "--method", "mc", "--trials", "200000", "--seed", seed,
+                              "--threads", threads, "--format", "json"});
     INFO(r.err);
     REQUIRE(r.code == 0);
     return nlohmann::json::parse(r.out);
@@ -232,9 +225,8 @@ TEST_CASE("explain lists the modifiers with their rules", "[cli][e2e]") {
 TEST_CASE("SIGINT: output still written, marked interrupted, exit 130", "[cli][e2e]") {
   REQUIRE(fs::exists(kExample));
   // Far more trials than can run in the time allowed.
-  const auto r = run_salvo({"odds", kExample, "--method", "mc", "--trials", "1000000000000",
-                            "--threads", "2", "--format", "json"},
-                           1500);
+  const auto r = run_salvo(
+      {"odds", kExample, "--method", "mc", "--trials", "1000000000000", "--threads", "2", "--format", "json"}, 1500);
   INFO(r.err);
   CHECK(r.code == 130);
   const auto j = nlohmann::json::parse(r.out);

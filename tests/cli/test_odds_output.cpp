@@ -91,8 +91,7 @@ TEST_CASE("odds --method both --trials 1: every mean that differs from exact is 
   CHECK(r.out.find("(a mean of fewer than 2 trials: any difference): 3 flags raised\n") != std::string::npos);
 }
 
-TEST_CASE("odds: names and sweep labels with control characters are escaped in text, md and html",
-          "[cli][issue13]") {
+TEST_CASE("odds: names and sweep labels with control characters are escaped in text, md and html", "[cli][issue13]") {
   TempDir dir;
   const auto esc = dir / "esc.toml";
   write_text(esc, example_with(R"(name = "a\u001b[31mRED")"));
@@ -155,8 +154,9 @@ TEST_CASE("odds --format html interrupted: the page says so, with the trials run
   REQUIRE(std::filesystem::exists(path));
   const std::string page = slurp(path);
   std::smatch m;
-  REQUIRE(std::regex_search(page, m, std::regex("<p class=\"note\"><strong>INTERRUPTED after ([0-9]+) trials</strong>: "
-                                                "the run was stopped before it finished")));
+  REQUIRE(std::regex_search(page, m,
+                            std::regex("<p class=\"note\"><strong>INTERRUPTED after ([0-9]+) trials</strong>: "
+                                       "the run was stopped before it finished")));
   const std::uint64_t trials = std::stoull(m[1].str());
   CHECK(trials > 0);
   CHECK(trials % 65536 == 0);

@@ -148,7 +148,8 @@ TEST_CASE("output onto an existing file (-o) keeps its permission bits, a new fi
   CHECK((st.st_mode & 07777) == (0666 & ~mask));
 }
 
-TEST_CASE("output (-o) onto a directory, a socket or the run's own input files is refused before any work", "[cli][output]") {
+TEST_CASE("output (-o) onto a directory, a socket or the run's own input files is refused before any work",
+          "[cli][output]") {
   TempDir dir;
   auto r = run_salvo({"odds", kExample, "-o", dir.path().string()});
   CHECK(r.code == 2);
@@ -199,7 +200,8 @@ TEST_CASE("output (-o) onto a directory, a socket or the run's own input files i
 }
 
 TEST_CASE("write errors on stdout are reported and exit 4", "[cli][output]") {
-  const auto r = run_program("/bin/sh", {"-c", std::string("exec ") + SALVO_BINARY + " odds " + kExample + " > /dev/full"});
+  const auto r =
+      run_program("/bin/sh", {"-c", std::string("exec ") + SALVO_BINARY + " odds " + kExample + " > /dev/full"});
   CHECK(r.code == 4);
   CHECK(r.err == "salvo: cannot write standard output: No space left on device\n");
   const auto o = run_salvo({"odds", kExample, "-o", "/dev/full"});
@@ -207,8 +209,7 @@ TEST_CASE("write errors on stdout are reported and exit 4", "[cli][output]") {
   CHECK(o.err == "salvo: cannot write /dev/full: No space left on device\n");
 }
 
-TEST_CASE("a stop signal while the table is written leaves the old file and no temporary file",
-          "[cli][output][e2e]") {
+TEST_CASE("a stop signal while the table is written leaves the old file and no temporary file", "[cli][output][e2e]") {
   for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
     INFO("signal " << sig);
     TempDir dir;
@@ -226,8 +227,8 @@ TEST_CASE("a stop signal while the table is written leaves the old file and no t
 TEST_CASE("SIGTERM during Monte Carlo: the finished part is written, marked, exit 143", "[cli][output][e2e]") {
   TempDir dir;
   const fs::path out = dir / "out.json";
-  Spawned s = spawn_salvo({"odds", kExample, "--method", "mc", "--trials", "1000000000000", "--format", "json",
-                           "-o", out.string()});
+  Spawned s = spawn_salvo(
+      {"odds", kExample, "--method", "mc", "--trials", "1000000000000", "--format", "json", "-o", out.string()});
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
   kill(s.pid, SIGTERM);
   s.wait();

@@ -1,30 +1,30 @@
 // Report formatting on hand-made results: no engines, no files.
 
-#include <catch2/catch.hpp>
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "salvo/load/toml_util.h"
 #include "salvo/app/source.h"
+#include "salvo/load/toml_util.h"
 #include "salvo/report/report.h"
-#include "salvo/rulesets/ruleset.h"
 #include "salvo/rules/asl.h"
+#include "salvo/rulesets/ruleset.h"
 #include "salvo/sim/stats.h"
 
 namespace {
 
-using salvo::sim::Estimate;
 using salvo::report::Format;
 using salvo::report::format_odds;
 using salvo::report::MethodChoice;
 using salvo::report::Provenance;
-using salvo::sim::RunResult;
 using salvo::report::SituationReport;
+using salvo::sim::Estimate;
+using salvo::sim::RunResult;
 
 // Names only: the report must take every name from here.
 salvo::report::ResultNames test_names() {
@@ -76,8 +76,7 @@ RunResult mc_like(const RunResult& exact, std::uint64_t n) {
 
 double se(double p, std::uint64_t n) { return std::sqrt(p * (1 - p) / static_cast<double>(n)); }
 
-SituationReport report(std::string name, std::vector<std::pair<std::string, std::string>> sweep,
-                       bool exact, bool mc) {
+SituationReport report(std::string name, std::vector<std::pair<std::string, std::string>> sweep, bool exact, bool mc) {
   SituationReport r;
   r.file = "examples/test.toml";
   r.name = std::move(name);
@@ -161,9 +160,9 @@ TEST_CASE("disagrees: 4.5 standard errors of the exact value", "[report]") {
 TEST_CASE("json: provenance, names from the program, both methods", "[report]") {
   auto prov = provenance(MethodChoice::kBoth);
   prov.precision = 0.001;
-  const auto text = format_odds(
-      {report("Sherman vs Panther", {{"fire.range", "6"}, {"fire.acquisition", "1"}}, true, true)},
-      prov, Format::kJson);
+  const auto text =
+      format_odds({report("Sherman vs Panther", {{"fire.range", "6"}, {"fire.acquisition", "1"}}, true, true)}, prov,
+                  Format::kJson);
   const auto j = nlohmann::json::parse(text);
 
   CHECK(j["salvo"]["version"] == std::string(salvo::report::version()));
@@ -207,8 +206,7 @@ TEST_CASE("json: provenance, names from the program, both methods", "[report]") 
 
   // precision null when not given
   prov.precision.reset();
-  const auto j2 = nlohmann::json::parse(
-      format_odds({report("x", {}, true, false)}, prov, Format::kJson));
+  const auto j2 = nlohmann::json::parse(format_odds({report("x", {}, true, false)}, prov, Format::kJson));
   CHECK(j2["precision"].is_null());
   CHECK(j2["situations"][0]["sweep"].is_object());
   CHECK(j2["situations"][0]["sweep"].empty());
@@ -282,8 +280,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
   CHECK(text.find("3 flags raised") != std::string::npos);
 
   // Agreement: no mark at all
-  const auto calm = format_odds({report("x", {}, true, true)},
-                                            provenance(MethodChoice::kBoth), Format::kText);
+  const auto calm = format_odds({report("x", {}, true, true)}, provenance(MethodChoice::kBoth), Format::kText);
   INFO(calm);
   for (const auto& l : lines_of(calm))
     if (l.rfind("! marks", 0) != 0) CHECK(l.find('!') == std::string::npos);
@@ -291,8 +288,7 @@ TEST_CASE("text, both methods: ! exactly where exact and mc disagree", "[report]
 }
 
 TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
-  const auto ex =
-      format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
+  const auto ex = format_odds({report("Sherman vs Panther", {{"fire.range", "6"}}, true, false)},
                               provenance(MethodChoice::kExact), Format::kText);
   INFO(ex);
   CHECK(ex.rfind("Sherman vs Panther\n", 0) == 0);
@@ -310,8 +306,7 @@ TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
   auto mc = report("x", {}, false, true);
   mc.mc->interrupted = true;
   mc.mc->trials = 65536;
-  const auto mt =
-      format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
+  const auto mt = format_odds({mc}, provenance(MethodChoice::kMonteCarlo), Format::kText);
   INFO(mt);
   CHECK(line_starting(mt, "p_hit").find("37.5% [ 37.4,  37.6]") != std::string::npos);
   CHECK(mt.find("INTERRUPTED after 65536 trials") != std::string::npos);
@@ -320,8 +315,7 @@ TEST_CASE("text, one situation: vertical table with percentages", "[report]") {
 
 TEST_CASE("text, several situations: one compact row each, sweep values leading", "[report]") {
   std::vector<SituationReport> reps;
-  for (const char* range : {"3", "6", "12"})
-    reps.push_back(report("r", {{"fire.range", range}}, true, false));
+  for (const char* range : {"3", "6", "12"}) reps.push_back(report("r", {{"fire.range", range}}, true, false));
   auto prov = provenance(MethodChoice::kExact);
   prov.situations_total = 3;
   const auto text = format_odds(reps, prov, Format::kText);
@@ -363,12 +357,12 @@ TEST_CASE("compact tables name the first window turn 1 for situations over sever
   CHECK(md.find("_first: the first shot, or turn 1 of a situation over several turns; phase: the whole run_") !=
         std::string::npos);
   // Without turns there is no footnote.
-  const auto plain = format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov,
-                                             Format::kText);
+  const auto plain = format_odds({report("a", {}, true, false), report("b", {}, true, false)}, prov, Format::kText);
   CHECK(plain.find("first: the first shot") == std::string::npos);
 }
 
-TEST_CASE("the first window of a run over several turns (turn 1) leaves out the quantities of later turns", "[report]") {
+TEST_CASE("the first window of a run over several turns (turn 1) leaves out the quantities of later turns",
+          "[report]") {
   SituationReport r = report("duel", {}, true, false);
   r.names.flags = {"hit", "destroyed_by_turn_1", "destroyed_by_turn_2", "malfunction"};
   r.names.turn_series = {{salvo::RollProgram::TurnSeries::Kind::kFlag, "destroyed_by", 1, 2}};
@@ -385,8 +379,7 @@ TEST_CASE("the first window of a run over several turns (turn 1) leaves out the 
 
 TEST_CASE("markdown: key columns, intervals, provenance", "[report]") {
   auto prov = provenance(MethodChoice::kMonteCarlo);
-  const auto md = format_odds({report("x | y", {{"fire.range", "6"}}, false, true)},
-                                          prov, Format::kMarkdown);
+  const auto md = format_odds({report("x | y", {{"fire.range", "6"}}, false, true)}, prov, Format::kMarkdown);
   INFO(md);
   const auto lines = lines_of(md);
   REQUIRE(lines.size() >= 4);
@@ -406,9 +399,7 @@ TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
   s.basic_th = 10;
   s.th_mods = {{"L barrel", 1, "C4.12"}};
   s.modified_th = 11;
-  s.drm = {{"Case I: buttoned up", 1, "C5.9"},
-           {"Acquisition", -1, "C6.5"},
-           {"Case J: moving", 2, "C6.1"}};
+  s.drm = {{"Case I: buttoned up", 1, "C5.9"}, {"Acquisition", -1, "C6.5"}, {"Case J: moving", 2, "C6.1"}};
   s.total_drm = 2;
   s.rof = 1;
   s.breakdown = 12;
@@ -428,8 +419,7 @@ TEST_CASE("explain: modifiers with rules and the Original DR", "[report]") {
   CHECK(text.find("Hull Down ignored") != std::string::npos);
 }
 
-TEST_CASE("text percentages: a chance that is neither 0 nor 1 never prints as 0.0% or 100.0%",
-          "[report]") {
+TEST_CASE("text percentages: a chance that is neither 0 nor 1 never prints as 0.0% or 100.0%", "[report]") {
   using salvo::report::format_percent;
   CHECK(format_percent(0.0) == "0.0%");
   CHECK(format_percent(1.0) == "100.0%");
@@ -482,8 +472,8 @@ struct MeansRun {
   SituationReport report;
   Provenance prov;
 };
-MeansRun means_run(std::string name, bool exact, MethodChoice method, std::uint64_t n, std::array<std::uint64_t, 4> first,
-                   std::array<std::uint64_t, 4> run) {
+MeansRun means_run(std::string name, bool exact, MethodChoice method, std::uint64_t n,
+                   std::array<std::uint64_t, 4> first, std::array<std::uint64_t, 4> run) {
   MeansRun m{report(std::move(name), {}, exact, false), provenance(method)};
   m.report.mc = mc_means(n, first, run);
   m.prov.trials = n;
@@ -560,8 +550,8 @@ TEST_CASE("means: an interval never goes below 0, in every format", "[report][is
 
 TEST_CASE("mean_disagrees: 4.5 standard errors of the Monte Carlo sample, any difference with 1 trial",
           "[report][issue13]") {
-  using salvo::sim::kZ95;
   using salvo::report::mean_disagrees;
+  using salvo::sim::kZ95;
   const double s = 0.01;  // sd / sqrt(n)
   const auto mc = [&](double v) { return Estimate{v, v - kZ95 * s, v + kZ95 * s}; };
   CHECK_FALSE(mean_disagrees(2.25, mc(2.25 + 4.4 * s), 10000));
@@ -645,14 +635,13 @@ TEST_CASE("printable: a name holding a control character as a TOML string", "[re
   CHECK(printable("\b\f") == "\"\\b\\f\"");
 }
 
-TEST_CASE("names with control characters: no raw escape or newline in text, Markdown or explain",
-          "[report][issue13]") {
+TEST_CASE("names with control characters: no raw escape or newline in text, Markdown or explain", "[report][issue13]") {
   const std::string esc = "a\x1b[31mRED";
   const std::string nl = "x\ny";
   const std::string pipe = "p|q\r";
 
-  const auto single = format_odds({report(esc, {{"target.label", nl}}, true, false)},
-                                              provenance(MethodChoice::kExact), Format::kText);
+  const auto single =
+      format_odds({report(esc, {{"target.label", nl}}, true, false)}, provenance(MethodChoice::kExact), Format::kText);
   INFO(single);
   CHECK(single.rfind("\"a\\u001B[31mRED\"\n", 0) == 0);
   CHECK(single.find("  target.label  \"x\\ny\"\n") != std::string::npos);

@@ -30,7 +30,6 @@ int line_of(const std::string& path, const std::string& needle) {
   return 0;
 }
 
-
 void check_json_finite(const nlohmann::json& j) {
   if (j.is_structured()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -54,7 +53,8 @@ TEST_CASE("bad situation files: exit 2, one line FILE:LINE: key: expected ..., g
   };
   const std::vector<Case> cases{
       {"syntax", "ruleset = \"asl\"\n[fire\nrange = 6\n", "2:6: TOML syntax error: "},
-      {"unknown key", "ruleset = \"asl\"\n[firer]\nrofx = 1\n", "3: firer.rofx: unknown key (did you mean firer.rof?)\n"},
+      {"unknown key", "ruleset = \"asl\"\n[firer]\nrofx = 1\n",
+       "3: firer.rofx: unknown key (did you mean firer.rof?)\n"},
       {"wrong type", "ruleset = \"asl\"\n[fire]\nrange = \"six\"\n",
        "3: fire.range: expected an integer in 0..200, got \"six\"\n"},
       {"out of range", "ruleset = \"asl\"\n[firer]\nrof = 9\n", "3: firer.rof: expected an integer in 0..3, got 9\n"},
@@ -149,8 +149,8 @@ TEST_CASE("no NaN or infinity in any format, even from a single trial", "[cli][r
   }
   // compare's JSON too (its means of one trial have no interval: no lo and hi, never null).
   const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/compare/";
-  const auto r = run_salvo({"compare", dir + "ammo-ap.toml", dir + "ammo-apcr.toml", "--method", "both", "--trials", "1",
-                            "--format", "json"});
+  const auto r = run_salvo({"compare", dir + "ammo-ap.toml", dir + "ammo-apcr.toml", "--method", "both", "--trials",
+                            "1", "--format", "json"});
   REQUIRE(r.code == 0);
   nlohmann::json j = nlohmann::json::parse(r.out);
   // p_a_better is null by design where a quantity has no better direction: drop those.
@@ -212,25 +212,25 @@ TEST_CASE("SIGINT with -o: the file parses, is marked interrupted and states its
 TEST_CASE("SIGINT before a --precision is reached: nothing written, and why", "[cli][robust][e2e]") {
   TempDir dir;
   const auto path = dir / "odds.json";
-  const auto r = run_salvo({"odds", kExample, "--method", "mc", "--precision", "0.000001", "--trials",
-                            "1000000000000", "--threads", "2", "--format", "json", "-o", path.string()},
+  const auto r = run_salvo({"odds", kExample, "--method", "mc", "--precision", "0.000001", "--trials", "1000000000000",
+                            "--threads", "2", "--format", "json", "-o", path.string()},
                            1500);
   CHECK(r.code == 130);
   CHECK(r.out.empty());
   CHECK_FALSE(fs::exists(path));
   CHECK_FALSE(has_tmp_leftover(dir.path()));
   INFO(r.err);
-  CHECK(r.err.rfind("salvo: interrupted: --precision 1e-06 not reached for Sherman 75 vs Panther (" + kExample +
-                        ") after ",
-                    0) == 0);
+  CHECK(r.err.rfind(
+            "salvo: interrupted: --precision 1e-06 not reached for Sherman 75 vs Panther (" + kExample + ") after ",
+            0) == 0);
   CHECK(r.err.find(" trials (widest 95% half-width ") != std::string::npos);
   CHECK(r.err.size() > 18);
   CHECK(r.err.substr(r.err.size() - 18) == "; nothing written\n");
 }
 
 TEST_CASE("a --precision not reached within the --trials cap: table written, warning", "[cli][robust][e2e]") {
-  const auto r = run_salvo({"odds", kExample, "--method", "mc", "--precision", "0.0001", "--trials", "65536",
-                            "--format", "json"});
+  const auto r =
+      run_salvo({"odds", kExample, "--method", "mc", "--precision", "0.0001", "--trials", "65536", "--format", "json"});
   CHECK(r.code == 0);
   INFO(r.err);
   CHECK(r.err.rfind("salvo: warning: --precision 0.0001 not reached within 65536 trials for 1 situation(s), "
@@ -258,7 +258,8 @@ TEST_CASE("a sweep is counted from its arrays' lengths before any value is read"
 
   // The same for a 1943 file.
   const std::string w = std::string(SALVO_SOURCE_DIR) + "/examples/1943/rifles-vs-infantry.toml";
-  fs::copy_file(std::string(SALVO_SOURCE_DIR) + "/examples/1943/illustrative-chart.toml", dir / "illustrative-chart.toml");
+  fs::copy_file(std::string(SALVO_SOURCE_DIR) + "/examples/1943/illustrative-chart.toml",
+                dir / "illustrative-chart.toml");
   std::string w_text = slurp(w);
   w_text = w_text.substr(0, w_text.find("[sweep]")) + "\n[sweep]\n\"fire.range\" = [\"far\"";
   for (int i = 1; i < 12; ++i) w_text += ", " + std::to_string(100 * i);
@@ -303,8 +304,9 @@ TEST_CASE("nesting deeper than 64 levels is refused before toml++ sees it, with 
     for (int i = 1; i < n; ++i) s += "." + seg;
     return s;
   };
-  const std::string want = ": TOML nesting deeper than 64 levels (dotted keys, [table] headers, arrays and inline "
-                           "tables count one level each)\n";
+  const std::string want =
+      ": TOML nesting deeper than 64 levels (dotted keys, [table] headers, arrays and inline "
+      "tables count one level each)\n";
   struct Case {
     std::string name, text, where;
   };
@@ -323,18 +325,20 @@ TEST_CASE("nesting deeper than 64 levels is refused before toml++ sees it, with 
     CHECK(r.err == path + c.where + want);
   }
   // 64 levels are read (and then refused for what they are, an unknown table).
-  const std::string ok = write_text(dir / "ok.toml", "ruleset = \"asl\"\n[" + deep(32, "a") + "]\n" + deep(32, "b") + " = 1\n").string();
+  const std::string ok =
+      write_text(dir / "ok.toml", "ruleset = \"asl\"\n[" + deep(32, "a") + "]\n" + deep(32, "b") + " = 1\n").string();
   CHECK(run_salvo({"odds", ok}).err == ok + ":2: a: unknown table\n");
 }
 
 TEST_CASE("each input is read once: a situation from a pipe", "[cli][robust]") {
-  const auto r = run_program(
-      "/bin/sh", {"-c", "cat " + kExample + " | exec " + SALVO_BINARY + " odds /dev/stdin --format csv"});
+  const auto r =
+      run_program("/bin/sh", {"-c", "cat " + kExample + " | exec " + SALVO_BINARY + " odds /dev/stdin --format csv"});
   CHECK(r.code == 0);
   CHECK(r.err.empty());
   const auto direct = run_salvo({"odds", kExample, "--format", "csv"});
   // The same table, but for the file name.
   std::string expected = direct.out;
-  for (std::size_t at; (at = expected.find(kExample)) != std::string::npos;) expected.replace(at, kExample.size(), "/dev/stdin");
+  for (std::size_t at; (at = expected.find(kExample)) != std::string::npos;)
+    expected.replace(at, kExample.size(), "/dev/stdin");
   CHECK(r.out == expected);
 }

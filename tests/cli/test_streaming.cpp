@@ -14,11 +14,11 @@
 
 #include "cli/run_salvo.h"
 #include "salvo/load/asl_loader.h"
+#include "salvo/report/report.h"
 #include "salvo/rules/asl.h"
+#include "salvo/rulesets/ruleset.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
-#include "salvo/report/report.h"
-#include "salvo/rulesets/ruleset.h"
 
 namespace {
 
@@ -199,8 +199,7 @@ TEST_CASE("an HTML page holds at most 10000 situations: more are refused before 
   const auto r = run_salvo({"odds", path, "--format", "html"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
-  CHECK(r.err ==
-        "salvo: --format html: 10100 situations, more than a page holds (10000); use csv, json, md or text\n");
+  CHECK(r.err == "salvo: --format html: 10100 situations, more than a page holds (10000); use csv, json, md or text\n");
 }
 
 #ifndef SALVO_SANITIZED  // the sanitizers' own bookkeeping would dwarf what is measured
@@ -216,9 +215,8 @@ TEST_CASE("memory does not grow with the sweep", "[cli][stream]") {
   for (int r = 1; r <= 20; ++r) ranges.push_back(r);
   auto peak_kb = [&](int drms) {  // 20 x drms situations, exact, to a file
     const auto path = sweep_file(dir, "sweep.toml", ranges, std::vector<int>(static_cast<std::size_t>(drms), 1));
-    const auto r = run_program(
-        "/usr/bin/python3", {"-c", kPeak, SALVO_BINARY, "odds", path.string(), "--format", "csv", "-o",
-                             (dir / "out.csv").string()});
+    const auto r = run_program("/usr/bin/python3", {"-c", kPeak, SALVO_BINARY, "odds", path.string(), "--format", "csv",
+                                                    "-o", (dir / "out.csv").string()});
     INFO(r.err);
     REQUIRE(r.code == 0);
     return std::stol(r.out);

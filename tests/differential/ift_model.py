@@ -46,15 +46,29 @@ Rate of Fire / the Intensive Fire shot; same-hex fire pays no Case A outside Def
 Final Fire (C5.51); the ITT Critical Hit has no "lowest Final DR" exception (that clause of C3.7
 is read as belonging to the Vehicle and Area Target Types).
 
+* Mortars (C9; drawn after the other situations, from their own stream, see --mortar-count):
+  always the Area Target Type (C3.33, C9.1), which takes no ROF from a mortar: it fires again on
+  a colored dr <= ROF (C2.24); never below its printed minimum range (C9.1); HE on the C.6 caliber
+  column (halved, C3.33); a light mortar (<= 60mm, salvo's reading of C9.2) has no Covered Arc and
+  is not vehicular; a non-vehicular NT Gun's CA-changing shot has ROF -1 (C2.5) except a 76-82mm
+  mortar (C2.5 EXC).
+* Air Bursts (B13.3): ordnance HE hitting a unit in woods (target.terrain = "woods", TEM +1), not
+  entrenched, has -1 instead of the woods TEM on the Effects DR: on the Area Target Type, on the
+  Infantry Target Type (where the +1 stays on the To Hit DR, C6.8) and on a CH (C3.71 "Air Burst
+  ... still apply"); not AP's HE equivalency, not MG/IFE (which keep the +1 on the IFT DR);
+  entrenched in woods: its TEM as usual.  These readings are salvo's documented ones (docs/asl.md).
+
 Not modelled (not generated): a concealed target for ordnance (Case K with the C6.57
-acquisition reading), Motion / Bounding First Fire by ordnance, HEAT, mortars, Opportunity Fire,
-non-vehicular Guns, MG vs armored targets.
+acquisition reading), Motion / Bounding First Fire by ordnance, HEAT, Opportunity Fire,
+non-vehicular Guns other than mortars, MG vs armored targets, mortar hits vs vehicles (C1.55).
 
 Usage:
-    python3 ift_model.py SALVO [--count N] [--seed S] [--keep DIR] [--show K]
+    python3 ift_model.py SALVO [--count N] [--seed S] [--mortar-count M] [--keep DIR] [--show K]
                                [--salvo-reading NAME]...
 
-SALVO is the salvo binary.  Writes N random situations as TOML files, runs
+SALVO is the salvo binary.  Writes N random situations (then M mortar and woods situations,
+default 120, drawn from a stream of their own so that the first N are those of earlier versions)
+as TOML files, runs
 `SALVO odds FILE --format json` on each and compares every modelled quantity (first shot and phase) to 1e-9.  Default: 400 situations,
 seed 1 (about 20 s).  --keep DIR keeps the TOML files; --show K prints the TOML and the differing
 quantities of the first K disagreements.
@@ -242,6 +256,8 @@ class Model:
         self.rof = f.get("rof", 0)
         self.bnum = f.get("breakdown", 12)
         self.vehicle_target = self.ttype == "vehicle"
+        self.mortar = f.get("mortar", False)
+        self.woods = t.get("terrain", "open") == "woods" and not t.get("entrenched", False)
 
     # ---------------------------------------------------------------- Case A
     def case_a(self):
@@ -291,6 +307,12 @@ class Model:
         else:
             self.fp = F(1 if cal < 37 else 2)
         self.multi_ok = 15 <= cal <= 40 and self.ttype == "infantry"
+        # B13.3 Air Burst: HE only
+        self.air_burst = self.woods and self.ammo == "HE"
+        # C2.5 Conditional ROF: a non-vehicular NT Gun's CA-changing shot, ROF -1 [EXC: 76-82mm mortar]
+        self.conditional = (self.s["fire"].get("ca_change", 0) > 0 and not f.get("vehicle", True)
+                            and f.get("gun_type", "T") == "NT"
+                            and not (self.mortar and 76 <= cal <= 82))
 
     def gun_drm(self, k, acq, intensive):
         fi = self.s["fire"]
@@ -329,12 +351,15 @@ class Model:
         """IFT result distribution for a hit kind: 'hit', 'multi', 'ch'."""
         if kind == "ch":
             fp = self.fp * 2
-            drm = -self.tem if self.tem > 0 else self.tem
+            if self.air_burst:
+                drm = -1  # B13.3 Air Burst, not a TEM to reverse (C3.71)
+            else:
+                drm = -self.tem if self.tem > 0 else self.tem
             drm -= int(self.ffmo) + int(self.ffnam)
             return ift_dist(fp, drm)
         if self.ttype == "area":
-            return ift_dist(self.fp / 2, self.tem)
-        return ift_dist(self.fp, 0, two=(kind == "multi"))
+            return ift_dist(self.fp / 2, -1 if self.air_burst else self.tem)
+        return ift_dist(self.fp, -1 if self.air_burst else 0, two=(kind == "multi"))
 
     def gun_shot(self, k, acq, intensive):
         """List of (prob, flags, outcome, kind, hits) where kind in
@@ -344,7 +369,10 @@ class Model:
         bnum = self.bnum - (2 if intensive else 0) - (2 if self.captured else 0)
         xnum = self.bnum if bnum < self.bnum else None
         rof = self.rof - (1 if self.captured else 0)
-        if self.pinned or self.phase == "advancing" or self.ttype == "area" or intensive:
+        if k == 0 and self.conditional:
+            rof -= 1
+        if (self.pinned or self.phase == "advancing" or (self.ttype == "area" and not self.mortar)
+                or intensive):
             rof = -1
         low = 2 + drm  # lowest Final DR
         out = []
@@ -784,6 +812,87 @@ def gen_situation(r):
     return {"firer": firer, "target": target, "fire": fire}
 
 
+MORTARS = ["50", "60", "81", "82", "107", "120"]
+
+
+def gen_mortar_or_woods(r):
+    """A mortar on the Area Target Type, or ordnance HE / AP / MG fire at a unit in woods."""
+    kind = r.choice(["mortar", "mortar", "gun_woods", "mg_woods"])
+    firer, target, fire = {}, {}, {}
+    if kind == "mg_woods":
+        sit = gen_situation(r)
+        while sit["firer"].get("weapon") not in ("mg", "ife") or sit["target"].get("type") != "infantry":
+            sit = gen_situation(r)
+        t = sit["target"]
+        t.pop("ffmo", None)
+        t["terrain"] = "woods"
+        t["tem"] = 1
+        return sit
+    if kind == "gun_woods":
+        sit = gen_situation(r)
+        while sit["firer"].get("weapon", "gun") != "gun":
+            sit = gen_situation(r)
+        t = sit["target"]
+        t.pop("ffmo", None)
+        t["terrain"] = "woods"
+        if r.random() < 0.25:
+            t["entrenched"] = True
+            t["tem"] = r.choice([1, 2, 3, 4])
+        else:
+            t["tem"] = 1
+        return sit
+    cal = r.choice(MORTARS)
+    light = int(cal) <= 60
+    firer["nationality"] = r.choice(["german", "russian"])
+    firer["gun"] = cal
+    firer["mortar"] = True
+    firer["ammo"] = "HE"
+    firer["rof"] = r.choice([0, 1, 2, 3, 3])
+    firer["min_range"] = r.choice([1, 2, 3])
+    if r.random() < 0.3:
+        firer["max_range"] = r.choice([17, 31, 60, 150])
+    if r.random() < 0.3:
+        firer["breakdown"] = r.choice([10, 11, 12])
+    firer["vehicle"] = False if light else r.random() < 0.3
+    if not light:
+        firer["gun_type"] = r.choice(["T", "ST", "NT", "NT"])
+    target["type"] = "area"
+    phase = r.choice(["prep", "defensive", "final", "advancing"])
+    fire["phase"] = phase
+    hi = firer.get("max_range", 80)
+    fire["range"] = r.choice([firer["min_range"], r.randint(firer["min_range"], min(hi, 12)),
+                              r.randint(firer["min_range"], hi)])
+    if phase == "defensive" and r.random() < 0.4:
+        target["ffnam"] = True
+    if r.random() < 0.5:
+        target["terrain"] = "woods"
+        if r.random() < 0.25:
+            target["entrenched"] = True
+            target["tem"] = r.choice([1, 2, 3])
+        else:
+            target["tem"] = 1
+    elif r.random() < 0.6:
+        target["tem"] = r.choice([-1, 0, 1, 2, 3])
+    if r.random() < 0.3:
+        target["hindrance"] = r.choice([1, 2])
+    if not light and r.random() < 0.3:
+        fire["ca_change"] = r.choice([1, 2])
+    if r.random() < 0.3:
+        fire["acquisition"] = r.choice([1, 2])
+    if r.random() < 0.3:
+        fire["extra_drm"] = r.choice([-1, 1, 2])
+    if r.random() < 0.15 and phase != "advancing":
+        fire["pinned"] = True
+    if (not light and r.random() < 0.2 and phase != "advancing" and not fire.get("pinned")
+            and not (fire.get("ca_change") and not firer["vehicle"])):
+        fire["intensive_fire"] = True
+    if r.random() < 0.25:
+        fire["max_shots"] = r.choice([1, 2, 3, 5])
+    if r.random() < 0.3:
+        fire["stop_on"] = r.choice(["destroyed", "effect"])
+    return {"firer": firer, "target": target, "fire": fire}
+
+
 # --------------------------------------------------------------------------- driver
 SECTIONS = ("firer", "target", "fire")
 
@@ -795,15 +904,22 @@ def first_shot_only(part, k):
 
 def main(argv=None):
     ap = harness.arguments(__doc__, count=400, readings=READINGS)
+    ap.add_argument("--mortar-count", type=int, default=120,
+                    help="mortar and woods (Air Burst) situations after the others (default 120)")
     a = harness.parse(ap, argv)
     h = harness.Run(a)
     r = random.Random(a.seed)
+    r_mortar = random.Random("mortar-air-burst-%d" % a.seed)  # its own stream: the others are unchanged
 
     def cases():
         for i in range(a.count):
             sit = gen_situation(r)
             text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl")], blank_lines=True)
             yield "s%05d.toml" % i, text, sit
+        for i in range(max(0, a.mortar_count)):
+            sit = gen_mortar_or_woods(r_mortar)
+            text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl")], blank_lines=True)
+            yield "m%05d.toml" % i, text, sit
 
     def check(path, sit):
         values, stop = h.values(path)

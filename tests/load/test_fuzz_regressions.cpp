@@ -76,7 +76,8 @@ TEST_CASE("fuzz regressions: non-ASCII text outside strings and comments is refu
         "t.toml:2:1: TOML syntax error: non-ASCII character U+00E9" + tail);
   CHECK(error_of("ruleset = \"asl\"\nname = \"x\" \xe2\xb5\x80\n") ==
         "t.toml:2:12: TOML syntax error: non-ASCII character U+2D40" + tail);
-  CHECK(error_of("\xef\xbb\xb7ruleset = \"asl\"\n") == "t.toml:1:1: TOML syntax error: non-ASCII character U+FEF7" + tail);
+  CHECK(error_of("\xef\xbb\xb7ruleset = \"asl\"\n") ==
+        "t.toml:1:1: TOML syntax error: non-ASCII character U+FEF7" + tail);
   CHECK(error_of("ruleset = \"asl\"\n[fire]\nrange = 6\xff\n") ==
         "t.toml:3:10: TOML syntax error: byte 0xFF (not UTF-8)" + tail);
   CHECK(error_of("ruleset = \"asl\"\nname = \"\"\"a\\\n   \xc3\xa9\"\"\"\n") ==

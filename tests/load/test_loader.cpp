@@ -119,8 +119,8 @@ basic_tk = 21
   CHECK(r.x_number == 11);
   CHECK(r.low_ammo);
   CHECK(r.low_ammo_marked);
-  CHECK_FALSE(r.depletion);  // HE has none: firer.depletion is loaded with APCR below
-  CHECK_FALSE(r.elite);  // HE: firer.elite is loaded with APCR below
+  CHECK_FALSE(r.depletion);                              // HE has none: firer.depletion is loaded with APCR below
+  CHECK_FALSE(r.elite);                                  // HE: firer.elite is loaded with APCR below
   CHECK(r.fallback_ammo == asl::Firer{}.fallback_ammo);  // HE has no fallback: set with APCR below
   CHECK(r.gun_type == asl::GunType::kST);
   CHECK(r.vehicle);
@@ -173,7 +173,8 @@ TEST_CASE("fire.los_mp loads for Bounding First Fire, and only there (C5.31-.32)
   const auto f = load_ok("ruleset = \"asl\"\n[fire]\nphase = \"bounding\"\nlos_mp = 2.5\n");
   CHECK(f.situations.at(0).situation.fire.los_mp == 2.5);
   CHECK(error_of("ruleset = \"asl\"\n[fire]\nphase = \"defensive\"\nmotion = true\nlos_mp = 2\n") ==
-        "t.toml:5: fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
+        "t.toml:5: fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
+        "the AFPh, "
         "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)");
 }
 
@@ -214,7 +215,9 @@ TEST_CASE("keys left out take the struct defaults, name defaults to the file ste
 }
 
 TEST_CASE("alternative spellings: unarmored target, integer size, [target.armor], dotted keys", "[load]") {
-  auto s = load_ok("ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmoving = true\nmp_in_los = 0\n[fire]\nphase = \"defensive\"\n")
+  auto s = load_ok(
+               "ruleset = \"asl\"\n[target]\narmor = \"unarmored\"\nsize = -2\nmoving = true\nmp_in_los = "
+               "0\n[fire]\nphase = \"defensive\"\n")
                .situations.at(0)
                .situation;
   CHECK(s.target.unarmored);
@@ -332,8 +335,7 @@ TEST_CASE("sweep errors", "[load][sweep][errors]") {
         "t.toml:3: fire.rangee: unknown key (did you mean fire.range?)");
   CHECK(error_of("ruleset = \"asl\"\n[sweep]\n\"firer\" = [1]\n") ==
         "t.toml:3: firer: is a table, not a setting (sweep its keys one by one)");
-  CHECK(error_of("ruleset = \"asl\"\n[sweep]\n\"ruleset\" = [\"asl\"]\n") ==
-        "t.toml:3: ruleset: cannot be swept");
+  CHECK(error_of("ruleset = \"asl\"\n[sweep]\n\"ruleset\" = [\"asl\"]\n") == "t.toml:3: ruleset: cannot be swept");
   CHECK(error_of("ruleset = \"asl\"\n[sweep]\n\"fire.range\" = [1]\nfire.range = [2]\n") ==
         R"(t.toml:4: sweep."fire.range": swept twice (also on line 3))");
   // Each value is checked like a value in its table, on its own line.
@@ -363,12 +365,10 @@ TEST_CASE("a missing file is an error naming the file and the system's reason", 
 TEST_CASE("unknown keys and tables, with a suggestion when one is close", "[load][errors]") {
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nrofx = 1\n") ==
         "t.toml:3: firer.rofx: unknown key (did you mean firer.rof?)");
-  CHECK(error_of("ruleset = \"asl\"\n[firer]\nhorsepower = 1\n") ==
-        "t.toml:3: firer.horsepower: unknown key");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nhorsepower = 1\n") == "t.toml:3: firer.horsepower: unknown key");
   CHECK(error_of("ruleset = \"asl\"\n[foo]\nx = 1\n") == "t.toml:2: foo: unknown table");
   CHECK(error_of("ruleset = \"asl\"\n[[foo]]\nx = 1\n") == "t.toml:2: foo: unknown table");
-  CHECK(error_of("ruleset = \"asl\"\n[fier]\nrange = 1\n") ==
-        "t.toml:2: fier: unknown table (did you mean firer?)");
+  CHECK(error_of("ruleset = \"asl\"\n[fier]\nrange = 1\n") == "t.toml:2: fier: unknown table (did you mean firer?)");
   CHECK(error_of("ruleset = \"asl\"\n[target.armour]\nhull_front = 8\n") ==
         "t.toml:2: target.armour: unknown table (did you mean target.armor?)");
   CHECK(error_of("ruleset = \"asl\"\n[target]\narmor = { hull_front = 8, hull_frnt = 8 }\n") ==
@@ -376,8 +376,7 @@ TEST_CASE("unknown keys and tables, with a suggestion when one is close", "[load
   // A key written in the wrong table: the right place is suggested.
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nrange = 6\n") ==
         "t.toml:3: firer.range: unknown key (did you mean fire.range?)");
-  CHECK(error_of("ruleset = \"asl\"\nrange = 6\n") ==
-        "t.toml:2: range: unknown key (did you mean fire.range?)");
+  CHECK(error_of("ruleset = \"asl\"\nrange = 6\n") == "t.toml:2: range: unknown key (did you mean fire.range?)");
 }
 
 TEST_CASE("wrong types show the value found as TOML writes it", "[load][errors]") {
@@ -393,8 +392,7 @@ TEST_CASE("wrong types show the value found as TOML writes it", "[load][errors]"
         "t.toml:3: fire.range: expected an integer in 0..200, got an array");
   CHECK(error_of("ruleset = \"asl\"\n[fire.range]\nx = 1\n") ==
         "t.toml:2: fire.range: expected an integer in 0..200, got a table");
-  CHECK(error_of("ruleset = \"asl\"\n[fire]\npinned = 1\n") ==
-        "t.toml:3: fire.pinned: expected true or false, got 1");
+  CHECK(error_of("ruleset = \"asl\"\n[fire]\npinned = 1\n") == "t.toml:3: fire.pinned: expected true or false, got 1");
   CHECK(error_of("ruleset = \"asl\"\n[target]\nmp_in_los = 0.3\n") ==
         "t.toml:3: target.mp_in_los: expected a number >= 0 in steps of 0.5, got 0.3");
   CHECK(error_of("ruleset = \"asl\"\n[fire]\nlos_mp = \"3\"\n") ==
@@ -414,8 +412,7 @@ TEST_CASE("wrong types show the value found as TOML writes it", "[load][errors]"
 }
 
 TEST_CASE("out-of-range values", "[load][errors]") {
-  CHECK(error_of("ruleset = \"asl\"\n[firer]\nrof = 9\n") ==
-        "t.toml:3: firer.rof: expected an integer in 0..3, got 9");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nrof = 9\n") == "t.toml:3: firer.rof: expected an integer in 0..3, got 9");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nyear = 1938\n") ==
         "t.toml:3: firer.year: expected an integer in 1939..1953, got 1938");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\narmor_leader = 1\n") ==
@@ -454,12 +451,10 @@ TEST_CASE("armor factors must be on the scale and all four given", "[load][error
                "turret_side = 8 }\n") ==
       R"(t.toml:3: target.armor.hull_front: expected an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or "unarmored"), got 5)");
   CHECK(
-      error_of(
-          "ruleset = \"asl\"\n[target]\narmor = { hull_front = 8, hull_side = \"none\", turret_front = 8, "
-          "turret_side = 8 }\n") ==
+      error_of("ruleset = \"asl\"\n[target]\narmor = { hull_front = 8, hull_side = \"none\", turret_front = 8, "
+               "turret_side = 8 }\n") ==
       R"(t.toml:3: target.armor.hull_side: expected an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or "unarmored"), got "none")");
-  CHECK(error_of(
-            "ruleset = \"asl\"\n[target]\narmor = { hull_front = 8, hull_side = 8, turret_front = 8 }\n") ==
+  CHECK(error_of("ruleset = \"asl\"\n[target]\narmor = { hull_front = 8, hull_side = 8, turret_front = 8 }\n") ==
         "t.toml:3: target.armor: missing turret_side (a table needs all four of hull_front, hull_side, "
         "turret_front, turret_side)");
 }
@@ -520,11 +515,14 @@ TEST_CASE("duel keys: turns, rally phases, a Gun's R#", "[load][errors][duel]") 
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nrepair = 6\n") ==
         "t.toml:3: firer.repair: expected an integer in 1..5, got 6");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nvehicle = false\ngun_type = \"NT\"\n[fire]\nturns = 3\n") ==
-        "t.toml:2: firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+        "t.toml:2: firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll "
+        "for repair (A9.72)");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nrepair = 3\n[fire]\nturns = 3\n") ==
-        "t.toml:3: firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+        "t.toml:3: firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a "
+        "non-vehicular Gun (A9.72)");
   CHECK(error_of("ruleset = \"asl\"\n[target]\ntype = \"infantry\"\n[fire]\nturns = 2\n") ==
-        "t.toml:5: fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+        "t.toml:5: fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo "
+        "does not model rallying Personnel");
   const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/";
   const LoadedFile duel = load::load_file(dir + "duel-5-turns.toml");
   REQUIRE(duel.situations.size() == 1);
@@ -554,15 +552,21 @@ TEST_CASE("settings that change nothing are refused, naming the key and why", "[
   // Where it matters, it loads; in a sweep, it loads if it matters at some point of the sweep.
   CHECK(load_ok("ruleset = \"asl\"\n[target]\nmoving = true\nmp_in_los = 2\n[fire]\nphase = \"defensive\"\n")
             .situations.size() == 1);
-  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\ndepletion = 6\n").situations.at(0).situation.firer.depletion == 6);
-  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nelite = true\n").situations.at(0).situation.firer.elite);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\ndepletion = 6\n")
+            .situations.at(0)
+            .situation.firer.depletion == 6);
+  CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nelite = true\n")
+            .situations.at(0)
+            .situation.firer.elite);
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nelite = true\n") ==
         "t.toml:3: firer.elite: has no effect here: an elite crew's +1 is to the Depletion Number of special "
         "ammunition, APCR, APDS or HEAT (C8.2): remove it");
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nfallback_ammo = \"none\"\n")
-            .situations.at(0).situation.firer.fallback_ammo == asl::Ammo::kNone);
+            .situations.at(0)
+            .situation.firer.fallback_ammo == asl::Ammo::kNone);
   CHECK(load_ok("ruleset = \"asl\"\n[fire]\nturns = 2\nrally_phases = 2\n").situations.size() == 1);
-  CHECK(load_ok("ruleset = \"asl\"\n[firer]\ngun = \"75L\"\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"APCR\"]\n")
+  CHECK(load_ok(
+            "ruleset = \"asl\"\n[firer]\ngun = \"75L\"\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"APCR\"]\n")
             .situations.size() == 2);
   CHECK(error_of("ruleset = \"asl\"\n[firer]\ndepletion = 6\n[sweep]\n\"firer.ammo\" = [\"AP\", \"HE\"]\n")
             .find("t.toml:3: firer.depletion: has no effect here") == 0);
@@ -606,4 +610,51 @@ TEST_CASE("toml_util helpers", "[load][util]") {
   CHECK(load::toml_quote("a\"b\\c\n") == R"("a\"b\\c\n")");
   CHECK(load::toml_key("rof") == "rof");
   CHECK(load::toml_key("fire.range") == "\"fire.range\"");
+}
+
+TEST_CASE("mortars and woods: the keys load, and what a mortar cannot do names its key and line", "[load][mortar]") {
+  const LoadedFile f = load_ok(R"(ruleset = "asl"
+[firer]
+gun = "81"
+mortar = true
+min_range = 3
+max_range = 150
+ammo = "HE"
+rof = 3
+vehicle = false
+[target]
+type = "area"
+terrain = "woods"
+tem = 1
+[fire]
+range = 8
+)");
+  REQUIRE(f.situations.size() == 1);
+  const asl::Situation& s = f.situations[0].situation;
+  CHECK(s.firer.mortar);
+  CHECK(s.firer.min_range == 3);
+  CHECK(s.firer.max_range == 150);
+  CHECK(s.target.terrain == asl::Terrain::kWoods);
+  CHECK_FALSE(s.target.entrenched);
+
+  // An 81mm mortar's file (7 lines) followed by `rest`.
+  const auto mortar = [](const std::string& ammo, const std::string& rest) {
+    return "ruleset = \"asl\"\n[firer]\ngun = \"81\"\nmortar = true\nmin_range = 3\nammo = \"" + ammo + "\"\n" + rest;
+  };
+  CHECK(error_of(mortar("HE", "[target]\ntype = \"infantry\"\n")) ==
+        "t.toml:8: target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" "
+        "(mortar hits vs vehicles, C1.55, are not modelled)");
+  CHECK(error_of(mortar("HE", "[target]\ntype = \"area\"\n[fire]\nrange = 2\n")) ==
+        "t.toml:10: fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
+  CHECK(error_of(mortar("AP", "[target]\ntype = \"area\"\n")) ==
+        "t.toml:6: firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not "
+        "modelled)");
+  CHECK(error_of(R"(ruleset = "asl"
+[firer]
+ammo = "HE"
+[target]
+type = "area"
+terrain = "woods"
+)") == "t.toml:4: target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or "
+       "target.entrenched = true for an entrenchment's or pillbox's TEM");
 }

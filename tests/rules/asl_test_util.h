@@ -84,7 +84,9 @@ class ScriptedDice : public Dice {
   Roll next(bool want_pair) {
     if (i_ >= script_.size()) throw std::logic_error("scripted dice exhausted");
     const Roll r = script_[i_++];
-    if (r.pair != want_pair) throw std::logic_error(want_pair ? "rules asked for a DR, script has a dr" : "rules asked for a dr, script has a DR");
+    if (r.pair != want_pair)
+      throw std::logic_error(want_pair ? "rules asked for a DR, script has a dr"
+                                       : "rules asked for a dr, script has a DR");
     return r;
   }
   std::vector<Roll> script_;

@@ -66,7 +66,7 @@ TEST_CASE("D3.51 EX: VCA one hexspine, TCA stays at W6-X6: +3, +4", "[asl][arc][
 
 TEST_CASE("D3.51: a turret weapon that pivots the whole vehicle pays NT for the VCA", "[asl][arc]") {
   CaTracker t(0, 0, Terrain::kOpen);
-  CHECK(t.fire(kMA, Mount::kTurret, GunType::kT, 2, 2) == 4);  // NT 2 hexspines; TCA turned with it
+  CHECK(t.fire(kMA, Mount::kTurret, GunType::kT, 2, 2) == 4);   // NT 2 hexspines; TCA turned with it
   CHECK(t.fire(kCMG, Mount::kTurret, GunType::kT, 2, 2) == 4);  // same CA: pays the first weapon's
   CHECK(t.fire(kBMG, Mount::kBow, GunType::kNT, 2, 0) == 4);    // bow: first shot after the VCA change
 }
@@ -192,15 +192,20 @@ TEST_CASE("geometry errors name the key", "[asl][arc][errors]") {
   s.firer.bypass = true;
   s.firer.cafp = 0;
   s.fire.target_direction = 3;
-  CHECK(refusal(s) == "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
+  CHECK(refusal(s) ==
+        "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a "
+        "vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
   s = base();
   s.fire.ca_change = 1;
   s.fire.tca = 0;
   s.fire.target_direction = 1;
-  CHECK(refusal(s) == "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, fire.target_direction, fire.maintained_ca), not both");
+  CHECK(refusal(s) ==
+        "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, "
+        "fire.target_direction, fire.maintained_ca), not both");
 }
 
-TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&4, 1&3, 1&2, 1&1, 2&2", "[asl][example]") {
+TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&4, 1&3, 1&2, 1&1, 2&2",
+          "[asl][example]") {
   Situation s = base();
   s.firer.gun = *parse_gun("75*");
   s.override_.modified_th = 10;
@@ -212,7 +217,8 @@ TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&
   std::vector<std::pair<int, int>> hits;
   for (int c = 1; c <= 6; ++c)
     for (int w = 1; w <= 6; ++w)
-      if (!needs_subsequent_dr(spec, c, w) && to_hit(spec, c, w, 0).hit) hits.emplace_back(std::min(c, w), std::max(c, w));
+      if (!needs_subsequent_dr(spec, c, w) && to_hit(spec, c, w, 0).hit)
+        hits.emplace_back(std::min(c, w), std::max(c, w));
   std::sort(hits.begin(), hits.end());
   hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
   CHECK(hits == std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {1, 3}, {1, 4}, {2, 2}});
@@ -244,7 +250,7 @@ TEST_CASE("D3.2 EXC: from within the hex, a hull hit on a vehicle in Bypass stri
   s.target.bypass = true;
   s.target.facing = Facing::kFront;  // the turret's facing toward the firer
   const ShotSpec spec = first_shot(s);
-  CHECK(spec.drm == 2);  // Case E not doubled in Bypass (C5.5)
+  CHECK(spec.drm == 2);                                   // Case E not doubled in Bypass (C5.5)
   CHECK(to_hit(spec, 5, 2, 0).facing == Facing::kSide);   // hull hit: side, not the front of the dr
   CHECK(to_hit(spec, 1, 2, 0).facing == Facing::kFront);  // turret hit: the turret's facing
 }

@@ -39,21 +39,73 @@ std::vector<Situation> situations() {
     v.push_back(s);
   };
   add([](Situation&) {});
-  add([](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; });
-  add([](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
-  add([](Situation& s) { s.fire.same_hex = true; s.fire.range = 0; s.firer.rof = 1; });
-  add([](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.motion = false; s.fire.los_mp = 2.0; s.firer.rof = 1; });
-  add([](Situation& s) { s.fire.motion = true; s.fire.phase = Phase::kDefensive; s.firer.rof = 1; });
   add([](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; });
-  add([](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
-  add([](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
-  add([](Situation& s) { s.target.unarmored = true; s.firer.ammo = Ammo::kHE; s.firer.rof = 1; });
-  add([](Situation& s) { s.target.type = TargetType::kInfantry; s.firer.ammo = Ammo::kHE; s.target.tem = 1; });
-  add([](Situation& s) { s.fire.turns = 4; s.firer.rof = 2; s.firer.breakdown = 10; });
+    s.firer.rof = 2;
+    s.fire.buttoned_up = true;
+  });
   add([](Situation& s) {
-    s.fire.turns = 3; s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L");
-    s.firer.rof = 2; s.firer.repair = 3; s.firer.breakdown = 10; s.fire.ca_change = 1; s.fire.rally_phases = 2; });
+    s.firer.gun = *parse_gun("37L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{2, 1, 2, 1};
+  });
+  add([](Situation& s) {
+    s.fire.same_hex = true;
+    s.fire.range = 0;
+    s.firer.rof = 1;
+  });
+  add([](Situation& s) {
+    s.fire.phase = Phase::kBounding;
+    s.fire.motion = false;
+    s.fire.los_mp = 2.0;
+    s.firer.rof = 1;
+  });
+  add([](Situation& s) {
+    s.fire.motion = true;
+    s.fire.phase = Phase::kDefensive;
+    s.firer.rof = 1;
+  });
+  add([](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 5;
+    s.firer.rof = 2;
+    s.target.armor = Armor{14, 8, 11, 8};
+  });
+  add([](Situation& s) {
+    s.firer.rof = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
+  add([](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.rof = 2;
+  });
+  add([](Situation& s) {
+    s.target.unarmored = true;
+    s.firer.ammo = Ammo::kHE;
+    s.firer.rof = 1;
+  });
+  add([](Situation& s) {
+    s.target.type = TargetType::kInfantry;
+    s.firer.ammo = Ammo::kHE;
+    s.target.tem = 1;
+  });
+  add([](Situation& s) {
+    s.fire.turns = 4;
+    s.firer.rof = 2;
+    s.firer.breakdown = 10;
+  });
+  add([](Situation& s) {
+    s.fire.turns = 3;
+    s.firer.vehicle = false;
+    s.firer.gun_type = GunType::kNT;
+    s.firer.gun = *parse_gun("50L");
+    s.firer.rof = 2;
+    s.firer.repair = 3;
+    s.firer.breakdown = 10;
+    s.fire.ca_change = 1;
+    s.fire.rally_phases = 2;
+  });
   // Every ASL example file
   for (const auto& e : std::filesystem::directory_iterator(std::string(SALVO_SOURCE_DIR) + "/examples")) {
     if (e.path().extension() != ".toml") continue;

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "asl_test_util.h"
-#include "support/mc_agreement.h"
-#include "support/named.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "support/mc_agreement.h"
+#include "support/named.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -36,43 +36,125 @@ Situation duel_base(int turns) {
 // A varied set of duels.
 std::vector<Situation> duels() {
   std::vector<Situation> v;
-  auto add = [&](const std::string& name, int turns, auto&& edit) { v.push_back(variant(duel_base(turns), name, edit)); };
+  auto add = [&](const std::string& name, int turns, auto&& edit) {
+    v.push_back(variant(duel_base(turns), name, edit));
+  };
   add("75L ROF 2, 5 turns", 5, [](Situation& s) { s.firer.rof = 2; });
   add("Sherman 75 vs Panther, 5 turns", 5, [](Situation& s) {
-    s.firer.nationality = Nationality::kAmerican; s.firer.gun = *parse_gun("75"); s.firer.rof = 2;
-    s.target.armor = Armor{18, 8, 14, 8}; });
-  add("B10 X11, 4 turns", 4, [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
-  add("circled B10, Low Ammo carries over", 4, [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
+    s.firer.nationality = Nationality::kAmerican;
+    s.firer.gun = *parse_gun("75");
+    s.firer.rof = 2;
+    s.target.armor = Armor{18, 8, 14, 8};
+  });
+  add("B10 X11, 4 turns", 4, [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.x_number = 11;
+    s.firer.rof = 1;
+  });
+  add("circled B10, Low Ammo carries over", 4, [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.rof = 2;
+  });
   add("APCR depletion, AP fallback", 4, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 5;
+    s.firer.rof = 2;
+    s.target.armor = Armor{14, 8, 11, 8};
+    s.fire.range = 14;
+  });
   add("APCR, no fallback", 3, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 1;
-    s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 5;
+    s.firer.fallback_ammo = Ammo::kNone;
+    s.firer.rof = 1;
+    s.target.armor = Armor{14, 8, 11, 8};
+    s.fire.range = 14;
+  });
   add("NT Gun R3, CA change, 2 Rally Phases", 4, [](Situation& s) {
-    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L"); s.firer.rof = 2;
-    s.firer.repair = 3; s.firer.breakdown = 10; s.fire.ca_change = 1; s.fire.rally_phases = 2; });
+    s.firer.vehicle = false;
+    s.firer.gun_type = GunType::kNT;
+    s.firer.gun = *parse_gun("50L");
+    s.firer.rof = 2;
+    s.firer.repair = 3;
+    s.firer.breakdown = 10;
+    s.fire.ca_change = 1;
+    s.fire.rally_phases = 2;
+  });
   add("HE vs light armor, stop on effect", 5, [](Situation& s) {
-    s.firer.ammo = Ammo::kHE; s.target.armor = Armor{2, 1, 2, 1}; s.firer.rof = 1; s.fire.stop_on = StopOn::kEffect; });
-  add("bounding fire, no Acquisition", 3, [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 3.0; s.firer.rof = 1; });
-  add("hull down, improbable", 3, [](Situation& s) { s.target.hull_down = true; s.fire.extra_drm = 7; s.firer.rof = 1; });
-  add("37L multiple hits", 3, [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
+    s.firer.ammo = Ammo::kHE;
+    s.target.armor = Armor{2, 1, 2, 1};
+    s.firer.rof = 1;
+    s.fire.stop_on = StopOn::kEffect;
+  });
+  add("bounding fire, no Acquisition", 3, [](Situation& s) {
+    s.fire.phase = Phase::kBounding;
+    s.fire.los_mp = 3.0;
+    s.firer.rof = 1;
+  });
+  add("hull down, improbable", 3, [](Situation& s) {
+    s.target.hull_down = true;
+    s.fire.extra_drm = 7;
+    s.firer.rof = 1;
+  });
+  add("37L multiple hits", 3, [](Situation& s) {
+    s.firer.gun = *parse_gun("37L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{2, 1, 2, 1};
+  });
   add("concealed target, Acquisition only after a hit (C6.57)", 4, [](Situation& s) {
-    s.target.concealed = true; s.fire.range = 8; s.fire.extra_drm = 3; s.firer.rof = 2; s.target.armor = Armor{14, 8, 14, 8}; });
-  add("intensive fire B11", 3, [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+    s.target.concealed = true;
+    s.fire.range = 8;
+    s.fire.extra_drm = 3;
+    s.firer.rof = 2;
+    s.target.armor = Armor{14, 8, 14, 8};
+  });
+  add("intensive fire B11", 3, [](Situation& s) {
+    s.firer.rof = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
   add("many shocks, 2 Rally Phases, 6 turns", 6, [](Situation& s) {
-    s.override_.modified_th = 7; s.override_.basic_tk = 16; s.fire.rally_phases = 2; s.firer.breakdown = 11; });
+    s.override_.modified_th = 7;
+    s.override_.basic_tk = 16;
+    s.fire.rally_phases = 2;
+    s.firer.breakdown = 11;
+  });
   add("captured 75L ROF 2: ROF 1, B10 X12, never repaired (A21.11-.12, A9.72)", 4, [](Situation& s) {
-    s.firer.captured = true; s.firer.rof = 2; s.fire.extra_drm = -2; });
+    s.firer.captured = true;
+    s.firer.rof = 2;
+    s.fire.extra_drm = -2;
+  });
   add("Gun manned by non-qualified Infantry: no repair, R# unused (A21.13, A9.72)", 3, [](Situation& s) {
-    s.firer.vehicle = false; s.firer.gun_type = GunType::kT; s.firer.non_qualified = true; s.firer.rof = 1; s.firer.breakdown = 11; });
+    s.firer.vehicle = false;
+    s.firer.gun_type = GunType::kT;
+    s.firer.non_qualified = true;
+    s.firer.rof = 1;
+    s.firer.breakdown = 11;
+  });
   add("APCR, no fallback, B8: no repair once out of ammunition", 3, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.breakdown = 8;
-    s.target.armor = Armor{11, 8, 11, 8}; s.fire.range = 8; });
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 4;
+    s.firer.fallback_ammo = Ammo::kNone;
+    s.firer.breakdown = 8;
+    s.target.armor = Armor{11, 8, 11, 8};
+    s.fire.range = 8;
+  });
   add("C2.5: NT Gun ROF 0 changing CA, Intensive Fire from turn 2", 3, [](Situation& s) {
-    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.repair = 2; s.fire.ca_change = 1;
-    s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+    s.firer.vehicle = false;
+    s.firer.gun_type = GunType::kNT;
+    s.firer.repair = 2;
+    s.fire.ca_change = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
   add("Case A turret, acquired at start", 4, [](Situation& s) {
-    s.fire.tca = 0; s.fire.target_direction = 2; s.fire.acquisition = 1; s.firer.gun_type = GunType::kST; s.firer.rof = 1; });
+    s.fire.tca = 0;
+    s.fire.target_direction = 2;
+    s.fire.acquisition = 1;
+    s.firer.gun_type = GunType::kST;
+    s.firer.rof = 1;
+  });
   return v;
 }
 
@@ -127,8 +209,10 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
     }
     REQUIRE(c.program.outcome_names.size() == static_cast<std::size_t>(duel::kNumStatus));
     for (std::size_t o = 0; o < c.program.outcome_names.size(); ++o) {
-      agree.proportion(ex.first.outcomes[o].value, m.first_outcomes[o], n, at + "status after turn 1: " + c.program.outcome_names[o]);
-      agree.proportion(ex.run.outcomes[o].value, m.run_outcomes[o], n, at + "final status: " + c.program.outcome_names[o]);
+      agree.proportion(ex.first.outcomes[o].value, m.first_outcomes[o], n,
+                       at + "status after turn 1: " + c.program.outcome_names[o]);
+      agree.proportion(ex.run.outcomes[o].value, m.run_outcomes[o], n,
+                       at + "final status: " + c.program.outcome_names[o]);
     }
     REQUIRE(c.program.end_reason_names == duel::end_reason_names(s.fire.turns));
     for (std::size_t e = 0; e < c.program.end_reason_names.size(); ++e)
@@ -258,7 +342,8 @@ TEST_CASE("duel: a captured weapon is never repaired (A9.72): once out, the duel
   }
 }
 
-TEST_CASE("duel: a malfunctioned gun with no ammunition left makes no repair attempt and the duel ends", "[asl][duel]") {
+TEST_CASE("duel: a malfunctioned gun with no ammunition left makes no repair attempt and the duel ends",
+          "[asl][duel]") {
   // APCR with Depletion # 3 and no fallback (C8.9), B8, two turns; the target cannot be harmed.
   // Turn 1: DR 2 fires and keeps APCR (1/36); DR 3 fires the last round (2/36); DR 4-7 finds
   // none (18/36); DR 8-12 finds none and malfunctions (15/36). Out of ammunition, the gun has
@@ -304,7 +389,8 @@ TEST_CASE("duel interpreter, scripted: C2.5 bars Intensive Fire in the first tur
   CHECK(t.first_window_steps == 1);
   CHECK(t.end == duel::end_turns_over(2));
   s.fire.turns = 1;
-  CHECK(check(s)->what() == std::string("a Gun without Multiple ROF that changes CA under Conditional ROF cannot Intensive Fire this Player Turn (C2.5)"));
+  CHECK(check(s)->what() == std::string("a Gun without Multiple ROF that changes CA under Conditional ROF cannot "
+                                        "Intensive Fire this Player Turn (C2.5)"));
 }
 
 TEST_CASE("duel interpreter, scripted: Acquisition carries over and is lost on a malfunction (C6.5)", "[asl][duel]") {
@@ -382,16 +468,24 @@ TEST_CASE("duel: bad settings are refused with the key", "[asl][duel][errors]") 
   CHECK(refusal(s) == "fire.turns: expected 1 to 12 turns, got 13");
   s = duel_base(3);
   s.fire.stop_on = StopOn::kNever;
-  CHECK(refusal(s) == "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
+  CHECK(refusal(s) ==
+        "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for "
+        "one fire phase");
   s = duel_base(3);
   s.firer.vehicle = false;
-  CHECK(refusal(s) == "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  CHECK(refusal(s) ==
+        "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair "
+        "(A9.72)");
   s = duel_base(3);
   s.firer.repair = 2;
-  CHECK(refusal(s) == "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular Gun (A9.72)");
+  CHECK(refusal(s) ==
+        "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular "
+        "Gun (A9.72)");
   s = duel_base(3);
   s.target.type = TargetType::kInfantry;
-  CHECK(refusal(s) == "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model rallying Personnel");
+  CHECK(refusal(s) ==
+        "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not "
+        "model rallying Personnel");
   s = duel_base(3);
   s.fire.rally_phases = 3;
   CHECK(refusal(s) == "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3");

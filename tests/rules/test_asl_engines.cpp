@@ -21,66 +21,233 @@ std::vector<Situation> situations(bool finite) {
   auto add = [&](const std::string& name, auto&& edit) {
     Situation s = variant(base(), name, edit);
     if (finite)
-      cap_for_enumeration(s, salvo::testing::cut_when_sanitized(
-                                 name, {"improbable hits", "CH only on subsequent dr", "same hex", "CA change from woods",
-                                        "B10 X11", "point blank acquired"}));
+      cap_for_enumeration(
+          s, salvo::testing::cut_when_sanitized(name, {"improbable hits", "CH only on subsequent dr", "same hex",
+                                                       "CA change from woods", "B10 X11", "point blank acquired"}));
     v.push_back(s);
   };
   add("75L AP front 6", [](Situation&) {});
-  add("75L AP ROF 2 BU", [](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; });
+  add("75L AP ROF 2 BU", [](Situation& s) {
+    s.firer.rof = 2;
+    s.fire.buttoned_up = true;
+  });
   add("75 Sherman vs Panther", [](Situation& s) {
-    s.firer.nationality = Nationality::kAmerican; s.firer.gun = *parse_gun("75"); s.firer.rof = 2;
-    s.target.armor = Armor{18, 8, 14, 8}; s.fire.range = 6; });
+    s.firer.nationality = Nationality::kAmerican;
+    s.firer.gun = *parse_gun("75");
+    s.firer.rof = 2;
+    s.target.armor = Armor{18, 8, 14, 8};
+    s.fire.range = 6;
+  });
   add("side shot 12 hexes", [](Situation& s) {
-    s.firer.gun = *parse_gun("75"); s.target.facing = Facing::kSide; s.target.armor = Armor{18, 8, 14, 8}; s.fire.range = 12; });
+    s.firer.gun = *parse_gun("75");
+    s.target.facing = Facing::kSide;
+    s.target.armor = Armor{18, 8, 14, 8};
+    s.fire.range = 12;
+  });
   add("rear, superior turret", [](Situation& s) {
-    s.target.facing = Facing::kRear; s.target.turret_armor = TurretArmor::kSuperior; s.target.armor = Armor{11, 6, 11, 6}; });
-  add("37L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
-  add("20L multiple hits, CH region", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.firer.rof = 3; s.target.armor = Armor{1, 0, 1, 0}; s.fire.range = 2; });
-  add("improbable hits", [](Situation& s) { s.fire.extra_drm = 9; s.firer.rof = 1; });
-  add("CH only on subsequent dr", [](Situation& s) { s.fire.extra_drm = 8; s.firer.rof = 1; });
-  add("hull down", [](Situation& s) { s.target.hull_down = true; s.firer.rof = 2; });
-  add("hull down improbable", [](Situation& s) { s.target.hull_down = true; s.fire.extra_drm = 9; });
-  add("same hex", [](Situation& s) { s.fire.same_hex = true; s.fire.range = 0; s.target.armor = Armor{26, 2, 26, 4}; s.firer.rof = 1; });
+    s.target.facing = Facing::kRear;
+    s.target.turret_armor = TurretArmor::kSuperior;
+    s.target.armor = Armor{11, 6, 11, 6};
+  });
+  add("37L multiple hits", [](Situation& s) {
+    s.firer.gun = *parse_gun("37L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{2, 1, 2, 1};
+  });
+  add("20L multiple hits, CH region", [](Situation& s) {
+    s.firer.gun = *parse_gun("20L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{1, 0, 1, 0};
+    s.fire.range = 2;
+  });
+  add("improbable hits", [](Situation& s) {
+    s.fire.extra_drm = 9;
+    s.firer.rof = 1;
+  });
+  add("CH only on subsequent dr", [](Situation& s) {
+    s.fire.extra_drm = 8;
+    s.firer.rof = 1;
+  });
+  add("hull down", [](Situation& s) {
+    s.target.hull_down = true;
+    s.firer.rof = 2;
+  });
+  add("hull down improbable", [](Situation& s) {
+    s.target.hull_down = true;
+    s.fire.extra_drm = 9;
+  });
+  add("same hex", [](Situation& s) {
+    s.fire.same_hex = true;
+    s.fire.range = 0;
+    s.target.armor = Armor{26, 2, 26, 4};
+    s.firer.rof = 1;
+  });
   add("APCR depletion fallback AP", [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; s.fire.range = 14; });
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 5;
+    s.firer.rof = 2;
+    s.target.armor = Armor{14, 8, 11, 8};
+    s.fire.range = 14;
+  });
   add("APCR depletion no fallback", [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 2; });
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 4;
+    s.firer.fallback_ammo = Ammo::kNone;
+    s.firer.rof = 2;
+  });
   add("HEAT depletion", [](Situation& s) {
-    s.firer.gun = *parse_gun("75*"); s.firer.ammo = Ammo::kHEAT; s.firer.depletion = 6; s.firer.fallback_ammo = Ammo::kHE; s.firer.rof = 1; });
-  add("HE vs light armor", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.armor = Armor{1, 1, 1, 0}; s.firer.rof = 2; });
-  add("HE vs unarmored", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.unarmored = true; s.firer.rof = 1; });
-  add("AP vs unarmored", [](Situation& s) { s.target.unarmored = true; s.fire.range = 20; });
-  add("unarmored rear aspect", [](Situation& s) { s.target.armor = Armor{2, std::nullopt, 2, std::nullopt}; s.target.facing = Facing::kRear; });
-  add("low ammo circled B10, ROF 2", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
-  add("low ammo marked", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.low_ammo_marked = true; s.firer.rof = 2; });
-  add("B10 X11", [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
-  add("intensive fire", [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
+    s.firer.gun = *parse_gun("75*");
+    s.firer.ammo = Ammo::kHEAT;
+    s.firer.depletion = 6;
+    s.firer.fallback_ammo = Ammo::kHE;
+    s.firer.rof = 1;
+  });
+  add("HE vs light armor", [](Situation& s) {
+    s.firer.ammo = Ammo::kHE;
+    s.target.armor = Armor{1, 1, 1, 0};
+    s.firer.rof = 2;
+  });
+  add("HE vs unarmored", [](Situation& s) {
+    s.firer.ammo = Ammo::kHE;
+    s.target.unarmored = true;
+    s.firer.rof = 1;
+  });
+  add("AP vs unarmored", [](Situation& s) {
+    s.target.unarmored = true;
+    s.fire.range = 20;
+  });
+  add("unarmored rear aspect", [](Situation& s) {
+    s.target.armor = Armor{2, std::nullopt, 2, std::nullopt};
+    s.target.facing = Facing::kRear;
+  });
+  add("low ammo circled B10, ROF 2", [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.rof = 2;
+  });
+  add("low ammo marked", [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.low_ammo_marked = true;
+    s.firer.rof = 2;
+  });
+  add("B10 X11", [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.x_number = 11;
+    s.firer.rof = 1;
+  });
+  add("intensive fire", [](Situation& s) {
+    s.firer.rof = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
   add("intensive fire ROF 0", [](Situation& s) { s.fire.intensive_fire = true; });
   add("conditional ROF NT gun", [](Situation& s) {
-    s.firer.vehicle = false; s.firer.gun_type = GunType::kNT; s.firer.gun = *parse_gun("50L"); s.firer.rof = 3; s.fire.ca_change = 1; });
-  add("CA change from woods", [](Situation& s) { s.fire.ca_change = 2; s.fire.firer_terrain = Terrain::kWoods; s.firer.gun_type = GunType::kST; s.firer.rof = 1; });
-  add("bounding fire C2", [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 2.0; s.firer.rof = 1; });
-  add("bounding stabilized", [](Situation& s) { s.fire.phase = Phase::kBounding; s.firer.stabilized = true; s.firer.rof = 2; });
+    s.firer.vehicle = false;
+    s.firer.gun_type = GunType::kNT;
+    s.firer.gun = *parse_gun("50L");
+    s.firer.rof = 3;
+    s.fire.ca_change = 1;
+  });
+  add("CA change from woods", [](Situation& s) {
+    s.fire.ca_change = 2;
+    s.fire.firer_terrain = Terrain::kWoods;
+    s.firer.gun_type = GunType::kST;
+    s.firer.rof = 1;
+  });
+  add("bounding fire C2", [](Situation& s) {
+    s.fire.phase = Phase::kBounding;
+    s.fire.los_mp = 2.0;
+    s.firer.rof = 1;
+  });
+  add("bounding stabilized", [](Situation& s) {
+    s.fire.phase = Phase::kBounding;
+    s.firer.stabilized = true;
+    s.firer.rof = 2;
+  });
   add("bounding, AFPh follow-up (D3.32)", [](Situation& s) {
-    s.fire.phase = Phase::kBounding; s.fire.los_mp = 2.0; s.firer.rof = 2; s.fire.max_shots = 1; s.fire.follow_up = true; });
+    s.fire.phase = Phase::kBounding;
+    s.fire.los_mp = 2.0;
+    s.firer.rof = 2;
+    s.fire.max_shots = 1;
+    s.fire.follow_up = true;
+  });
   add("bounding stabilized, MPh shot and follow-up", [](Situation& s) {
-    s.fire.phase = Phase::kBounding; s.firer.stabilized = true; s.firer.rof = 1; s.fire.max_shots = 1; s.fire.follow_up = true; s.fire.acquisition = 1; });
-  add("defensive first fire J2", [](Situation& s) { s.fire.phase = Phase::kDefensive; s.target.moving = true; s.target.mp_in_los = 1.0; s.firer.rof = 2; });
-  add("advancing fire", [](Situation& s) { s.fire.phase = Phase::kAdvancing; s.firer.rof = 2; });
-  add("point blank acquired", [](Situation& s) { s.fire.range = 1; s.fire.acquisition = 1; s.firer.rof = 1; });
-  add("concealed target, ROF 3 (C6.57)", [](Situation& s) { s.target.concealed = true; s.fire.range = 8; s.fire.extra_drm = 3; s.firer.rof = 3; s.target.armor = Armor{14, 8, 14, 8}; });
+    s.fire.phase = Phase::kBounding;
+    s.firer.stabilized = true;
+    s.firer.rof = 1;
+    s.fire.max_shots = 1;
+    s.fire.follow_up = true;
+    s.fire.acquisition = 1;
+  });
+  add("defensive first fire J2", [](Situation& s) {
+    s.fire.phase = Phase::kDefensive;
+    s.target.moving = true;
+    s.target.mp_in_los = 1.0;
+    s.firer.rof = 2;
+  });
+  add("advancing fire", [](Situation& s) {
+    s.fire.phase = Phase::kAdvancing;
+    s.firer.rof = 2;
+  });
+  add("point blank acquired", [](Situation& s) {
+    s.fire.range = 1;
+    s.fire.acquisition = 1;
+    s.firer.rof = 1;
+  });
+  add("concealed target, ROF 3 (C6.57)", [](Situation& s) {
+    s.target.concealed = true;
+    s.fire.range = 8;
+    s.fire.extra_drm = 3;
+    s.firer.rof = 3;
+    s.target.armor = Armor{14, 8, 14, 8};
+  });
   add("hull down, 20L, Original 2 only", [](Situation& s) {
-    s.target.hull_down = true; s.firer.gun = *parse_gun("20L"); s.target.armor = Armor{1, 1, 1, 1}; s.fire.extra_drm = 8; s.firer.rof = 3; });
-  add("captured, Intensive Fire (A.11)", [](Situation& s) { s.firer.captured = true; s.fire.intensive_fire = true; s.firer.rof = 1; });
+    s.target.hull_down = true;
+    s.firer.gun = *parse_gun("20L");
+    s.target.armor = Armor{1, 1, 1, 1};
+    s.fire.extra_drm = 8;
+    s.firer.rof = 3;
+  });
+  add("captured, Intensive Fire (A.11)", [](Situation& s) {
+    s.firer.captured = true;
+    s.fire.intensive_fire = true;
+    s.firer.rof = 1;
+  });
   add("long range LL red", [](Situation& s) {
-    s.firer.nationality = Nationality::kRussian; s.firer.gun = *parse_gun("76LL"); s.fire.range = 40; s.firer.rof = 1; });
-  add("NA range", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.fire.range = 62; s.fire.extra_drm = -9; });
-  add("stop on effect", [](Situation& s) { s.fire.stop_on = StopOn::kEffect; s.firer.rof = 2; s.target.armor = Armor{11, 8, 11, 8}; });
-  add("stop never, capped", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 2; s.fire.max_shots = 3; });
-  add("red CS", [](Situation& s) { s.target.red_cs = true; s.firer.rof = 1; });
-  add("captured gun", [](Situation& s) { s.firer.captured = true; s.firer.rof = 1; });
-  add("override TH and TK", [](Situation& s) { s.override_.modified_th = 7; s.override_.basic_tk = 12; s.firer.rof = 1; });
+    s.firer.nationality = Nationality::kRussian;
+    s.firer.gun = *parse_gun("76LL");
+    s.fire.range = 40;
+    s.firer.rof = 1;
+  });
+  add("NA range", [](Situation& s) {
+    s.firer.gun = *parse_gun("37L");
+    s.fire.range = 62;
+    s.fire.extra_drm = -9;
+  });
+  add("stop on effect", [](Situation& s) {
+    s.fire.stop_on = StopOn::kEffect;
+    s.firer.rof = 2;
+    s.target.armor = Armor{11, 8, 11, 8};
+  });
+  add("stop never, capped", [](Situation& s) {
+    s.fire.stop_on = StopOn::kNever;
+    s.firer.rof = 2;
+    s.fire.max_shots = 3;
+  });
+  add("red CS", [](Situation& s) {
+    s.target.red_cs = true;
+    s.firer.rof = 1;
+  });
+  add("captured gun", [](Situation& s) {
+    s.firer.captured = true;
+    s.firer.rof = 1;
+  });
+  add("override TH and TK", [](Situation& s) {
+    s.override_.modified_th = 7;
+    s.override_.basic_tk = 12;
+    s.firer.rof = 1;
+  });
   return v;
 }
 
@@ -92,7 +259,8 @@ TEST_CASE("exact engine on the compiled program == enumeration of the reference 
   for (const Situation& s : situations(true)) check_exact_equals_enumeration(s, 1e-12);
 }
 
-TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of the exact values)", "[asl][engines][mc]") {
+TEST_CASE("Monte Carlo agrees with exact on every situation (standard errors of the exact values)",
+          "[asl][engines][mc]") {
   constexpr std::uint64_t kTrials = 200'000;
   test::McAgreement agree;
   std::uint64_t key = 0;
@@ -128,23 +296,33 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s = base();
   s.fire.phase = Phase::kBounding;
   s.fire.ca_change = 1;
-  CHECK(refusal(s) == "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
+  CHECK(refusal(s) ==
+        "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   s = base();
   s.fire.intensive_fire = true;
   s.fire.phase = Phase::kAdvancing;
-  CHECK(refusal(s) == "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer (C5.6)");
+  CHECK(refusal(s) ==
+        "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer "
+        "(C5.6)");
   s = base();
   s.firer.ammo = Ammo::kAPCR;
   s.firer.year = 1945;
   s.firer.gun = *parse_gun("50L");
-  CHECK(refusal(s) == "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the number on the counter");
+  CHECK(refusal(s) ==
+        "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the "
+        "number on the counter");
   s = base();
   s.fire.follow_up = true;
-  CHECK(refusal(s) == "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
+  CHECK(
+      refusal(s) ==
+      "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
   s.fire.phase = Phase::kBounding;
-  CHECK(refusal(s) == "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
+  CHECK(refusal(s) ==
+        "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
   s.firer.rof = 1;
-  CHECK(refusal(s) == "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is kept after them (D3.32)");
+  CHECK(refusal(s) ==
+        "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is "
+        "kept after them (D3.32)");
   s = base();
   s.fire.phase = Phase::kAdvancing;
   s.fire.opportunity = true;
@@ -152,7 +330,9 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.firer.vehicle = false;
   CHECK_FALSE(check(s).has_value());
   s.fire.phase = Phase::kPrep;
-  CHECK(refusal(s) == "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
+  CHECK(
+      refusal(s) ==
+      "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
   s = base();
   s.firer.vehicle = false;
   s.firer.armor_leader = -1;
@@ -165,7 +345,8 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.firer.vehicle = false;
   s.firer.low_ammo = true;
   s.firer.breakdown = 11;
-  CHECK(refusal(s) == "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
+  CHECK(refusal(s) ==
+        "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
   s = base();
   s.firer.ammo = Ammo::kHEAT;
   s.firer.depletion = 6;
@@ -185,8 +366,9 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   CHECK_FALSE(check(s).has_value());
   s = base();
   s.fire.los_mp = 2.0;
-  const std::string los_mp = "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
-                             "the AFPh, and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
+  const std::string los_mp =
+      "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
+      "the AFPh, and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
   CHECK(refusal(s) == los_mp);
   s.fire.phase = Phase::kAdvancing;
   s.fire.motion = true;
@@ -203,14 +385,17 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.firer.bypass = true;
   s.firer.cafp = 0;
   s.fire.ca_change = 1;
-  CHECK(refusal(s) == "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
-                      "give fire.tca and fire.target_direction instead");
+  CHECK(refusal(s) ==
+        "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+        "give fire.tca and fire.target_direction instead");
   s = base();
   s.firer.cafp = 0;
   CHECK(refusal(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
   s.firer.bypass = true;
   s.fire.vca = 1;
-  CHECK(refusal(s) == "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave it out");
+  CHECK(refusal(s) ==
+        "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave "
+        "it out");
   s.fire.vca.reset();
   s.fire.firer_terrain = Terrain::kRubble;
   CHECK(refusal(s) == "firer.bypass: Bypass is not allowed in a rubble hex (D2.31)");
@@ -218,17 +403,23 @@ TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors
   s.firer.gun_type = GunType::kNT;
   s.fire.vca = 0;
   s.fire.tca = 1;
-  CHECK(refusal(s) == "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
+  CHECK(
+      refusal(s) ==
+      "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
   s = base();
   s.firer.vehicle = false;
   s.fire.maintained_ca = 2;
-  CHECK(refusal(s) == "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is fire.ca_change or fire.tca");
+  CHECK(refusal(s) ==
+        "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is "
+        "fire.ca_change or fire.tca");
   s = base();
   s.fire.same_hex = true;
   s.fire.range = 0;
   s.fire.tca = 0;
   s.fire.target_direction = 2;
-  CHECK(refusal(s) == "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or Bypass (C5.51): no Case A");
+  CHECK(refusal(s) ==
+        "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or "
+        "Bypass (C5.51): no Case A");
   s.fire.phase = Phase::kDefensive;
   CHECK_FALSE(check(s).has_value());
   s = base();

@@ -156,7 +156,8 @@ TEST_CASE("C2.5: a vehicle or a T Gun changing CA keeps its full ROF", "[asl][ex
   CHECK(first_shot(s).rof == 3);
 }
 
-TEST_CASE("C3.7: CH on an Original 2, when only the lowest Final DR hits, CH needs a subsequent dr 1", "[asl][example]") {
+TEST_CASE("C3.7: CH on an Original 2, when only the lowest Final DR hits, CH needs a subsequent dr 1",
+          "[asl][example]") {
   Situation s = base();  // Modified TH# 10
   SECTION("lowest Final DR 2 + 7 = 9 < 10: Original 2 is a CH, no subsequent dr") {
     s.fire.extra_drm = 7;
@@ -180,7 +181,7 @@ TEST_CASE("C3.7: CH on an Original 2, when only the lowest Final DR hits, CH nee
 
 TEST_CASE("C3.6: Improbable Hits on an Original 2 and a subsequent dr", "[asl][example]") {
   Situation s = base();
-  s.fire.extra_drm = 9;  // lowest Final DR 11 > 10
+  s.fire.extra_drm = 9;                  // lowest Final DR 11 > 10
   s.target.armor = Armor{8, 8, 26, 26};  // hull kills, turret cannot
   CHECK(run_script(s, {TH(1, 1), DR(1), TK(5, 6)}).steps[0].flags & (1u << kFlagCritical));
   SECTION("dr 2: turret hit") {

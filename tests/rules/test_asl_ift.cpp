@@ -57,12 +57,13 @@ TEST_CASE("A7.306 EX and A7.308 EX on the IFT", "[asl][ift]") {
   CHECK(ift_personnel(20, 4) == kOutcomeK4);
   CHECK(ift_personnel(12, 3) == kOutcomeK3);
   const int kill_numbers[] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-  for (std::size_t i = 0; i < std::size(kIftColumns); ++i) CHECK(vehicle_line_kill_number(kIftColumns[i]) == kill_numbers[i]);
+  for (std::size_t i = 0; i < std::size(kIftColumns); ++i)
+    CHECK(vehicle_line_kill_number(kIftColumns[i]) == kill_numbers[i]);
 }
 
 TEST_CASE("C.6 HE caliber columns, C.7 Heavy Payload, C8.31 HE equivalency, A7.3 columns", "[asl][ift]") {
   // C.6: caliber (mm) and its HE FP column; a 90mm Gun uses the 16 FP column.
-  const std::pair<int, int> columns[] = {{90, 16}, {100, 20}, {105, 20}, {75, 12}, {57, 6},   {50, 6}, {45, 4},
+  const std::pair<int, int> columns[] = {{90, 16}, {100, 20}, {105, 20}, {75, 12},  {57, 6},   {50, 6},  {45, 4},
                                          {37, 4},  {20, 1},   {15, 0},   {120, 24}, {150, 30}, {200, 36}};
   for (const auto& [mm, fp] : columns) {
     INFO(mm << "mm");
@@ -221,7 +222,8 @@ TEST_CASE("scripted dice: HE on the Area Target Type, C3.71 EX", "[asl][ift]") {
   CHECK(t.steps[0].outcome == kOutcome1Kia);  // 4 - 2 = 2 on 12 FP
 }
 
-TEST_CASE("C3.33, C3.71: 20mm HE on the Area Target Type: a normal hit (1/2 FP) does nothing, a CH attacks on 2 FP", "[asl][ift]") {
+TEST_CASE("C3.33, C3.71: 20mm HE on the Area Target Type: a normal hit (1/2 FP) does nothing, a CH attacks on 2 FP",
+          "[asl][ift]") {
   Situation s = base();
   s.firer.gun = *parse_gun("20L");
   s.firer.ammo = Ammo::kHE;
@@ -331,7 +333,9 @@ TEST_CASE("scripted dice: MG on the IFT Vehicle line (A7.308, A7.309)", "[asl][i
 TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][ift][errors]") {
   Situation s = mg(4);
   s.target.type = TargetType::kArea;
-  CHECK(refusal(s) == "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored \"vehicle\"");
+  CHECK(refusal(s) ==
+        "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored "
+        "\"vehicle\"");
   s = mg(4);
   s.target.type = TargetType::kVehicle;
   CHECK(refusal(s).rfind("target.armor: MG/IFE fire vs an armored vehicle", 0) == 0);
@@ -360,13 +364,17 @@ TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][if
   CHECK(refusal(s) == "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)");
   s = mg(4);
   s.firer.normal_range.reset();
-  CHECK(refusal(s) == "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches twice as far, A7.22)");
+  CHECK(refusal(s) ==
+        "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and "
+        "it reaches twice as far, A7.22)");
   s = mg(4);
   s.firer.weapon = Weapon::kIfe;
   CHECK(refusal(s) == "firer.normal_range: IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range");
   s = mg(4);
   s.firer.armor_leader = -1;
-  CHECK(refusal(s) == "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not modelled");
+  CHECK(refusal(s) ==
+        "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an "
+        "MG MA is not modelled");
   s = itt();
   s.target.type = TargetType::kArea;
   s.fire.motion = true;
@@ -375,11 +383,14 @@ TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][if
   s.fire.phase = Phase::kDefensive;
   s.target.ffmo = true;
   s.target.tem = 1;
-  CHECK(refusal(s) == "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1");
+  CHECK(refusal(s) ==
+        "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1");
 }
 
 TEST_CASE("program names follow the kind of target and weapon", "[asl][ift]") {
-  auto has = [](const std::vector<std::string>& v, const std::string& n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+  auto has = [](const std::vector<std::string>& v, const std::string& n) {
+    return std::find(v.begin(), v.end(), n) != v.end();
+  };
   const RollProgram vehicle = compile(base()).program;
   CHECK_FALSE(has(vehicle.flag_names, "kia"));
   CHECK_FALSE(has(vehicle.outcome_names, "1mc"));

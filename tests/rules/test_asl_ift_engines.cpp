@@ -23,7 +23,8 @@ std::vector<Situation> ift_situations(bool finite) {
   auto add = [&](const std::string& name, auto&& edit) {
     Situation s = variant(he_at_infantry, name, edit);
     // Sanitizer builds: one shot, but for the two named (see sanitized.h).
-    if (finite) cap_for_enumeration(s, salvo::testing::cut_when_sanitized(name, {"ITT improbable", "ITT stop on effect"}));
+    if (finite)
+      cap_for_enumeration(s, salvo::testing::cut_when_sanitized(name, {"ITT improbable", "ITT stop on effect"}));
     v.push_back(s);
   };
   auto mg = [](Situation& s, int fp) {
@@ -37,30 +38,127 @@ std::vector<Situation> ift_situations(bool finite) {
     s.target.unarmored = true;
     s.target.armor = Armor{std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   };
-  add("ITT 75L in woods", [](Situation& s) { s.target.tem = 1; s.firer.rof = 1; });
-  add("ITT C3.7 EX DRM -1", [](Situation& s) { s.fire.extra_drm = 1; s.fire.acquisition = 2; s.firer.rof = 2; });
-  add("ITT subsequent dr CH", [](Situation& s) { s.target.tem = 3; s.firer.rof = 1; });
-  add("ITT improbable", [](Situation& s) { s.fire.extra_drm = 7; s.firer.rof = 1; });
-  add("ITT 37L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 2; s.target.tem = 1; });
-  add("ITT 120 heavy payload", [](Situation& s) { s.firer.gun = *parse_gun("120"); s.fire.range = 14; });
-  add("ITT AP equivalency", [](Situation& s) { s.firer.ammo = Ammo::kAP; s.fire.range = 3; s.firer.rof = 1; });
-  add("ITT FFNAM defensive", [](Situation& s) { s.fire.phase = Phase::kDefensive; s.target.ffnam = true; s.target.tem = 1; s.firer.rof = 1; });
-  add("ITT stop on effect", [](Situation& s) { s.fire.stop_on = StopOn::kEffect; s.firer.rof = 2; s.target.tem = 2; });
-  add("Area 75 woods", [](Situation& s) { s.target.type = TargetType::kArea; s.target.tem = 1; s.firer.rof = 2; });
+  add("ITT 75L in woods", [](Situation& s) {
+    s.target.tem = 1;
+    s.firer.rof = 1;
+  });
+  add("ITT C3.7 EX DRM -1", [](Situation& s) {
+    s.fire.extra_drm = 1;
+    s.fire.acquisition = 2;
+    s.firer.rof = 2;
+  });
+  add("ITT subsequent dr CH", [](Situation& s) {
+    s.target.tem = 3;
+    s.firer.rof = 1;
+  });
+  add("ITT improbable", [](Situation& s) {
+    s.fire.extra_drm = 7;
+    s.firer.rof = 1;
+  });
+  add("ITT 37L multiple hits", [](Situation& s) {
+    s.firer.gun = *parse_gun("37L");
+    s.firer.rof = 2;
+    s.target.tem = 1;
+  });
+  add("ITT 120 heavy payload", [](Situation& s) {
+    s.firer.gun = *parse_gun("120");
+    s.fire.range = 14;
+  });
+  add("ITT AP equivalency", [](Situation& s) {
+    s.firer.ammo = Ammo::kAP;
+    s.fire.range = 3;
+    s.firer.rof = 1;
+  });
+  add("ITT FFNAM defensive", [](Situation& s) {
+    s.fire.phase = Phase::kDefensive;
+    s.target.ffnam = true;
+    s.target.tem = 1;
+    s.firer.rof = 1;
+  });
+  add("ITT stop on effect", [](Situation& s) {
+    s.fire.stop_on = StopOn::kEffect;
+    s.firer.rof = 2;
+    s.target.tem = 2;
+  });
+  add("Area 75 woods", [](Situation& s) {
+    s.target.type = TargetType::kArea;
+    s.target.tem = 1;
+    s.firer.rof = 2;
+  });
   add("Area 50 FFNAM CH", [](Situation& s) {
-    s.firer.gun = *parse_gun("50"); s.target.type = TargetType::kArea; s.target.tem = 1; s.target.ffnam = true; s.fire.phase = Phase::kDefensive; });
-  add("Area 105 building", [](Situation& s) { s.firer.gun = *parse_gun("105"); s.target.type = TargetType::kArea; s.target.tem = 3; s.fire.range = 20; });
-  add("Area 20L: only a CH attacks", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.target.type = TargetType::kArea; s.target.tem = 1; });
+    s.firer.gun = *parse_gun("50");
+    s.target.type = TargetType::kArea;
+    s.target.tem = 1;
+    s.target.ffnam = true;
+    s.fire.phase = Phase::kDefensive;
+  });
+  add("Area 105 building", [](Situation& s) {
+    s.firer.gun = *parse_gun("105");
+    s.target.type = TargetType::kArea;
+    s.target.tem = 3;
+    s.fire.range = 20;
+  });
+  add("Area 20L: only a CH attacks", [](Situation& s) {
+    s.firer.gun = *parse_gun("20L");
+    s.target.type = TargetType::kArea;
+    s.target.tem = 1;
+  });
   add("Area, concealed, Intensive Fire (C6.57)", [](Situation& s) {
-    s.target.type = TargetType::kArea; s.target.concealed = true; s.fire.intensive_fire = true; s.fire.range = 14; });
-  add("MG 4 FP woods ROF 2", [&](Situation& s) { mg(s, 4); s.target.tem = 1; s.firer.rof = 2; s.fire.range = 5; });
-  add("MG 2 FP Case A bow", [&](Situation& s) { mg(s, 2); s.firer.gun_type = GunType::kNT; s.fire.ca_change = 1; s.firer.rof = 1; });
-  add("MG 8 FP AFPh", [&](Situation& s) { mg(s, 8); s.fire.phase = Phase::kAdvancing; s.firer.rof = 1; });
-  add("MG PBF FFMO", [&](Situation& s) { mg(s, 6); s.fire.range = 1; s.fire.phase = Phase::kDefensive; s.target.ffmo = true; s.firer.rof = 1; });
-  add("IFE 12 FP long", [&](Situation& s) { mg(s, 12); s.firer.weapon = Weapon::kIfe; s.firer.normal_range.reset(); s.fire.range = 20; s.firer.rof = 2; });
-  add("IFE circled B# 10", [&](Situation& s) { mg(s, 8); s.firer.weapon = Weapon::kIfe; s.firer.normal_range.reset(); s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 3; });
-  add("MG vehicle line 8 FP", [&](Situation& s) { mg(s, 8); unarmored(s); s.firer.rof = 1; });
-  add("MG vehicle line unlikely kill", [&](Situation& s) { mg(s, 1); unarmored(s); s.target.tem = 2; s.firer.rof = 1; });
+    s.target.type = TargetType::kArea;
+    s.target.concealed = true;
+    s.fire.intensive_fire = true;
+    s.fire.range = 14;
+  });
+  add("MG 4 FP woods ROF 2", [&](Situation& s) {
+    mg(s, 4);
+    s.target.tem = 1;
+    s.firer.rof = 2;
+    s.fire.range = 5;
+  });
+  add("MG 2 FP Case A bow", [&](Situation& s) {
+    mg(s, 2);
+    s.firer.gun_type = GunType::kNT;
+    s.fire.ca_change = 1;
+    s.firer.rof = 1;
+  });
+  add("MG 8 FP AFPh", [&](Situation& s) {
+    mg(s, 8);
+    s.fire.phase = Phase::kAdvancing;
+    s.firer.rof = 1;
+  });
+  add("MG PBF FFMO", [&](Situation& s) {
+    mg(s, 6);
+    s.fire.range = 1;
+    s.fire.phase = Phase::kDefensive;
+    s.target.ffmo = true;
+    s.firer.rof = 1;
+  });
+  add("IFE 12 FP long", [&](Situation& s) {
+    mg(s, 12);
+    s.firer.weapon = Weapon::kIfe;
+    s.firer.normal_range.reset();
+    s.fire.range = 20;
+    s.firer.rof = 2;
+  });
+  add("IFE circled B# 10", [&](Situation& s) {
+    mg(s, 8);
+    s.firer.weapon = Weapon::kIfe;
+    s.firer.normal_range.reset();
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.rof = 3;
+  });
+  add("MG vehicle line 8 FP", [&](Situation& s) {
+    mg(s, 8);
+    unarmored(s);
+    s.firer.rof = 1;
+  });
+  add("MG vehicle line unlikely kill", [&](Situation& s) {
+    mg(s, 1);
+    unarmored(s);
+    s.target.tem = 2;
+    s.firer.rof = 1;
+  });
   return v;
 }
 

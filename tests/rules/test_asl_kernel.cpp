@@ -29,8 +29,7 @@ class StreamDice : public Dice {
 sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::uint64_t seed, std::uint64_t key,
                                  std::uint64_t trials) {
   sim::Tallies t = sim::empty_tallies(p);
-  auto add = [](sim::WindowTallies& w, FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& c,
-                int outcome) {
+  auto add = [](sim::WindowTallies& w, FlagMask mask, const std::array<std::uint64_t, kMaxCounters>& c, int outcome) {
     for (std::size_t f = 0; f < w.flags.size(); ++f) w.flags[f] += (mask >> f) & 1u;
     for (std::size_t i = 0; i < w.counter_sum.size(); ++i) {
       w.counter_sum[i] += c[i];
@@ -73,26 +72,102 @@ sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::
 std::vector<Situation> twenty() {
   std::vector<Situation> v;
   auto add = [&](const std::string& name, auto&& edit) { v.push_back(variant(base(), name, edit)); };
-  add("B1: 75L AP ROF 2 BU", [](Situation& s) { s.firer.rof = 2; s.fire.buttoned_up = true; s.firer.th_color = ThColor::kBlack; });
+  add("B1: 75L AP ROF 2 BU", [](Situation& s) {
+    s.firer.rof = 2;
+    s.fire.buttoned_up = true;
+    s.firer.th_color = ThColor::kBlack;
+  });
   add("75L AP ROF 0", [](Situation&) {});
-  add("75 vs Panther", [](Situation& s) { s.firer.gun = *parse_gun("75"); s.firer.rof = 2; s.target.armor = Armor{18, 8, 14, 8}; });
-  add("side 12 hexes", [](Situation& s) { s.target.facing = Facing::kSide; s.fire.range = 12; s.firer.rof = 1; });
-  add("37L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("37L"); s.firer.rof = 3; s.target.armor = Armor{2, 1, 2, 1}; });
-  add("20L multiple hits", [](Situation& s) { s.firer.gun = *parse_gun("20L"); s.firer.rof = 3; s.target.armor = Armor{1, 0, 1, 0}; s.fire.range = 2; });
-  add("improbable hits", [](Situation& s) { s.fire.extra_drm = 9; s.firer.rof = 1; });
-  add("CH only on subsequent dr", [](Situation& s) { s.fire.extra_drm = 8; s.firer.rof = 2; });
-  add("hull down", [](Situation& s) { s.target.hull_down = true; s.firer.rof = 2; });
-  add("APCR depletion fallback AP", [](Situation& s) { s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 5; s.firer.rof = 2; s.target.armor = Armor{14, 8, 11, 8}; });
-  add("APCR no fallback", [](Situation& s) { s.firer.ammo = Ammo::kAPCR; s.firer.depletion = 4; s.firer.fallback_ammo = Ammo::kNone; s.firer.rof = 2; });
-  add("HE vs light armor", [](Situation& s) { s.firer.ammo = Ammo::kHE; s.target.armor = Armor{1, 1, 1, 0}; s.firer.rof = 2; });
-  add("low ammo B10", [](Situation& s) { s.firer.breakdown = 10; s.firer.low_ammo = true; s.firer.rof = 2; });
-  add("B10 X11", [](Situation& s) { s.firer.breakdown = 10; s.firer.x_number = 11; s.firer.rof = 1; });
-  add("intensive fire", [](Situation& s) { s.firer.rof = 1; s.fire.intensive_fire = true; s.firer.breakdown = 11; });
-  add("stop on effect", [](Situation& s) { s.fire.stop_on = StopOn::kEffect; s.firer.rof = 2; s.target.armor = Armor{11, 8, 11, 8}; });
-  add("stop never, capped", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 2; s.fire.max_shots = 3; });
-  add("stop never, ROF 6", [](Situation& s) { s.fire.stop_on = StopOn::kNever; s.firer.rof = 6; s.firer.breakdown = 11; });
-  add("point blank acquired", [](Situation& s) { s.fire.range = 1; s.fire.acquisition = 1; s.firer.rof = 3; });
-  add("bounding fire", [](Situation& s) { s.fire.phase = Phase::kBounding; s.fire.los_mp = 2.0; s.firer.rof = 1; });
+  add("75 vs Panther", [](Situation& s) {
+    s.firer.gun = *parse_gun("75");
+    s.firer.rof = 2;
+    s.target.armor = Armor{18, 8, 14, 8};
+  });
+  add("side 12 hexes", [](Situation& s) {
+    s.target.facing = Facing::kSide;
+    s.fire.range = 12;
+    s.firer.rof = 1;
+  });
+  add("37L multiple hits", [](Situation& s) {
+    s.firer.gun = *parse_gun("37L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{2, 1, 2, 1};
+  });
+  add("20L multiple hits", [](Situation& s) {
+    s.firer.gun = *parse_gun("20L");
+    s.firer.rof = 3;
+    s.target.armor = Armor{1, 0, 1, 0};
+    s.fire.range = 2;
+  });
+  add("improbable hits", [](Situation& s) {
+    s.fire.extra_drm = 9;
+    s.firer.rof = 1;
+  });
+  add("CH only on subsequent dr", [](Situation& s) {
+    s.fire.extra_drm = 8;
+    s.firer.rof = 2;
+  });
+  add("hull down", [](Situation& s) {
+    s.target.hull_down = true;
+    s.firer.rof = 2;
+  });
+  add("APCR depletion fallback AP", [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 5;
+    s.firer.rof = 2;
+    s.target.armor = Armor{14, 8, 11, 8};
+  });
+  add("APCR no fallback", [](Situation& s) {
+    s.firer.ammo = Ammo::kAPCR;
+    s.firer.depletion = 4;
+    s.firer.fallback_ammo = Ammo::kNone;
+    s.firer.rof = 2;
+  });
+  add("HE vs light armor", [](Situation& s) {
+    s.firer.ammo = Ammo::kHE;
+    s.target.armor = Armor{1, 1, 1, 0};
+    s.firer.rof = 2;
+  });
+  add("low ammo B10", [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.low_ammo = true;
+    s.firer.rof = 2;
+  });
+  add("B10 X11", [](Situation& s) {
+    s.firer.breakdown = 10;
+    s.firer.x_number = 11;
+    s.firer.rof = 1;
+  });
+  add("intensive fire", [](Situation& s) {
+    s.firer.rof = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
+  add("stop on effect", [](Situation& s) {
+    s.fire.stop_on = StopOn::kEffect;
+    s.firer.rof = 2;
+    s.target.armor = Armor{11, 8, 11, 8};
+  });
+  add("stop never, capped", [](Situation& s) {
+    s.fire.stop_on = StopOn::kNever;
+    s.firer.rof = 2;
+    s.fire.max_shots = 3;
+  });
+  add("stop never, ROF 6", [](Situation& s) {
+    s.fire.stop_on = StopOn::kNever;
+    s.firer.rof = 6;
+    s.firer.breakdown = 11;
+  });
+  add("point blank acquired", [](Situation& s) {
+    s.fire.range = 1;
+    s.fire.acquisition = 1;
+    s.firer.rof = 3;
+  });
+  add("bounding fire", [](Situation& s) {
+    s.fire.phase = Phase::kBounding;
+    s.fire.los_mp = 2.0;
+    s.firer.rof = 1;
+  });
   return v;
 }
 

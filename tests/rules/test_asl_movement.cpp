@@ -4,12 +4,12 @@
 #include <string>
 
 #include "asl_test_util.h"
-#include "support/mc_agreement.h"
-#include "support/named.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "support/mc_agreement.h"
+#include "support/named.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -62,7 +62,8 @@ TEST_CASE("D2.5 ESB DRM: MP sought (FRD, red FRU), nationality, 1/4 cap", "[asl]
 
 TEST_CASE("D2.5 ESB: P(success) = P(Final DR <= 11)", "[asl][movement]") {
   for (double sought : {0.5, 1.0, 2.0, 2.5, 3.0})
-    for (Manufacturer m : {Manufacturer::kAmerican, Manufacturer::kRussian, Manufacturer::kGerman, Manufacturer::kItalian})
+    for (Manufacturer m :
+         {Manufacturer::kAmerican, Manufacturer::kRussian, Manufacturer::kGerman, Manufacturer::kItalian})
       for (bool red : {false, true}) {
         const Movement mv = esb(sought, m, red);
         INFO("sought " << sought << " drm " << esb_drm(mv));
@@ -114,7 +115,8 @@ TEST_CASE("scripted dice: movement rolls", "[asl][movement]") {
 }
 
 TEST_CASE("movement rolls: exact == enumeration, Monte Carlo agrees with exact", "[asl][movement][engines]") {
-  std::vector<Movement> all = {esb(1), esb(2.5, Manufacturer::kRussian, true), esb(4, Manufacturer::kItalian, false, 16)};
+  std::vector<Movement> all = {esb(1), esb(2.5, Manufacturer::kRussian, true),
+                               esb(4, Manufacturer::kItalian, false, 16)};
   Movement start;
   start.roll = MovementRoll::kStart;
   start.red_mp = true;
@@ -163,7 +165,8 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
     load::load_string(text, "t.toml");
     FAIL("expected an error");
   } catch (const load::InputError& e) {
-    CHECK(std::string(e.what()) == "t.toml:6: movement.mp_sought: at most 1/4 of the MP allotment (FRD): 3 for 12 MP, got 4");
+    CHECK(std::string(e.what()) ==
+          "t.toml:6: movement.mp_sought: at most 1/4 of the MP allotment (FRD): 3 for 12 MP, got 4");
   }
   try {
     load::load_string("ruleset = \"asl\"\n[movement]\nmp_sought = 2\n", "u.toml");

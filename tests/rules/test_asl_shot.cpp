@@ -18,9 +18,9 @@ constexpr std::uint32_t bit(int f) { return 1u << f; }
 
 TEST_CASE("C3.3: a Final DR <= Modified TH# hits, C3.9 turret if colored < white", "[asl][th]") {
   Situation s = base();
-  s.fire.buttoned_up = true;  // Case I +1
-  CHECK(run_script(s, {TH(4, 6)}).steps[0].outcome == kOutcomeMiss);          // 10 + 1 = 11
-  const PhaseTrace t = run_script(s, {TH(3, 6), TK(6, 6)});                    // 9 + 1 = 10: hit
+  s.fire.buttoned_up = true;                                          // Case I +1
+  CHECK(run_script(s, {TH(4, 6)}).steps[0].outcome == kOutcomeMiss);  // 10 + 1 = 11
+  const PhaseTrace t = run_script(s, {TH(3, 6), TK(6, 6)});           // 9 + 1 = 10: hit
   CHECK(t.steps[0].flags & bit(kFlagHit));
   CHECK(t.steps[0].counts[kCounterHits] == 1);
   CHECK(t.steps[0].counts[kCounterShots] == 1);
@@ -29,16 +29,26 @@ TEST_CASE("C3.3: a Final DR <= Modified TH# hits, C3.9 turret if colored < white
 TEST_CASE("C7.7 AFV Destruction Table, each line (Final TK# 9)", "[asl][tk]") {
   Situation s = base();
   s.target.armor = Armor{8, 8, 8, 8};
-  SECTION("DR <= half TK#: burning wreck") { CHECK(run_script(s, {TH(2, 3), TK(1, 3)}).steps[0].outcome == kOutcomeBurn); }
+  SECTION("DR <= half TK#: burning wreck") {
+    CHECK(run_script(s, {TH(2, 3), TK(1, 3)}).steps[0].outcome == kOutcomeBurn);
+  }
   SECTION("DR < TK#: eliminated") { CHECK(run_script(s, {TH(2, 3), TK(4, 4)}).steps[0].outcome == kOutcomeEliminated); }
-  SECTION("DR 5 > 4.5: eliminated, not burning") { CHECK(run_script(s, {TH(2, 3), TK(2, 3)}).steps[0].outcome == kOutcomeEliminated); }
-  SECTION("DR = TK#, turret hit: Shock") { CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock); }
-  SECTION("DR = TK#, hull hit: Immobilized") { CHECK(run_script(s, {TH(3, 2), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized); }
+  SECTION("DR 5 > 4.5: eliminated, not burning") {
+    CHECK(run_script(s, {TH(2, 3), TK(2, 3)}).steps[0].outcome == kOutcomeEliminated);
+  }
+  SECTION("DR = TK#, turret hit: Shock") {
+    CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock);
+  }
+  SECTION("DR = TK#, hull hit: Immobilized") {
+    CHECK(run_script(s, {TH(3, 2), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized);
+  }
   SECTION("DR = TK# + 1, non-HE: possible Shock (hull or turret)") {
     CHECK(run_script(s, {TH(3, 2), TK(5, 5)}).steps[0].outcome == kOutcomePossibleShock);
     CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomePossibleShock);
   }
-  SECTION("DR >= TK# + 2: no effect") { CHECK(run_script(s, {TH(2, 3), TK(5, 6)}).steps[0].outcome == kOutcomeNoEffect); }
+  SECTION("DR >= TK# + 2: no effect") {
+    CHECK(run_script(s, {TH(2, 3), TK(5, 6)}).steps[0].outcome == kOutcomeNoEffect);
+  }
   SECTION("flags follow the outcome") {
     const auto f = run_script(s, {TH(2, 3), TK(1, 3)}).steps[0].flags;
     CHECK(f & bit(kFlagBurn));
@@ -64,8 +74,8 @@ TEST_CASE("C7.35: an Original TK DR of 12 is a Dud, whatever the Final TK#", "[a
 
 TEST_CASE("C7.7: HE at TK# + 1 immobilizes (hull) or shocks (turret)", "[asl][tk]") {
   Situation s = base();
-  s.firer.ammo = Ammo::kHE;                 // 75L HE: Basic TK# 7 (C7.34), no Case D
-  s.target.armor = Armor{1, 1, 1, 1};       // Final TK# 6
+  s.firer.ammo = Ammo::kHE;            // 75L HE: Basic TK# 7 (C7.34), no Case D
+  s.target.armor = Armor{1, 1, 1, 1};  // Final TK# 6
   CHECK(run_script(s, {TH(3, 2), TK(3, 4)}).steps[0].outcome == kOutcomeImmobilized);
   CHECK(run_script(s, {TH(2, 3), TK(3, 4)}).steps[0].outcome == kOutcomeShock);
   CHECK(run_script(s, {TH(2, 3), TK(3, 3)}).steps[0].outcome == kOutcomeShock);
@@ -75,12 +85,12 @@ TEST_CASE("C7.7: HE at TK# + 1 immobilizes (hull) or shocks (turret)", "[asl][tk
 
 TEST_CASE("C7.311: AP vs an unarmored vehicle uses a Final TK#, doubled on a CH", "[asl][tk]") {
   Situation s = base();
-  s.target.unarmored = true;  // 75L AP: Final TK# 9 (65-84mm)
-  CHECK(run_script(s, {TH(2, 3), TK(2, 2)}).steps[0].outcome == kOutcomeBurn);        // 4 <= 4.5
+  s.target.unarmored = true;                                                    // 75L AP: Final TK# 9 (65-84mm)
+  CHECK(run_script(s, {TH(2, 3), TK(2, 2)}).steps[0].outcome == kOutcomeBurn);  // 4 <= 4.5
   CHECK(run_script(s, {TH(2, 3), TK(4, 4)}).steps[0].outcome == kOutcomeEliminated);
-  CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized); // = TK#, any location
-  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeNoEffect);    // no possible Shock
-  CHECK(run_script(s, {TH(1, 1), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);  // CH: 18
+  CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeImmobilized);  // = TK#, any location
+  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeNoEffect);     // no possible Shock
+  CHECK(run_script(s, {TH(1, 1), TK(5, 6)}).steps[0].outcome == kOutcomeEliminated);   // CH: 18
   CHECK(run_script(s, {TH(1, 1), TK(6, 6)}).steps[0].outcome == kOutcomeDud);
 }
 
@@ -99,8 +109,8 @@ TEST_CASE("C7.21: rear Target Facing adds 1 to the TK#, D1.62 superior turret ar
   s.target.armor = Armor{8, 6, 8, 6};  // rear uses side AF 6: 17 + 1 - 6 = 12
   CHECK(run_script(s, {TH(3, 2), TK(6, 6 - 0)}).steps[0].outcome == kOutcomeDud);
   CHECK(run_script(s, {TH(3, 2), TK(6, 5)}).steps[0].outcome == kOutcomeEliminated);  // 11 < 12
-  s.target.turret_armor = TurretArmor::kSuperior;  // turret side 6 -> 8: 17 + 1 - 8 = 10
-  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeShock);       // 10 = TK#
+  s.target.turret_armor = TurretArmor::kSuperior;                                // turret side 6 -> 8: 17 + 1 - 8 = 10
+  CHECK(run_script(s, {TH(2, 3), TK(5, 5)}).steps[0].outcome == kOutcomeShock);  // 10 = TK#
 }
 
 TEST_CASE("C7.24: Case D 'NA' means the hit cannot kill and no TK DR is rolled", "[asl][tk]") {
@@ -142,8 +152,8 @@ TEST_CASE("C3.8: Multiple Hits for a 15-40mm Gun on Original doubles, the firer 
 TEST_CASE("D4.2: a hull-down target is hit only on the turret (and by a CH)", "[asl][th]") {
   Situation s = base();
   s.target.hull_down = true;
-  CHECK(run_script(s, {TH(3, 2)}).steps[0].outcome == kOutcomeMiss);  // hull hit: none
-  CHECK(run_script(s, {TH(3, 3)}).steps[0].outcome == kOutcomeMiss);  // doubles: hull
+  CHECK(run_script(s, {TH(3, 2)}).steps[0].outcome == kOutcomeMiss);             // hull hit: none
+  CHECK(run_script(s, {TH(3, 3)}).steps[0].outcome == kOutcomeMiss);             // doubles: hull
   CHECK(run_script(s, {TH(2, 3), TK(4, 5)}).steps[0].outcome == kOutcomeShock);  // turret, = TK#
   // C3.9 EXC: a CH vs a HD target strikes the turret: 34 - 8 = 26; DR 9 <= 13: burning wreck.
   CHECK(run_script(s, {TH(1, 1), TK(4, 5)}).steps[0].outcome == kOutcomeBurn);
@@ -296,7 +306,8 @@ TEST_CASE("A.11: B# reductions are cumulative and the X# stays the original B#",
   }
 }
 
-TEST_CASE("A21.11-.13: captured or non-qualified use: red TH#, Case H, B# -2, Multiple ROF -1, both doubled", "[asl][malfunction][rof]") {
+TEST_CASE("A21.11-.13: captured or non-qualified use: red TH#, Case H, B# -2, Multiple ROF -1, both doubled",
+          "[asl][malfunction][rof]") {
   // A21.12: "Captured weapons must reduce any Multiple ROF capability by one. All attacks by
   // captured ordnance must use the red To Hit Numbers and add a +2 DRM". A21.13: non-qualified
   // friendly MMC apply the 21.11-.12 penalties; non-qualified enemy MMC double them.
@@ -479,7 +490,8 @@ TEST_CASE("C5.31-.32: Case C1/C2 count the MP in LOS at each Bounding First Fire
   CHECK(salvo::test::flag(p, salvo::sim::solve_exact(p).run, "hit") == Approx(1 - never).epsilon(1e-12));
 }
 
-TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in the AFPh with Case C", "[asl][rof][bounding]") {
+TEST_CASE("D3.32: after Bounding First Fire that kept its ROF, one more shot in the AFPh with Case C",
+          "[asl][rof][bounding]") {
   Situation s = base();
   s.override_.modified_th = 10;
   s.fire.phase = Phase::kBounding;
@@ -527,7 +539,8 @@ TEST_CASE("C4.3, C7.32: the German 28LL and 40LL use the APCR table for AP too, 
   }
 }
 
-TEST_CASE("C5.3, C5.63: Case C holds Case B's +2, so AFPh Motion Fire does not add Case B again", "[asl][th][bounding]") {
+TEST_CASE("C5.3, C5.63: Case C holds Case B's +2, so AFPh Motion Fire does not add Case B again",
+          "[asl][th][bounding]") {
   // A gyrostabilized vehicle in Motion firing in its AFPh: Case C (+2 Case B, +1 stabilized) and
   // Case C4 (+1) = +4, nothing more (C5.3: "add the +2 DRM of Case B to ... Case C").
   Situation s = base();

@@ -208,7 +208,8 @@ inline RollProgram random_program(std::uint64_t seed, int states) {
     l.counts = {static_cast<std::uint8_t>(below(3)), static_cast<std::uint8_t>(below(2)), 0, 0};
     l.outcome = static_cast<std::uint8_t>(below(4));
     l.closes_window = below(3) == 0;
-    l.next_state = force_end || below(4) == 0 ? -1 : ids[static_cast<std::size_t>(below(static_cast<std::uint64_t>(states)))];
+    l.next_state =
+        force_end || below(4) == 0 ? -1 : ids[static_cast<std::size_t>(below(static_cast<std::uint64_t>(states)))];
     l.end_reason = l.next_state < 0 ? static_cast<std::uint8_t>(below(3)) : 0;
     return b.leaf(l);
   };
@@ -223,7 +224,9 @@ inline RollProgram random_program(std::uint64_t seed, int states) {
     std::vector<Link> root;
     for (int f = 0; f < faces(die); ++f) {
       const int pick = below(5);
-      root.push_back(f == 0 ? random_leaf(true) : pick < 2 ? inner[static_cast<std::size_t>(pick)] : random_leaf(false));
+      root.push_back(f == 0     ? random_leaf(true)
+                     : pick < 2 ? inner[static_cast<std::size_t>(pick)]
+                                : random_leaf(false));
     }
     b.set_state_root(ids[static_cast<std::size_t>(s)], b.node(die, root));
   }
@@ -248,8 +251,9 @@ inline RollProgram wide_program() {
     std::vector<Link> second;
     for (int s1 = 0; s1 < 36; ++s1) {
       const std::int32_t next = s0 / 6 == 0 ? -1 : (s1 % 2 ? wide : narrow);
-      second.push_back(b.leaf(make_leaf(FlagMask{1} << (s1 % 3), {static_cast<std::uint8_t>(s0), static_cast<std::uint8_t>(s1), 1, 0},
-                                        static_cast<std::uint8_t>(s1 % 4), next, static_cast<std::uint8_t>(s0 % 2), s1 == 0)));
+      second.push_back(b.leaf(
+          make_leaf(FlagMask{1} << (s1 % 3), {static_cast<std::uint8_t>(s0), static_cast<std::uint8_t>(s1), 1, 0},
+                    static_cast<std::uint8_t>(s1 % 4), next, static_cast<std::uint8_t>(s0 % 2), s1 == 0)));
     }
     first.push_back(b.node(DieKind::kPair, second));
   }

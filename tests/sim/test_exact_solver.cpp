@@ -27,8 +27,10 @@ std::vector<double> leaf_distribution(const RollProgram& p, std::int32_t state) 
     const int nf = faces(p.nodes[n].die);
     for (int f = 0; f < nf; ++f) {
       const Link l = p.link(n, f);
-      if (l.is_leaf()) leaf_p[static_cast<std::size_t>(l.index())] += w / nf;
-      else walk(static_cast<std::uint32_t>(l.index()), w / nf);
+      if (l.is_leaf())
+        leaf_p[static_cast<std::size_t>(l.index())] += w / nf;
+      else
+        walk(static_cast<std::uint32_t>(l.index()), w / nf);
     }
   };
   walk(p.state_root[static_cast<std::size_t>(state)], 1.0);

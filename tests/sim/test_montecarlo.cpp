@@ -136,10 +136,10 @@ TEST_CASE("montecarlo: agrees with the exact engine on pseudo-random programs", 
     }
     {
       INFO("whole run");
-      check_window(r.run, t.run,
-                   WindowAnswer{values(e.run.flags), values(e.run.counters), values(e.run.outcomes),
-                                values(e.run.end_reasons)},
-                   t.trials);
+      check_window(
+          r.run, t.run,
+          WindowAnswer{values(e.run.flags), values(e.run.counters), values(e.run.outcomes), values(e.run.end_reasons)},
+          t.trials);
     }
   }
 }

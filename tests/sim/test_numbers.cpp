@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "salvo/sim/exact.h"
-#include "salvo/sim/montecarlo.h"
 #include "salvo/report/report.h"
 #include "salvo/rulesets/ruleset.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
 #include "salvo/sim/stats.h"
 #include "sim/programs.h"
 
@@ -180,7 +180,6 @@ TEST_CASE("a NaN that reaches the report refuses the whole table", "[numbers][re
   mc.method = Method::kMonteCarlo;
   mc.trials = 10;
   mc.first.outcomes[0].hi = std::numeric_limits<double>::infinity();
-  CHECK_THROWS_WITH(format_odds({report_with(std::nullopt, mc)}, provenance(MethodChoice::kMonteCarlo),
-                                Format::kCsv),
+  CHECK_THROWS_WITH(format_odds({report_with(std::nullopt, mc)}, provenance(MethodChoice::kMonteCarlo), Format::kCsv),
                     "t.toml: t: mc first_shot outcome_miss is 0.5 [0.5, inf]; no table written");
 }

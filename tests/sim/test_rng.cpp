@@ -223,7 +223,7 @@ TEST_CASE("rng: 10^8 dice pass chi-square and serial checks at p = 1e-6", "[rng]
       const int d = dice.d6();
       ++single[static_cast<std::size_t>(d)];
       if (i % 2 == 1) ++consecutive[static_cast<std::size_t>(prev * 6 + d)];  // disjoint pairs
-      sum_xy += static_cast<double>((prev - 2.5) * (d - 2.5) * 4);  // exact in doubles (odd*odd)
+      sum_xy += static_cast<double>((prev - 2.5) * (d - 2.5) * 4);            // exact in doubles (odd*odd)
       sum_x += static_cast<std::uint64_t>(d);
       prev = d;
     }

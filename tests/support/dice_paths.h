@@ -58,8 +58,10 @@ inline double for_each_dice_path(const std::function<void(Dice&)>& play, const s
     od.arity.resize(od.pos);
     double p = 1.0;
     for (int a : od.arity) p /= a;
-    if (cut) truncated += p;
-    else visit(p);
+    if (cut)
+      truncated += p;
+    else
+      visit(p);
     // Next sequence: advance the odometer from the last draw.
     while (!od.choice.empty() && od.choice.back() + 1 == od.arity.back()) {
       od.choice.pop_back();
@@ -79,8 +81,13 @@ struct PathTally {
   std::size_t paths = 0;
 
   PathTally(std::size_t flags, std::size_t counters, std::size_t outcomes, std::size_t ends)
-      : first_flags(flags, 0.0), run_flags(flags, 0.0), first_counts(counters, 0.0), run_counts(counters, 0.0),
-        first_outcomes(outcomes, 0.0), run_outcomes(outcomes, 0.0), end_reasons(ends, 0.0) {
+      : first_flags(flags, 0.0),
+        run_flags(flags, 0.0),
+        first_counts(counters, 0.0),
+        run_counts(counters, 0.0),
+        first_outcomes(outcomes, 0.0),
+        run_outcomes(outcomes, 0.0),
+        end_reasons(ends, 0.0) {
     if (counters > static_cast<std::size_t>(kMaxCounters)) throw std::logic_error("PathTally: too many counters");
   }
 
@@ -153,8 +160,7 @@ inline void check_exact_against_paths(const RollProgram& program, const sim::Run
   check("first window counter", r.first.counters, program.counter_names, e.first_counts, names.counter,
         tol.counter_margin);
   check("run counter", r.run.counters, program.counter_names, e.run_counts, names.counter, tol.counter_margin);
-  check("first window outcome", r.first.outcomes, program.outcome_names, e.first_outcomes, names.outcome,
-        tol.margin);
+  check("first window outcome", r.first.outcomes, program.outcome_names, e.first_outcomes, names.outcome, tol.margin);
   check("run outcome", r.run.outcomes, program.outcome_names, e.run_outcomes, names.outcome, tol.margin);
   check("end reason", r.run.end_reasons, program.end_reason_names, e.end_reasons, names.end_reason, tol.margin);
 }

@@ -91,10 +91,10 @@ class McAgreement {
     add(exact, mc, std::sqrt(variance / static_cast<double>(n)), std::move(what));
   }
   /// Every counter of both windows of a run, against the exact program.
-  void counters(const RollProgram& program, const sim::RunResult& exact, const sim::RunResult& mc,
-                std::uint64_t n, const std::string& what) {
-    for (const auto& [window, e, m] : {std::tuple{sim::Window::kFirst, &exact.first, &mc.first},
-                                       std::tuple{sim::Window::kRun, &exact.run, &mc.run}})
+  void counters(const RollProgram& program, const sim::RunResult& exact, const sim::RunResult& mc, std::uint64_t n,
+                const std::string& what) {
+    for (const auto& [window, e, m] :
+         {std::tuple{sim::Window::kFirst, &exact.first, &mc.first}, std::tuple{sim::Window::kRun, &exact.run, &mc.run}})
       for (std::size_t c = 0; c < e->counters.size(); ++c) {
         const Moments mo = exact_counter_moments(program, window, static_cast<int>(c));
         const std::string name = what + (window == sim::Window::kFirst ? " first " : " run ") +
@@ -134,8 +134,10 @@ class McAgreement {
     for (const Check& c : checks_) {
       INFO(c.what << ": exact " << c.exact << ", Monte Carlo " << c.mc << ", se " << c.se << ", threshold " << z
                   << " se over " << checks_.size() << " checks");
-      if (c.se < 1e-12) CHECK(std::abs(c.mc - c.exact) < 1e-12);
-      else CHECK(std::abs(c.mc - c.exact) <= z * c.se);
+      if (c.se < 1e-12)
+        CHECK(std::abs(c.mc - c.exact) < 1e-12);
+      else
+        CHECK(std::abs(c.mc - c.exact) <= z * c.se);
     }
   }
 
@@ -144,7 +146,9 @@ class McAgreement {
     double exact, mc, se;
     std::string what;
   };
-  void add(double exact, double mc, double se, std::string what) { checks_.push_back({exact, mc, se, std::move(what)}); }
+  void add(double exact, double mc, double se, std::string what) {
+    checks_.push_back({exact, mc, se, std::move(what)});
+  }
   double alpha_;
   std::vector<Check> checks_;
 };

@@ -63,7 +63,8 @@ TEST_CASE("the illustrative chart file holds the values of illustrative_chart()"
 }
 
 TEST_CASE("the 1943 example situations load and compile", "[w1943][load]") {
-  for (const char* name : {"rifles-vs-infantry.toml", "at-gun-vs-tank.toml", "hmg-three-turns.toml", "mortar-multi-turn.toml"}) {
+  for (const char* name :
+       {"rifles-vs-infantry.toml", "at-gun-vs-tank.toml", "hmg-three-turns.toml", "mortar-multi-turn.toml"}) {
     INFO(name);
     const load::W1943File f = load::load_w1943_file(kDir + "/" + name);
     REQUIRE(!f.situations.empty());
@@ -113,11 +114,13 @@ TEST_CASE("a chart with a missing or unknown modifier or key is refused", "[w194
                                     ": small_arms.modifiers: missing modifier at_rushing");
   const std::string both = edited("moving_target = -1\nmoved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]",
                                   "moved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]");
-  CHECK(chart_error(both) == "chart.toml:" + std::to_string(line_of(both, "[artillery.anti_tank.to_hit]")) +
-                                 ": artillery.anti_tank: missing modifier moving_target (give it in to_hit or to_kill)");
+  CHECK(chart_error(both) ==
+        "chart.toml:" + std::to_string(line_of(both, "[artillery.anti_tank.to_hit]")) +
+            ": artillery.anti_tank: missing modifier moving_target (give it in to_hit or to_kill)");
   const std::string typo = edited("at_prone = -2", "at_prne = -2");
-  CHECK(chart_error(typo) == "chart.toml:" + std::to_string(line_of(typo, "at_prne")) +
-                                 ": small_arms.modifiers.at_prne: unknown key (did you mean small_arms.modifiers.at_prone?)");
+  CHECK(chart_error(typo) ==
+        "chart.toml:" + std::to_string(line_of(typo, "at_prne")) +
+            ": small_arms.modifiers.at_prne: unknown key (did you mean small_arms.modifiers.at_prone?)");
   const std::string dice = edited("dice = \"2d6\"", "dice = \"3d6\"");
   CHECK(chart_error(dice) == "chart.toml:" + std::to_string(line_of(dice, "dice =")) +
                                  ": small_arms.dice: expected one of 1d6, 2d6, got \"3d6\"");
@@ -127,31 +130,38 @@ TEST_CASE("a chart with a missing or unknown modifier or key is refused", "[w194
 TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w1943][load][errors]") {
   const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
   CHECK(situation_error(head + "[fire]\nrange = 300\n") == "(loaded without error)");
-  CHECK(situation_error("ruleset = \"1943\"\n") == "s.toml:1: chart: required: the chart file (chart = \"path/to/chart.toml\")");
+  CHECK(situation_error("ruleset = \"1943\"\n") ==
+        "s.toml:1: chart: required: the chart file (chart = \"path/to/chart.toml\")");
   CHECK(situation_error("ruleset = \"1943\"\nchart = \"nope.toml\"\n") ==
         "s.toml:2: chart: cannot read " + kDir + "/nope.toml");
-  CHECK(situation_error(head + "[fire]\nrnage = 3\n") == "s.toml:4: fire.rnage: unknown key (did you mean fire.range?)");
-  CHECK(situation_error(head + "[firer]\nmg = \"light\"\n[target]\ntype = \"vehicle\"\n[fire]\nkind = \"direct_artillery\"\nrange = 300\n") ==
+  CHECK(situation_error(head + "[fire]\nrnage = 3\n") ==
+        "s.toml:4: fire.rnage: unknown key (did you mean fire.range?)");
+  CHECK(situation_error(head + "[firer]\nmg = \"light\"\n[target]\ntype = \"vehicle\"\n[fire]\nkind = "
+                               "\"direct_artillery\"\nrange = 300\n") ==
         "s.toml:4: firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
   CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\n[sweep]\n\"fire.range\" = [300, 900]\n") ==
-        "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: fire.range=900)");
-  CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n").rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
+        "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: "
+        "fire.range=900)");
+  CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n")
+            .rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
 }
 
 TEST_CASE("1943 situation files: a machine gun takes no ammunition type (3.6, 3.7)", "[w1943][load][errors]") {
   // A heavy MG against a half-track at 300 yards. With no "Firing
   // H.E." the first shot kills with 21/36 * 1/2 = 7/24 (derived in test_w1943_rules.cpp).
-  const std::string mg = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nmg = \"heavy\"\n"
-                         "weapon = \"hmg\"\nweapon_value = 2\n[target]\ntype = \"vehicle\"\ndefense = 1\n[fire]\n"
-                         "kind = \"direct_artillery\"\nrange = 300\n";
+  const std::string mg =
+      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nmg = \"heavy\"\n"
+      "weapon = \"hmg\"\nweapon_value = 2\n[target]\ntype = \"vehicle\"\ndefense = 1\n[fire]\n"
+      "kind = \"direct_artillery\"\nrange = 300\n";
   const load::W1943File f = load::load_w1943_string(mg, "s.toml", kDir);
   REQUIRE(f.situations.size() == 1);
   const sim::RunResult r = sim::solve_exact(w1943::compile(*f.chart, f.situations[0].situation).program);
   CHECK(r.first.flags[w1943::kFlagResultK].value == Approx(7.0 / 24.0).margin(1e-12));
   const std::string he = mg + "[sweep]\n\"firer.ammo\" = [\"HE\"]\n";
-  CHECK(situation_error(mg.substr(0, mg.find("weapon_value")) + "ammo = \"HE\"\n" + mg.substr(mg.find("weapon_value"))) ==
-        "s.toml:6: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
-        "3.7), got \"HE\"");
+  CHECK(
+      situation_error(mg.substr(0, mg.find("weapon_value")) + "ammo = \"HE\"\n" + mg.substr(mg.find("weapon_value"))) ==
+      "s.toml:6: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
+      "3.7), got \"HE\"");
   CHECK(situation_error(he) ==
         "s.toml:14: firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, "
         "3.7), got \"HE\" (sweep point: firer.ammo=HE)");
@@ -159,8 +169,9 @@ TEST_CASE("1943 situation files: a machine gun takes no ammunition type (3.6, 3.
 
 TEST_CASE("1943 situation files: fire.range is required", "[w1943][load][errors]") {
   const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
-  const std::string missing = "s.toml:{}: fire.range: missing (required): the range in yards, closest point of the "
-                              "firer to closest point of the target (3.5, 3.6)";
+  const std::string missing =
+      "s.toml:{}: fire.range: missing (required): the range in yards, closest point of the "
+      "firer to closest point of the target (3.5, 3.6)";
   auto at = [&](int line) { return fmt::format(fmt::runtime(missing), line); };
   CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\nbases = 6\n[target]\nbases = 4\n[fire]\n"
                                "kind = \"small_arms\"\n") == at(8));
@@ -187,27 +198,32 @@ TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][
   // A medium mortar at 50 yards, without mortar = true.
   const std::string close = sit("weapon = \"medium_mortar\"\nshell_size = 3\n", "type = \"infantry\"\n",
                                 "kind = \"direct_artillery\"\nrange = 50\n");
-  CHECK(situation_error(close) == error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
+  CHECK(situation_error(close) ==
+        error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
   const std::string moved = sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", "type = \"infantry\"\n",
                                 "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(moved) == error_at(moved, "moved = true", "firer.moved: medium and light mortar bases may not fire on "
-                                                                   "the same turn they have moved (3.7); a heavy mortar (weapon "
-                                                                   "or shell_size \"heavy_mortar\") may"));
+  CHECK(situation_error(moved) == error_at(moved, "moved = true",
+                                           "firer.moved: medium and light mortar bases may not fire on "
+                                           "the same turn they have moved (3.7); a heavy mortar (weapon "
+                                           "or shell_size \"heavy_mortar\") may"));
   // 3.7 names only medium and light mortars: a heavy mortar fires after moving, with the Moved
   // modifier (3.6).
-  const std::string heavy = sit("weapon = \"heavy_mortar\"\nshell_size = \"heavy_mortar\"\nmoved = true\n", "type = \"infantry\"\n",
-                                "kind = \"direct_artillery\"\nrange = 500\n");
+  const std::string heavy = sit("weapon = \"heavy_mortar\"\nshell_size = \"heavy_mortar\"\nmoved = true\n",
+                                "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
   CHECK(situation_error(heavy) == "(loaded without error)");
   const std::string no = sit("weapon = \"medium_mortar\"\nmortar = false\n", "type = \"infantry\"\n",
                              "kind = \"direct_artillery\"\nrange = 500\n");
   CHECK(situation_error(no) ==
-        error_at(no, "mortar = false", "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"));
+        error_at(no, "mortar = false",
+                 "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"));
   const std::string gun = sit("weapon = \"field_gun\"\nmortar = true\nshell_size = 3\n", "type = \"infantry\"\n",
                               "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(gun) ==
-        error_at(gun, "mortar = true", "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"));
+  CHECK(
+      situation_error(gun) ==
+      error_at(gun, "mortar = true", "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"));
   // The shell size of a mortar comes from the Weapon Size Index (medium mortar: 3).
-  const std::string ok = sit("weapon = \"medium_mortar\"\n", "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
+  const std::string ok =
+      sit("weapon = \"medium_mortar\"\n", "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
   CHECK(situation_error(ok) == "(loaded without error)");
 }
 
@@ -217,19 +233,23 @@ TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)
   // The weapon is refused before anything that follows from it (here its six bases, 3.2).
   const std::string rifle_art = sit("weapon = \"rifle\"\nbases = 6\nshell_size = 5\n", inf, art);
   CHECK(situation_error(rifle_art) ==
-        error_at(rifle_art, "weapon =", "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery "
-                                        "fire (3.2, 3.6 Weapon Size Index, 3.7), got \"rifle\""));
+        error_at(rifle_art, "weapon =",
+                 "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery "
+                 "fire (3.2, 3.6 Weapon Size Index, 3.7), got \"rifle\""));
   const std::string rifle_ft = sit("weapon = \"rifle\"\n", inf, "kind = \"flamethrower\"\nrange = 30\n");
-  CHECK(situation_error(rifle_ft) == error_at(rifle_ft, "weapon =", "firer.weapon: expected the flamethrower for "
-                                                                    "flamethrower fire (3.7 Flamethrowers), got \"rifle\""));
+  CHECK(situation_error(rifle_ft) == error_at(rifle_ft, "weapon =",
+                                              "firer.weapon: expected the flamethrower for "
+                                              "flamethrower fire (3.7 Flamethrowers), got \"rifle\""));
   const std::string rifle_smoke = sit("weapon = \"rifle\"\n", inf, "kind = \"smoke\"\nrange = 300\n");
   CHECK(situation_error(rifle_smoke) ==
-        error_at(rifle_smoke, "weapon =", "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), "
-                                          "got \"rifle\""));
+        error_at(rifle_smoke, "weapon =",
+                 "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), "
+                 "got \"rifle\""));
   const std::string gun_sa = sit("weapon = \"field_gun\"\n", inf, "kind = \"small_arms\"\nrange = 300\n");
   CHECK(situation_error(gun_sa) ==
-        error_at(gun_sa, "weapon =", "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, "
-                                     "atr, lmg, mmg or hmg (3.1), got \"field_gun\""));
+        error_at(gun_sa, "weapon =",
+                 "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, "
+                 "atr, lmg, mmg or hmg (3.1), got \"field_gun\""));
   // 3.7: "light machine guns may not fire in any anti-tank capacity", small arms included; the
   // key is the one that made it a light MG.
   const std::string tank = "type = \"vehicle\"\n";
@@ -243,41 +263,51 @@ TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)
   // 3.7: medium and heavy MGs firing on tank targets use the Direct Artillery Anti-Tank section.
   const std::string hmg = sit("weapon = \"hmg\"\n", tank, sa);
   CHECK(situation_error(hmg) ==
-        error_at(hmg, "kind =", "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on "
-                                "a vehicle (3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""));
+        error_at(hmg, "kind =",
+                 "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on "
+                 "a vehicle (3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""));
   // A rule of the fire is reported before a setting it leaves unused (the weapon value here).
   const std::string apcp = sit("weapon = \"field_gun\"\nammo = \"APCP\"\nweapon_value = 6\n", inf, art);
-  CHECK(situation_error(apcp) == error_at(apcp, "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"));
+  CHECK(situation_error(apcp) ==
+        error_at(apcp, "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"));
   // Infantry assaulting armor use the Small Arms chart (3.5).
-  CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) == "(loaded without error)");
+  CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) ==
+        "(loaded without error)");
 }
 
 TEST_CASE("1943 situation files: the MG type follows the weapon, contradictions are refused", "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
   const std::string none = sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa);
-  CHECK(situation_error(none) == error_at(none, "mg =", "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, "
-                                                        "3.6 Medium/Heavy MG), got \"none\""));
+  CHECK(situation_error(none) == error_at(none, "mg =",
+                                          "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, "
+                                          "3.6 Medium/Heavy MG), got \"none\""));
   const std::string rifle = sit("weapon = \"rifle\"\nmg = \"heavy\"\n", inf, sa);
-  CHECK(situation_error(rifle) == error_at(rifle, "mg =", "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 "
-                                                          "Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""));
-  const std::string cav = sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n");
-  CHECK(situation_error(cav) ==
-        error_at(cav, "mounted_cavalry", "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry "
+  CHECK(situation_error(rifle) == error_at(rifle, "mg =",
+                                           "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 "
+                                           "Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""));
+  const std::string cav =
+      sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n");
+  CHECK(situation_error(cav) == error_at(cav, "mounted_cavalry",
+                                         "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry "
                                          "bases fire small arms while mounted; each machine gun base fires as a unit), "
                                          "got true"));
   const std::string three = sit("weapon = \"hmg\"\nbases = 3\nbases_firing = 1\n", inf, sa);
-  CHECK(situation_error(three) == error_at(three, "bases = 3", "firer.bases: expected 1 for a machine gun (3.1: each "
-                                                               "machine gun base fires as a unit), got 3"));
-  const std::string guns = sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n");
-  CHECK(situation_error(guns) == error_at(guns, "bases = 2", "firer.bases: expected 1 for direct artillery fire (3.2: "
-                                                             "each artillery base fires on its own), got 2"));
+  CHECK(situation_error(three) == error_at(three, "bases = 3",
+                                           "firer.bases: expected 1 for a machine gun (3.1: each "
+                                           "machine gun base fires as a unit), got 3"));
+  const std::string guns =
+      sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n");
+  CHECK(situation_error(guns) == error_at(guns, "bases = 2",
+                                          "firer.bases: expected 1 for direct artillery fire (3.2: "
+                                          "each artillery base fires on its own), got 2"));
   // weapon = "hmg" alone is a heavy MG: the Hmg modifier and the jam check apply.
   const load::W1943File f = load::load_w1943_string(sit("weapon = \"hmg\"\n", inf, sa), "s.toml", kDir);
   CHECK(w1943::mg_of(f.situations.at(0).situation.firer) == w1943::MachineGun::kHeavy);
 }
 
-TEST_CASE("1943 situation files: contradictory settings and settings no rule uses are refused", "[w1943][load][errors]") {
+TEST_CASE("1943 situation files: contradictory settings and settings no rule uses are refused",
+          "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string tank = "type = \"vehicle\"\ndefense = 5\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
@@ -330,7 +360,8 @@ TEST_CASE("1943 situation files: contradictory settings and settings no rule use
        "modifier; 3.6 has solid and hard cover), got true"},
       // 3.7 Flamethrowers: "regardless of the target's protection".
       {sit("weapon = \"flamethrower\"\n", inf + "hard_cover = true\n", "kind = \"flamethrower\"\nrange = 30\n"),
-       "hard_cover", "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got true"},
+       "hard_cover",
+       "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got true"},
   };
   for (const Case& k : cases) {
     INFO(k.text);
@@ -344,13 +375,15 @@ TEST_CASE("1943 messages: a chart directory, a missing shell size, a short array
         "s.toml:3: chart: expected a chart file, got a directory (" + kDir + "/)");
   // Direct artillery at personnel without a shell size: the line of fire.kind, which needs it,
   // whether or not there is a [firer] table.
-  const std::string needs = "firer.shell_size: missing (required for direct artillery fire at personnel): a category "
-                            "0..11 or a name of the 3.6 Weapon Size Index";
-  const std::string bare = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"infantry\"\n"
-                           "[fire]\nkind = \"direct_artillery\"\nrange = 300\n";
+  const std::string needs =
+      "firer.shell_size: missing (required for direct artillery fire at personnel): a category "
+      "0..11 or a name of the 3.6 Weapon Size Index";
+  const std::string bare =
+      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"infantry\"\n"
+      "[fire]\nkind = \"direct_artillery\"\nrange = 300\n";
   CHECK(situation_error(bare) == "s.toml:6: " + needs);
-  const std::string with_firer = sit("weapon = \"field_gun\"\n", "type = \"infantry\"\n",
-                                     "range = 300\nkind = \"direct_artillery\"\n");
+  const std::string with_firer =
+      sit("weapon = \"field_gun\"\n", "type = \"infantry\"\n", "range = 300\nkind = \"direct_artillery\"\n");
   CHECK(situation_error(with_firer) == error_at(with_firer, "kind =", needs));
   // A shell_size_kill array of the wrong length says how long it was.
   const std::string shell = "shell_size_kill = [-2, -1, -1, 0, 0, 1, 1, 1, 2, 2, 2, 3]";
@@ -363,26 +396,32 @@ TEST_CASE("1943 messages: a chart directory, a missing shell size, a short array
                                 ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
                                 "0..11), got an array of 1 value");
   const std::string scalar = edited(shell, "shell_size_kill = 3");
-  CHECK(chart_error(scalar) == "chart.toml:" + std::to_string(line_of(scalar, "shell_size_kill")) +
-                                   ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
-                                   "0..11), got 3");
+  CHECK(chart_error(scalar) ==
+        "chart.toml:" + std::to_string(line_of(scalar, "shell_size_kill")) +
+            ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
+            "0..11), got 3");
 }
 
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
-  const std::string one = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
-                          "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
-                          "kind = \"small_arms\"\nrange = 600\n";
-  CHECK(situation_error(one) == "s.toml:9: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-                                "within 10 yards of each other), got true with target.bases = 1");
-  const std::string tank = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
-                           "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n";
-  CHECK(situation_error(tank) == "s.toml:5: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-                                 "within 10 yards of each other), got true with target.bases = 1");
+  const std::string one =
+      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
+      "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
+      "kind = \"small_arms\"\nrange = 600\n";
+  CHECK(situation_error(one) ==
+        "s.toml:9: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
+        "within 10 yards of each other), got true with target.bases = 1");
+  const std::string tank =
+      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
+      "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n";
+  CHECK(situation_error(tank) ==
+        "s.toml:5: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
+        "within 10 yards of each other), got true with target.bases = 1");
 }
 
 TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w1943][load][errors][sweep]") {
-  const std::string text = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[sweep]\n"
-                           "\"fire.range\" = [100, 200, 300]\n\"fire.turns\" = [1, 2]\n";
+  const std::string text =
+      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[sweep]\n"
+      "\"fire.range\" = [100, 200, 300]\n\"fire.turns\" = [1, 2]\n";
   load::LoadOptions small;
   small.max_situations = 5;
   try {

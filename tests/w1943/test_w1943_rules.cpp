@@ -70,14 +70,16 @@ TEST_CASE("3.7 MG jam on the small arms roll: a 1 on either die, then a 1", "[w1
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == Approx(11.0 / 216.0).margin(1e-12));
   Chart one = illustrative_chart();
   one.small_arms_dice = 1;
-  one.small_arms_results = {1, {Result::kNone, Result::kNone, Result::kNone, Result::kDamaged, Result::kDamaged, Result::kKilled}};
+  one.small_arms_results = {
+      1, {Result::kNone, Result::kNone, Result::kNone, Result::kDamaged, Result::kDamaged, Result::kKilled}};
   CHECK(exact(one, s).run.flags[kFlagMgJam].value == Approx(1.0 / 36.0).margin(1e-12));
   // No MG, no jam.
   s.firer.mg = MachineGun::kNone;
   CHECK(exact(illustrative_chart(), s).run.flags[kFlagMgJam].value == 0.0);
 }
 
-TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1, and a jam ends the chain", "[w1943][rules]") {
+TEST_CASE("3.7 MG jam in the anti-tank role: a 1 on the kill die, then a 1, and a jam ends the chain",
+          "[w1943][rules]") {
   // Per shot P(jam) = 1/36; the chain goes on after a 12 only if the gun did not jam:
   // x = 1/36 + (35/36)(1/36) x  =>  x = (1/36) / (1 - 35/1296) = 36/1261.
   const Situation s = mg_vs_tank(MachineGun::kHeavy);
@@ -207,8 +209,9 @@ TEST_CASE("3.5, 3.6 packed target: the modifier lapses when one base is left", "
   // within 10 yards): K on 2d6 >= 10, 6/36. P(destroyed) = 15/36 * 6/36 = 90/1296 = 5/72.
   // (Keeping the bonus would give 15/36 * 15/36 = 225/1296.)
   Chart c = illustrative_chart();
-  c.small_arms_results = {2, {Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone,
-                              Result::kNone, Result::kNone, Result::kKilled, Result::kKilled, Result::kKilled}};
+  c.small_arms_results = {2,
+                          {Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone, Result::kNone,
+                           Result::kNone, Result::kNone, Result::kKilled, Result::kKilled, Result::kKilled}};
   Situation s = small_arms(2);
   s.target.packed = true;
   s.fire.turns = 2;
@@ -233,14 +236,15 @@ TEST_CASE("3.3 two damage hits on an infantry unit combine into one kill", "[w19
   Situation s = small_arms(2);
   s.fire.turns = 4;
   const sim::RunResult r = exact(c, s);
-  CHECK(r.run.end_reasons[static_cast<std::size_t>(end_index(s, End::kDestroyed, 4))].value == Approx(1.0).margin(1e-12));
+  CHECK(r.run.end_reasons[static_cast<std::size_t>(end_index(s, End::kDestroyed, 4))].value ==
+        Approx(1.0).margin(1e-12));
   CHECK(r.first.flags[kFlagBaseDamaged].value == Approx(1.0).margin(1e-12));
   CHECK(r.first.flags[kFlagBaseKilled].value == 0.0);
   // Remnant (one third or less: 0 of 2 here, 1 of 3 for a 3-base unit) by turn.
   Situation t = small_arms(3);
   t.fire.turns = 4;
   const sim::RunResult r3 = exact(c, t);
-  CHECK(r3.run.flags[kNumFixedFlags + 2].value == 0.0);                      // remnant by turn 3: no
+  CHECK(r3.run.flags[kNumFixedFlags + 2].value == 0.0);                        // remnant by turn 3: no
   CHECK(r3.run.flags[kNumFixedFlags + 3].value == Approx(1.0).margin(1e-12));  // by turn 4: yes
   // A unit that already has a damaged base loses a base to the first D.
   Situation d = small_arms(2);
@@ -291,7 +295,7 @@ TEST_CASE("3.5 and 3.6 values the text states are built in", "[w1943][rules]") {
     s.firer.bases_firing = firing;
     return build_spec(c, s, ammo_of(s.firer), s.target.bases).hit_mod;
   };
-  CHECK(mod(6) == 0);   // more than two thirds
+  CHECK(mod(6) == 0);  // more than two thirds
   CHECK(mod(5) == 0);
   CHECK(mod(4) == -2);  // two thirds or less: Weak
   CHECK(mod(3) == -2);
@@ -445,27 +449,32 @@ TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943]
   CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
   s = small_arms(1);
   s.target.packed = true;
-  CHECK(message(s) == "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of "
-                      "each other), got true with target.bases = 1");
+  CHECK(message(s) ==
+        "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of "
+        "each other), got true with target.bases = 1");
   s = artillery_vs_infantry(3);
   s.target.type = TargetType::kMachineGun;
   s.target.packed = true;
-  CHECK(message(s) == "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
-                      "got true with target.type = \"machine_gun\"");
+  CHECK(message(s) ==
+        "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
+        "got true with target.type = \"machine_gun\"");
   s = small_arms(3);  // 3.5 At packed target: "the unit being fired upon", any unit
   s.target.type = TargetType::kMachineGun;
   s.target.packed = true;
   CHECK_FALSE(check(c, s).has_value());
   s = mg_vs_tank(MachineGun::kHeavy);
   s.firer.ammo = Ammo::kHE;
-  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
-                      "3.6, 3.7), got \"HE\"");
+  CHECK(message(s) ==
+        "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+        "3.6, 3.7), got \"HE\"");
   s.firer.ammo = Ammo::kAPCP;
-  CHECK(message(s) == "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
-                      "3.6, 3.7), got \"APCP\"");
+  CHECK(message(s) ==
+        "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
+        "3.6, 3.7), got \"APCP\"");
   s = mg_vs_tank(MachineGun::kMedium);
   s.firer.secondary = true;
-  CHECK(message(s) == "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
+  CHECK(message(s) ==
+        "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
   s = small_arms();
   s.firer.weapon = "rifle";
   s.fire.range = 900;

@@ -27,8 +27,7 @@ using namespace detail;
 
 constexpr std::string_view kMpSteps = "a number >= 0 in steps of 0.5";  ///< a movement-point count
 
-constexpr std::string_view kArmorFactorScale =
-    "an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or \"unarmored\")";
+constexpr std::string_view kArmorFactorScale = "an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or \"unarmored\")";
 
 /// C7.2 armor factors (D1.6): the printed scale, or "unarmored" (nullopt).
 asl::ArmorFactor read_armor_factor(const Ctx& c, std::string_view path, const toml::node& n) {
@@ -71,19 +70,18 @@ const Choices<asl::Nationality> kNationalities = {
 const Choices<asl::ThColor> kThColors = {
     {"auto", asl::ThColor::kAuto}, {"red", asl::ThColor::kRed}, {"black", asl::ThColor::kBlack}};
 const Choices<asl::Ammo> kAmmo = {{"AP", asl::Ammo::kAP},
-                                {"APCR", asl::Ammo::kAPCR},
-                                {"APDS", asl::Ammo::kAPDS},
-                                {"HEAT", asl::Ammo::kHEAT},
-                                {"HE", asl::Ammo::kHE}};
+                                  {"APCR", asl::Ammo::kAPCR},
+                                  {"APDS", asl::Ammo::kAPDS},
+                                  {"HEAT", asl::Ammo::kHEAT},
+                                  {"HE", asl::Ammo::kHE}};
 const Choices<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", asl::Ammo::kAPCR},
-                                        {"APDS", asl::Ammo::kAPDS}, {"HEAT", asl::Ammo::kHEAT},
-                                        {"HE", asl::Ammo::kHE},     {"none", asl::Ammo::kNone}};
-const Choices<asl::GunType> kGunTypes = {
-    {"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
-const Choices<asl::TargetType> kTargetTypes = {{"vehicle", asl::TargetType::kVehicle},
-                                             {"infantry", asl::TargetType::kInfantry},
-                                             {"area", asl::TargetType::kArea}};
-const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun}, {"mg", asl::Weapon::kMg}, {"ife", asl::Weapon::kIfe}};
+                                          {"APDS", asl::Ammo::kAPDS}, {"HEAT", asl::Ammo::kHEAT},
+                                          {"HE", asl::Ammo::kHE},     {"none", asl::Ammo::kNone}};
+const Choices<asl::GunType> kGunTypes = {{"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
+const Choices<asl::TargetType> kTargetTypes = {
+    {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
+const Choices<asl::Weapon> kWeapons = {
+    {"gun", asl::Weapon::kGun}, {"mg", asl::Weapon::kMg}, {"ife", asl::Weapon::kIfe}};
 const Choices<asl::MovementRoll> kMovementRolls = {
     {"esb", asl::MovementRoll::kEsb}, {"start", asl::MovementRoll::kStart}, {"motion", asl::MovementRoll::kMotion}};
 const Choices<asl::Manufacturer> kManufacturers = {
@@ -101,8 +99,8 @@ auto movement_at(T asl::Movement::*member) {
   };
 }
 const Choices<asl::TurretArmor> kTurretArmor = {{"normal", asl::TurretArmor::kNormal},
-                                              {"superior", asl::TurretArmor::kSuperior},
-                                              {"inferior", asl::TurretArmor::kInferior}};
+                                                {"superior", asl::TurretArmor::kSuperior},
+                                                {"inferior", asl::TurretArmor::kInferior}};
 const Choices<asl::Facing> kFacings = {
     {"front", asl::Facing::kFront}, {"side", asl::Facing::kSide}, {"rear", asl::Facing::kRear}};
 const Choices<int> kSizes = {  // C6.7 Case P
@@ -112,14 +110,14 @@ const Choices<int> kSizes = {  // C6.7 Case P
     {"small", 1},
     {"very_small", 2}};
 const Choices<asl::Phase> kPhases = {{"prep", asl::Phase::kPrep},
-                                   {"defensive", asl::Phase::kDefensive},
-                                   {"final", asl::Phase::kFinal},
-                                   {"advancing", asl::Phase::kAdvancing},
-                                   {"bounding", asl::Phase::kBounding}};
+                                     {"defensive", asl::Phase::kDefensive},
+                                     {"final", asl::Phase::kFinal},
+                                     {"advancing", asl::Phase::kAdvancing},
+                                     {"bounding", asl::Phase::kBounding}};
 const Choices<asl::Terrain> kTerrains = {{"open", asl::Terrain::kOpen},
-                                       {"woods", asl::Terrain::kWoods},
-                                       {"building", asl::Terrain::kBuilding},
-                                       {"rubble", asl::Terrain::kRubble}};
+                                         {"woods", asl::Terrain::kWoods},
+                                         {"building", asl::Terrain::kBuilding},
+                                         {"rubble", asl::Terrain::kRubble}};
 const Choices<asl::StopOn> kStopOn = {
     {"destroyed", asl::StopOn::kDestroyed}, {"effect", asl::StopOn::kEffect}, {"never", asl::StopOn::kNever}};
 
@@ -168,8 +166,8 @@ void apply_armor(const Ctx& c, const std::string& path, const toml::node& n, Sit
   bool seen[std::size(kAspects)] = {};
   for (const Entry& e : entries_in_file_order(*table)) {
     const std::string sub = path + "." + e.key;
-    const auto* aspect = std::find_if(std::begin(kAspects), std::end(kAspects),
-                                      [&](const auto& a) { return a.first == e.key; });
+    const auto* aspect =
+        std::find_if(std::begin(kAspects), std::end(kAspects), [&](const auto& a) { return a.first == e.key; });
     if (aspect == std::end(kAspects)) unknown(c, line_of(e.pos), sub, *e.node, schema().keys);
     s.target.armor.*(aspect->second) = read_armor_factor(c, sub, *e.node);
     seen[aspect - std::begin(kAspects)] = true;
@@ -222,6 +220,9 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted));
     s.add_bool("firer.bypass", at(&Situation::firer, &asl::Firer::bypass));
     s.add_int("firer.cafp", 0, 5, at(&Situation::firer, &asl::Firer::cafp));
+    s.add_bool("firer.mortar", at(&Situation::firer, &asl::Firer::mortar));
+    s.add_int("firer.min_range", 0, 200, at(&Situation::firer, &asl::Firer::min_range));
+    s.add_int("firer.max_range", 1, 500, at(&Situation::firer, &asl::Firer::max_range));
     // [target]
     s.add_choice("target.type", kTargetTypes, at(&Situation::target, &asl::Target::type));
     s.add("target.armor", apply_armor);
@@ -244,6 +245,8 @@ const Schema<Situation>& schema() {
     s.add_bool("target.ffnam", at(&Situation::target, &asl::Target::ffnam));
     s.add_bool("target.ffmo", at(&Situation::target, &asl::Target::ffmo));
     s.add_bool("target.bypass", at(&Situation::target, &asl::Target::bypass));
+    s.add_choice("target.terrain", kTerrains, at(&Situation::target, &asl::Target::terrain));
+    s.add_bool("target.entrenched", at(&Situation::target, &asl::Target::entrenched));
     // [fire]
     s.add_int("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range));
     s.add_choice("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase));
@@ -324,8 +327,7 @@ struct NoEffect {
   std::string_view why;
 };
 constexpr NoEffect kNoEffect[] = {
-    {"target.mp_in_los",
-     [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive && s.target.moving; },
+    {"target.mp_in_los", [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive && s.target.moving; },
      "matters only against a moving target in Defensive First Fire (target.moving = true, fire.phase = "
      "\"defensive\", C6.11-.12): remove it"},
     {"firer.elite", [](const Situation& s) { return asl::is_special(s.firer.ammo); },

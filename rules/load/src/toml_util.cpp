@@ -151,9 +151,11 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
   // part of a bad value, and toml++ tests the characters after it for whitespace.
   bool opens = true;
   unsigned char last = '\n', before_last = '\n';  // the last two code characters
-  bool bare = false;  // inside a bare value
+  bool bare = false;                              // inside a bare value
   std::size_t line_start = 0;
-  const auto at = [&](std::size_t i) -> unsigned char { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0; };
+  const auto at = [&](std::size_t i) -> unsigned char {
+    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0;
+  };
   const auto triple = [&](std::size_t i, char q) { return at(i) == q && at(i + 1) == q && at(i + 2) == q; };
   const auto stray = [&](std::size_t i) {
     Stray st;
@@ -297,8 +299,10 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
       case In::kComment:
         break;
       case In::kBasic:
-        if (c == '\\' && at(i + 1) != '\n') ++i;  // an escape: skip the escaped character
-        else if (c == '"') in = In::kCode;
+        if (c == '\\' && at(i + 1) != '\n')
+          ++i;  // an escape: skip the escaped character
+        else if (c == '"')
+          in = In::kCode;
         break;
       case In::kLiteral:
         if (c == '\'') in = In::kCode;
@@ -309,9 +313,9 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
           std::size_t k = i + 1;
           while (at(k) == ' ' || at(k) == '\t' || at(k) == '\r') ++k;
           if (at(k) != '\n') {
-            if (at(i + 1) >= 0x80) return stray(i + 1);  // toml++ tests it for whitespace too
+            if (at(i + 1) >= 0x80) return stray(i + 1);       // toml++ tests it for whitespace too
             if (k > i + 1 && at(k) >= 0x80) return stray(k);  // and the first one after "\ "
-            ++i;  // an ordinary escape
+            ++i;                                              // an ordinary escape
             break;
           }
           while (k < text.size() && (at(k) == ' ' || at(k) == '\t' || at(k) == '\r' || at(k) == '\n')) {
@@ -346,14 +350,14 @@ std::optional<Stray> stray_non_ascii(std::string_view text) {
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
   if (const auto st = stray_non_ascii(text)) {
     if (st->depth > 0)
-      throw InputError(fmt::format("{}:{}:{}: TOML nesting deeper than {} levels (dotted keys, [table] headers, arrays "
-                                   "and inline tables count one level each)",
-                                   source_name, st->line, st->column, kMaxNesting));
-    throw InputError(fmt::format(
-        "{}:{}:{}: TOML syntax error: {} outside a string or comment (put text in quotes)", source_name,
-        st->line, st->column,
-        st->utf8 ? fmt::format("non-ASCII character U+{:04X}", st->code_point)
-                 : fmt::format("byte 0x{:02X} (not UTF-8)", st->code_point)));
+      throw InputError(
+          fmt::format("{}:{}:{}: TOML nesting deeper than {} levels (dotted keys, [table] headers, arrays "
+                      "and inline tables count one level each)",
+                      source_name, st->line, st->column, kMaxNesting));
+    throw InputError(fmt::format("{}:{}:{}: TOML syntax error: {} outside a string or comment (put text in quotes)",
+                                 source_name, st->line, st->column,
+                                 st->utf8 ? fmt::format("non-ASCII character U+{:04X}", st->code_point)
+                                          : fmt::format("byte 0x{:02X} (not UTF-8)", st->code_point)));
   }
   try {
     return toml::parse(text, std::string_view(source_name));

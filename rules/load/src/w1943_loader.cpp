@@ -71,7 +71,8 @@ w::ResultTable read_results(const Ctx& c, const std::string& path, const toml::n
 std::vector<w::RangeBand> read_bands(const Ctx& c, const std::string& path, const toml::node& n,
                                      const std::string& value_key, int lo, int hi) {
   const auto* a = n.as_array();
-  if (a == nullptr || !a->is_array_of_tables() || a->empty()) expected(c, path, n, "an array of tables ([[" + path + "]])");
+  if (a == nullptr || !a->is_array_of_tables() || a->empty())
+    expected(c, path, n, "an array of tables ([[" + path + "]])");
   std::vector<w::RangeBand> bands;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const toml::node& bn = *a->get(i);
@@ -81,14 +82,18 @@ std::vector<w::RangeBand> read_bands(const Ctx& c, const std::string& path, cons
     std::set<std::string> seen;
     walk_table(c, p, t, {"from", "to", value_key}, [&](const Entry& e, const std::string& ep) {
       seen.insert(e.key);
-      if (e.key == "from") b.from = read_int(c, ep, *e.node, 0, 100000);
-      else if (e.key == "to") b.to = read_int(c, ep, *e.node, 0, 100000);
-      else b.value = read_int(c, ep, *e.node, lo, hi);
+      if (e.key == "from")
+        b.from = read_int(c, ep, *e.node, 0, 100000);
+      else if (e.key == "to")
+        b.to = read_int(c, ep, *e.node, 0, 100000);
+      else
+        b.value = read_int(c, ep, *e.node, lo, hi);
     });
     for (const std::string& k : std::vector<std::string>{"from", "to", value_key})
       if (!seen.count(k)) fail(c, line_of(bn), p, "missing " + k);
     if (b.to < b.from) fail(c, line_of(bn), p, fmt::format("ends before it starts ({}..{} yards)", b.from, b.to));
-    if (i == 0 && b.from != 0) fail(c, line_of(bn), p, fmt::format("the first band must start at 0 yards, got {}", b.from));
+    if (i == 0 && b.from != 0)
+      fail(c, line_of(bn), p, fmt::format("the first band must start at 0 yards, got {}", b.from));
     if (i > 0) {
       const w::RangeBand& prev = bands.back();
       if (b.from <= prev.to)
@@ -178,24 +183,24 @@ w::Chart load_chart(std::string_view text, const std::string& file) {
 using w::Situation;
 
 const Choices<w::MachineGun> kMg = {{"none", w::MachineGun::kNone},
-                                  {"light", w::MachineGun::kLight},
-                                  {"medium", w::MachineGun::kMedium},
-                                  {"heavy", w::MachineGun::kHeavy}};
+                                    {"light", w::MachineGun::kLight},
+                                    {"medium", w::MachineGun::kMedium},
+                                    {"heavy", w::MachineGun::kHeavy}};
 const Choices<w::Training> kTraining = {
     {"average", w::Training::kAverage}, {"outstanding", w::Training::kOutstanding}, {"abysmal", w::Training::kAbysmal}};
 const Choices<w::Ammo> kAmmo = {{"HE", w::Ammo::kHE}, {"AP", w::Ammo::kAP}, {"APCP", w::Ammo::kAPCP}};
 const Choices<w::Ammo> kFallback = {{"none", w::Ammo::kNone}, {"HE", w::Ammo::kHE}, {"AP", w::Ammo::kAP}};
 const Choices<w::TargetType> kTargetTypes = {{"infantry", w::TargetType::kInfantry},
-                                           {"machine_gun", w::TargetType::kMachineGun},
-                                           {"mortar", w::TargetType::kMortar},
-                                           {"towed_gun", w::TargetType::kTowedGun},
-                                           {"vehicle", w::TargetType::kVehicle}};
+                                             {"machine_gun", w::TargetType::kMachineGun},
+                                             {"mortar", w::TargetType::kMortar},
+                                             {"towed_gun", w::TargetType::kTowedGun},
+                                             {"vehicle", w::TargetType::kVehicle}};
 const Choices<w::TargetSize> kSizes = {
     {"normal", w::TargetSize::kNormal}, {"large", w::TargetSize::kLarge}, {"small", w::TargetSize::kSmall}};
 const Choices<w::FireKind> kKinds = {{"small_arms", w::FireKind::kSmallArms},
-                                   {"direct_artillery", w::FireKind::kArtillery},
-                                   {"flamethrower", w::FireKind::kFlamethrower},
-                                   {"smoke", w::FireKind::kSmoke}};
+                                     {"direct_artillery", w::FireKind::kArtillery},
+                                     {"flamethrower", w::FireKind::kFlamethrower},
+                                     {"smoke", w::FireKind::kSmoke}};
 
 void apply_shell(const Ctx& c, const std::string& p, const toml::node& n, Situation& s, Lines*) {
   if (const auto* i = n.as_integer(); i != nullptr && i->get() >= 0 && i->get() < w::kNumShellSizes) {
@@ -300,8 +305,9 @@ W1943File load_situation(std::string_view source_text, const std::string& source
   // The range has no default a player would assume: every modifier by range hangs on it.
   if (!walked.set.count("fire.range") && !walked.swept.count("fire.range")) {
     const auto fire = walked.headers.find("fire");
-    fail(c, fire != walked.headers.end() ? fire->second : 1, "fire.range",
-         "missing (required): the range in yards, closest point of the firer to closest point of the target (3.5, 3.6)");
+    fail(
+        c, fire != walked.headers.end() ? fire->second : 1, "fire.range",
+        "missing (required): the range in yards, closest point of the firer to closest point of the target (3.5, 3.6)");
   }
 
   out.sweep_keys = walked.sweep_keys;

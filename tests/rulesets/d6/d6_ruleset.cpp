@@ -44,7 +44,8 @@ class D6File final : public SituationFile {
     // next shot, or ends the run after the last.
     ProgramBuilder b;
     std::vector<std::int32_t> state(static_cast<std::size_t>(s.shots));
-    for (int k = 0; k < s.shots; ++k) state[static_cast<std::size_t>(k)] = b.reserve_state("shot " + std::to_string(k + 1));
+    for (int k = 0; k < s.shots; ++k)
+      state[static_cast<std::size_t>(k)] = b.reserve_state("shot " + std::to_string(k + 1));
     for (int k = 0; k < s.shots; ++k) {
       Leaf hit;
       hit.flags = 1u;
@@ -56,8 +57,10 @@ class D6File final : public SituationFile {
       miss.counts = {1, 0, 0, 0};
       miss.outcome = 1;
       miss.closes_window = k == 0;
-      if (k + 1 < s.shots) miss.next_state = state[static_cast<std::size_t>(k) + 1];
-      else miss.end_reason = 1;
+      if (k + 1 < s.shots)
+        miss.next_state = state[static_cast<std::size_t>(k) + 1];
+      else
+        miss.end_reason = 1;
       std::vector<Link> faces;
       for (int face = 1; face <= 6; ++face) faces.push_back(b.leaf(face >= s.hit_on ? hit : miss));
       b.set_state_root(state[static_cast<std::size_t>(k)], b.node(DieKind::kD6, faces));
@@ -69,7 +72,9 @@ class D6File final : public SituationFile {
     p.end_reason_names = {"target_hit", "out_of_shots"};
     p.validate();
     CompiledSituation out{std::move(p), {}};
-    if (explain) out.explain = "hits on a d6 roll of " + std::to_string(s.hit_on) + " or more, " + std::to_string(s.shots) + " shot(s)\n";
+    if (explain)
+      out.explain =
+          "hits on a d6 roll of " + std::to_string(s.hit_on) + " or more, " + std::to_string(s.shots) + " shot(s)\n";
     return out;
   }
 
@@ -91,7 +96,8 @@ class D6Ruleset final : public Ruleset {
   std::string_view data_version() const override { return "d6-test-1"; }
   std::uint64_t data_hash() const override { return 0x6d6d6d6d6d6d6d6dull; }
   const DisplayHints& hints() const override { return hints_; }
-  std::unique_ptr<SituationFile> load(std::string_view text, const std::string& path, const ReadLimits& limits) const override {
+  std::unique_ptr<SituationFile> load(std::string_view text, const std::string& path,
+                                      const ReadLimits& limits) const override {
     toml::table t;
     try {
       t = toml::parse(text, path);
@@ -104,15 +110,20 @@ class D6Ruleset final : public Ruleset {
     for (const auto& [k, v] : t) {
       const std::string key(k.str());
       if (key == "ruleset") continue;
-      if (key == "name" && v.is_string()) s.name = *v.value<std::string>();
-      else if (key == "hit_on") s.hit_on = integer(v, path, key, 2, 6);
-      else if (key == "shots") s.shots = integer(v, path, key, 1, 10);
+      if (key == "name" && v.is_string())
+        s.name = *v.value<std::string>();
+      else if (key == "hit_on")
+        s.hit_on = integer(v, path, key, 2, 6);
+      else if (key == "shots")
+        s.shots = integer(v, path, key, 1, 10);
       else if (key == "sweep" && v.is_table()) {
         for (const auto& [sk, sv] : *v.as_table()) {
           axis = std::string(sk.str());
           const int hi = axis == "hit_on" ? 6 : axis == "shots" ? 10 : -1;
-          if (hi < 0 || !sv.is_array() || !values.empty()) fail(path, "sweep." + axis, "expected one array of hit_on or shots");
-          for (const auto& x : *sv.as_array()) values.push_back(integer(x, path, "sweep." + axis, axis == "hit_on" ? 2 : 1, hi));
+          if (hi < 0 || !sv.is_array() || !values.empty())
+            fail(path, "sweep." + axis, "expected one array of hit_on or shots");
+          for (const auto& x : *sv.as_array())
+            values.push_back(integer(x, path, "sweep." + axis, axis == "hit_on" ? 2 : 1, hi));
         }
       } else {
         fail(path, key, "unknown key");

@@ -60,9 +60,9 @@ TEST_CASE("a test-only ruleset registers with one line and runs through odds in 
   INFO(text);
   CHECK(text.find("three shots, hit on 4+") != std::string::npos);
   CHECK(text.find("d6-test-1") != std::string::npos);
-  CHECK(text.find("50.0%") != std::string::npos);   // the first shot
-  CHECK(text.find("87.5%") != std::string::npos);   // the phase
-  CHECK(text.find("1.750") != std::string::npos);   // E[shots]
+  CHECK(text.find("50.0%") != std::string::npos);  // the first shot
+  CHECK(text.find("87.5%") != std::string::npos);  // the phase
+  CHECK(text.find("1.750") != std::string::npos);  // E[shots]
   CHECK(text.find("how the phase ended") != std::string::npos);
 
   const auto j = nlohmann::json::parse(odds(a, "json"));
@@ -72,7 +72,8 @@ TEST_CASE("a test-only ruleset registers with one line and runs through odds in 
   CHECK(std::abs(exact["phase"]["e_shots"]["mean"].get<double>() - 1.75) < 1e-12);
 
   CHECK(odds(a, "csv").find("0.875") != std::string::npos);
-  CHECK(odds(a, "md").find("| 0.500 | 0.875 | 1.750 |") != std::string::npos);  // first_p_hit, phase_p_hit, phase_e_shots
+  CHECK(odds(a, "md").find("| 0.500 | 0.875 | 1.750 |") !=
+        std::string::npos);  // first_p_hit, phase_p_hit, phase_e_shots
   CHECK(odds(a, "html").find("87.5%") != std::string::npos);
 
   // Monte Carlo: 200,000 trials at seed 1 within 4.5 standard errors of the exact 7/8 (one check).
@@ -84,7 +85,8 @@ TEST_CASE("a test-only ruleset registers with one line and runs through odds in 
 TEST_CASE("a test-only ruleset: its sweep in the compact table, with its own key columns", "[ruleset]") {
   register_d6();
   TempDir dir;
-  const auto s = write(dir, "s.toml", "ruleset = \"d6\"\nname = \"two shots\"\nshots = 2\n[sweep]\nhit_on = [3, 4, 5]\n");
+  const auto s =
+      write(dir, "s.toml", "ruleset = \"d6\"\nname = \"two shots\"\nshots = 2\n[sweep]\nhit_on = [3, 4, 5]\n");
   const std::string text = odds(s, "text");
   INFO(text);
   const auto head = text.find("hit_on");
@@ -119,7 +121,8 @@ TEST_CASE("a test-only ruleset: compare, explain and chart", "[ruleset]") {
   CHECK(source.compile(0).explain == "== 4+  (" + a + ")\nhits on a d6 roll of 4 or more, 3 shot(s)\n");
 
   // The chart data (and, where matplotlib is installed, the chart).
-  const auto s = write(dir, "s.toml", "ruleset = \"d6\"\nname = \"two shots\"\nshots = 2\n[sweep]\nhit_on = [3, 4, 5]\n");
+  const auto s =
+      write(dir, "s.toml", "ruleset = \"d6\"\nname = \"two shots\"\nshots = 2\n[sweep]\nhit_on = [3, 4, 5]\n");
   salvo::app::ChartFlags chart;
   chart.run.files = {s};
   chart.kind = "range";

@@ -7,11 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "salvo/report/report.h"
 #include "salvo/app/runner.h"
+#include "salvo/report/report.h"
 
 namespace salvo::app {
-
 
 /// Flags shared by the analysis commands, as typed (validated by each command).
 struct AnalysisFlags {
@@ -20,8 +19,8 @@ struct AnalysisFlags {
   std::string trials = "1000000";
   std::string seed = "1";
   std::string threads = "0";
-  std::string format = "text";   ///< text, json, md or html
-  std::string output;            ///< empty: stdout
+  std::string format = "text";  ///< text, json, md or html
+  std::string output;           ///< empty: stdout
   std::string max_file_size = "4MiB";
 };
 
@@ -39,7 +38,7 @@ struct ChartFlags {
   std::string quantity;  ///< range, heatmap: empty = the rulesets' headline (ASL: p_kill)
   std::string window = "phase";
   std::string title;
-  std::string data;      ///< also keep the chart data (JSON) here
+  std::string data;  ///< also keep the chart data (JSON) here
 };
 
 /// `salvo chart KIND FILE...`: compute, then draw with scripts/chart.py. Returns the exit code.

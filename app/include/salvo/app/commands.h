@@ -58,9 +58,9 @@ struct OddsOptions {
   int threads = 0;  ///< 0 = all cores
   report::Format format = report::Format::kText;
   std::string output;
-  std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused before any work
+  std::size_t max_situations = 1'000'000;                   ///< per file: a larger sweep is refused before any work
   std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read
-  bool html = false;  ///< --format html: one self-contained page (analysis.h)
+  bool html = false;                                        ///< --format html: one self-contained page (analysis.h)
 };
 
 /// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").

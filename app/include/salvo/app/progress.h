@@ -56,24 +56,22 @@ class Progress {
     std::unique_lock lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return;
     const auto now = std::chrono::steady_clock::now();
-    if (!force && (now - start_ < std::chrono::seconds(1) ||
-                   (drawn_ && now - last_ < std::chrono::milliseconds(100))))
+    if (!force && (now - start_ < std::chrono::seconds(1) || (drawn_ && now - last_ < std::chrono::milliseconds(100))))
       return;
     last_ = now;
     const std::size_t done = done_.load();
     double frac = total_ ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
     std::string trials;
     if (trials_planned_ > 0) {
-      const double within =
-          static_cast<double>(trials_done_) / static_cast<double>(trials_planned_);
+      const double within = static_cast<double>(trials_done_) / static_cast<double>(trials_planned_);
       frac += std::min(within, 1.0) / static_cast<double>(std::max<std::size_t>(total_, 1));
       trials = fmt::format("  {:.1f}M / {:.1f}M trials", static_cast<double>(trials_done_) / 1e6,
                            static_cast<double>(trials_planned_) / 1e6);
     }
     constexpr int kWidth = 30;
     const int filled = std::clamp(static_cast<int>(frac * kWidth), 0, kWidth);
-    fmt::print(stderr, "\r\033[K[{}{}] {}/{} {}{}", std::string(filled, '#'),
-               std::string(kWidth - filled, '-'), done, total_, unit_, trials);
+    fmt::print(stderr, "\r\033[K[{}{}] {}/{} {}{}", std::string(filled, '#'), std::string(kWidth - filled, '-'), done,
+               total_, unit_, trials);
     std::fflush(stderr);
     drawn_ = true;
   }

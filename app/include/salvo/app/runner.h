@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "salvo/report/report.h"
 #include "salvo/app/source.h"
+#include "salvo/report/report.h"
 
 namespace salvo::app {
 

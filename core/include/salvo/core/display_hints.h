@@ -40,7 +40,9 @@ struct DisplayHints {
 
   /// +1 if more is better, -1 if less is better, 0 if neither.
   int direction(std::string_view quantity) const {
-    const auto in = [quantity](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), quantity) != v.end(); };
+    const auto in = [quantity](const std::vector<std::string>& v) {
+      return std::find(v.begin(), v.end(), quantity) != v.end();
+    };
     if (in(neutral)) return 0;
     return in(lower_is_better) ? -1 : 1;
   }
@@ -48,7 +50,8 @@ struct DisplayHints {
   /// The hints of several rulesets in one table: this one's, then what the others add.
   void merge(const DisplayHints& other) {
     for (const Key& k : other.key) {
-      const bool seen = std::any_of(key.begin(), key.end(), [&k](const Key& m) { return m.quantity == k.quantity && m.run == k.run; });
+      const bool seen = std::any_of(key.begin(), key.end(),
+                                    [&k](const Key& m) { return m.quantity == k.quantity && m.run == k.run; });
       if (!seen) key.push_back(k);
     }
     const auto add = [](std::vector<std::string>& to, const std::vector<std::string>& from) {

@@ -78,9 +78,8 @@ struct Provenance {
   int threads = 1;                  ///< threads actually used
   std::string rules_data_version;   ///< asl::kRulesDataVersion
   std::uint64_t rules_data_hash = 0;
-  bool interrupted = false;  ///< the run was stopped (SIGINT) before it finished
-  std::size_t situations_total =
-      0;  ///< situations asked for (reports may hold fewer if interrupted)
+  bool interrupted = false;          ///< the run was stopped (SIGINT) before it finished
+  std::size_t situations_total = 0;  ///< situations asked for (reports may hold fewer if interrupted)
   /// Not provenance but how to show the tables: the display hints of the rulesets used.
   DisplayHints hints;
 };
@@ -92,8 +91,7 @@ std::string format_percent(double p);
 /// The `odds` table in the given format. Ends with a newline. Throws std::logic_error
 /// ("FILE: NAME: mc phase p_hit is nan [0, 1]; no table written") if any value to be shown is
 /// NaN or infinite.
-std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov,
-                        Format format);
+std::string format_odds(const std::vector<SituationReport>& reports, const Provenance& prov, Format format);
 
 /// Situation reports visited in order, one at a time, as often as a formatter needs: a sweep's
 /// reports need not all be in memory (`salvo odds` keeps them in a spill file).

@@ -14,34 +14,74 @@
 
 namespace salvo::asl {
 
-using salvo::RulesError;  // salvo/core/rules.h
 using salvo::Modifier;
+using salvo::RulesError;  // salvo/core/rules.h
 
 /// Flags recorded per step (a shot, or an attempt that turned out not to be a shot).
 enum Flag : int {
-  kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagKill, kFlagBurn, kFlagEliminated,
-  kFlagImmobilized, kFlagShock, kFlagPossibleShock, kFlagDud, kFlagMalfunction, kFlagDisabled,
-  kFlagLowAmmo, kFlagDepleted,
+  kFlagHit,
+  kFlagCritical,
+  kFlagMultipleHit,
+  kFlagKill,
+  kFlagBurn,
+  kFlagEliminated,
+  kFlagImmobilized,
+  kFlagShock,
+  kFlagPossibleShock,
+  kFlagDud,
+  kFlagMalfunction,
+  kFlagDisabled,
+  kFlagLowAmmo,
+  kFlagDepleted,
   // IFT results vs Personnel (A7.3), cumulative: PTC or worse, NMC or worse, K/# or #KIA, #KIA.
-  kFlagPtcOrWorse, kFlagMcOrWorse, kFlagCasualty, kFlagKia,
+  kFlagPtcOrWorse,
+  kFlagMcOrWorse,
+  kFlagCasualty,
+  kFlagKia,
   kNumFlags
 };
 /// Counters summed per step.
 enum Counter : int { kCounterShots, kCounterHits, kNumCounters };
 /// Categorical outcome of a step (the best effect of the shot on the target).
 enum Outcome : int {
-  kOutcomeNoShot, kOutcomeMiss, kOutcomeDud, kOutcomeNoEffect, kOutcomePossibleShock,
-  kOutcomeImmobilized, kOutcomeShock, kOutcomeEliminated, kOutcomeBurn,
+  kOutcomeNoShot,
+  kOutcomeMiss,
+  kOutcomeDud,
+  kOutcomeNoEffect,
+  kOutcomePossibleShock,
+  kOutcomeImmobilized,
+  kOutcomeShock,
+  kOutcomeEliminated,
+  kOutcomeBurn,
   // IFT Personnel results (A7.3), from least to most severe; "—" is kOutcomeNoEffect.
-  kOutcomePtc, kOutcomeNmc, kOutcome1Mc, kOutcome2Mc, kOutcome3Mc, kOutcome4Mc,
-  kOutcomeK1, kOutcomeK2, kOutcomeK3, kOutcomeK4,
-  kOutcome1Kia, kOutcome2Kia, kOutcome3Kia, kOutcome4Kia, kOutcome5Kia, kOutcome6Kia, kOutcome7Kia,
+  kOutcomePtc,
+  kOutcomeNmc,
+  kOutcome1Mc,
+  kOutcome2Mc,
+  kOutcome3Mc,
+  kOutcome4Mc,
+  kOutcomeK1,
+  kOutcomeK2,
+  kOutcomeK3,
+  kOutcomeK4,
+  kOutcome1Kia,
+  kOutcome2Kia,
+  kOutcome3Kia,
+  kOutcome4Kia,
+  kOutcome5Kia,
+  kOutcome6Kia,
+  kOutcome7Kia,
   kNumOutcomes
 };
 /// Why a fire phase ends.
 enum EndReason : int {
-  kEndRofExhausted, kEndIntensiveFireDone, kEndMalfunction, kEndTargetDestroyed,
-  kEndTargetEffect, kEndShotCap, kEndOutOfAmmo,
+  kEndRofExhausted,
+  kEndIntensiveFireDone,
+  kEndMalfunction,
+  kEndTargetDestroyed,
+  kEndTargetEffect,
+  kEndShotCap,
+  kEndOutOfAmmo,
   kEndFollowUpDone,  ///< the AFPh follow-up shot after Bounding First Fire was fired (D3.32); named only when asked for
   kNumEndReasons
 };
@@ -62,7 +102,7 @@ enum Status : int { kIntact, kImmobilized, kShocked, kUnconfirmedKill, kDestroye
 const char* status_name(int status);
 /// End reasons: destroyed in turn t (index t - 1), then these.
 constexpr int end_destroyed(int turn) { return turn - 1; }
-constexpr int end_turns_over(int turns) { return turns; }      ///< every turn was played
+constexpr int end_turns_over(int turns) { return turns; }        ///< every turn was played
 constexpr int end_gun_disabled(int turns) { return turns + 1; }  ///< gun disabled, nothing left to roll
 constexpr int end_out_of_ammo(int turns) { return turns + 2; }   ///< no ammunition, nothing left to roll
 constexpr int num_end_reasons(int turns) { return turns + 3; }
@@ -83,17 +123,17 @@ void add_names(RollProgram& p, int turns);
 
 /// To Kill numbers for one struck aspect.
 struct AspectKill {
-  std::string aspect;           ///< "hull front", "turret side", ...
-  int basic_tk = 0;             ///< Basic TK# (already doubled for a CH where `critical`)
-  std::vector<Modifier> mods;   ///< C7 Cases applied to the Basic TK#
-  std::optional<int> af;        ///< armor factor used (nullopt: unarmored)
+  std::string aspect;          ///< "hull front", "turret side", ...
+  int basic_tk = 0;            ///< Basic TK# (already doubled for a CH where `critical`)
+  std::vector<Modifier> mods;  ///< C7 Cases applied to the Basic TK#
+  std::optional<int> af;       ///< armor factor used (nullopt: unarmored)
   int final_tk = 0;
   bool critical = false;
 };
 
 /// Everything that decides one kind of shot in the phase (first shot, later shots, ...).
 struct ShotExplain {
-  std::string label;             ///< "shot 1 (APCR)", "shots 3+", "Intensive Fire shot"
+  std::string label;  ///< "shot 1 (APCR)", "shots 3+", "Intensive Fire shot"
   Ammo ammo = Ammo::kAP;
   int basic_th = 0;
   std::vector<Modifier> th_mods;  ///< C4 Gun/Ammo modifications to the Basic TH#
@@ -101,19 +141,19 @@ struct ShotExplain {
   std::vector<Modifier> drm;      ///< C5/C6 To Hit DRM
   bool double_lower_die = false;  ///< C5.35 Case C4: the lower die of the TH DR counts double
   int total_drm = 0;
-  int rof = 0;                    ///< ROF in effect for this shot
-  int breakdown = 12;             ///< B# in effect
-  std::optional<int> x_number;    ///< X# in effect
-  std::optional<int> depletion;   ///< Depletion # in effect (special ammo)
-  std::vector<AspectKill> kills;  ///< Final TK# per aspect that can be struck
-  bool direct_ift = false;        ///< MG/IFE: no To Hit DR; the IFT DR is the attack (D3.5, C2.29)
+  int rof = 0;                       ///< ROF in effect for this shot
+  int breakdown = 12;                ///< B# in effect
+  std::optional<int> x_number;       ///< X# in effect
+  std::optional<int> depletion;      ///< Depletion # in effect (special ammo)
+  std::vector<AspectKill> kills;     ///< Final TK# per aspect that can be struck
+  bool direct_ift = false;           ///< MG/IFE: no To Hit DR; the IFT DR is the attack (D3.5, C2.29)
   std::vector<std::string> effects;  ///< how a hit (or the MG/IFE attack) is resolved on the IFT
 };
 
 struct Explanation {
-  std::string th_color;               ///< "red" or "black", and why
+  std::string th_color;  ///< "red" or "black", and why
   std::vector<ShotExplain> shots;
-  std::vector<std::string> notes;     ///< rule readings and limits that matter for this situation
+  std::vector<std::string> notes;  ///< rule readings and limits that matter for this situation
 };
 
 struct Compiled {
@@ -140,7 +180,7 @@ struct CompileOptions {
 Compiled compile(const Situation& s, const CompileOptions& options = {});
 
 /// Version of the ASL rules data (bumped when any table or rule reading changes a number).
-inline constexpr const char* kRulesDataVersion = "asl-2026.11-4";
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-5";
 
 }  // namespace salvo::asl
 

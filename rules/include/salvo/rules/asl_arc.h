@@ -58,12 +58,12 @@ class CaTracker {
  private:
   int vca_, tca_;
   Terrain terrain_;
-  int vca_penalty_ = 0;          ///< NT Case A of this phase's VCA change (0: none)
-  unsigned paid_vca_ = 0;        ///< weapons that have paid vca_penalty_
-  int turret_penalty_ = 0;       ///< what the first turret weapon paid in the current TCA
-  unsigned turret_fired_ = 0;    ///< turret weapons that have fired in the current TCA
-  int bow_penalty_ = 0;          ///< what the first bow weapon paid in the current VCA
-  unsigned bow_fired_ = 0;       ///< bow weapons that have fired in the current VCA
+  int vca_penalty_ = 0;        ///< NT Case A of this phase's VCA change (0: none)
+  unsigned paid_vca_ = 0;      ///< weapons that have paid vca_penalty_
+  int turret_penalty_ = 0;     ///< what the first turret weapon paid in the current TCA
+  unsigned turret_fired_ = 0;  ///< turret weapons that have fired in the current TCA
+  int bow_penalty_ = 0;        ///< what the first bow weapon paid in the current VCA
+  unsigned bow_fired_ = 0;     ///< bow weapons that have fired in the current VCA
 };
 
 /// Case A of a situation's CA-changing (first) shot, one line per component with its rule

@@ -69,10 +69,10 @@ struct IftAttack {
 struct IftSpec {
   Effects effects = Effects::kToKill;
   TargetType target = TargetType::kVehicle;
-  bool direct = false;       ///< MG/IFE: no To Hit DR; the IFT DR itself is the attack
-  bool hull_down = false;    ///< A7.309: Unlikely Kill dr 3 does not immobilize a HD vehicle
-  IftAttack normal;          ///< a normal hit (or the MG/IFE attack)
-  IftAttack critical;        ///< a Critical Hit (C3.71: full FP doubled, positive TEM reversed)
+  bool direct = false;     ///< MG/IFE: no To Hit DR; the IFT DR itself is the attack
+  bool hull_down = false;  ///< A7.309: Unlikely Kill dr 3 does not immobilize a HD vehicle
+  IftAttack normal;        ///< a normal hit (or the MG/IFE attack)
+  IftAttack critical;      ///< a Critical Hit (C3.71: full FP doubled, positive TEM reversed)
 };
 
 /// Effects of an IFT attack with this Original Effects DR (the outcome of one hit).

@@ -25,19 +25,19 @@ struct KillSpec {
 
 /// Where this shot stands in the phase (what makes one shot differ from another).
 struct ShotContext {
-  int shots_fired = 0;          ///< shots already fired this phase at this target
-  bool special_out = false;     ///< the special ammo is gone: fire the fallback ammo (C8.9)
-  bool low_ammo_marked = false; ///< Low Ammo counter on the vehicle (D3.71)
-  bool intensive = false;       ///< this is the Intensive Fire shot (C5.6)
-  bool follow_up = false;       ///< the AFPh follow-up shot after Bounding First Fire (D3.32)
+  int shots_fired = 0;           ///< shots already fired this phase at this target
+  bool special_out = false;      ///< the special ammo is gone: fire the fallback ammo (C8.9)
+  bool low_ammo_marked = false;  ///< Low Ammo counter on the vehicle (D3.71)
+  bool intensive = false;        ///< this is the Intensive Fire shot (C5.6)
+  bool follow_up = false;        ///< the AFPh follow-up shot after Bounding First Fire (D3.32)
   // A duel over several turns (fire.turns > 1): a later turn pays no Case A or C2.5 (the CA
   // already points at the target) and starts from the Acquisition carried over (C6.5).
   bool later_turn = false;
   int carried_acquisition = 0;  ///< Acquisition level (0..2) at the start of a later turn
   // C6.57: a concealed target is acquired only by the shot that removes its concealment (here:
   // a hit), so against it only that shot and the ones after it build Acquisition.
-  bool revealed = false;      ///< a hit removed the target's concealment: no more Case K
-  int acquiring_shots = -1;   ///< shots that built Acquisition this phase; -1: every shot fired
+  bool revealed = false;     ///< a hit removed the target's concealment: no more Case K
+  int acquiring_shots = -1;  ///< shots that built Acquisition this phase; -1: every shot fired
 };
 
 /// Everything fixed for one shot before the dice are rolled.
@@ -46,15 +46,15 @@ struct ShotSpec {
   // To Hit (C3.3)
   int modified_th = 0;
   int drm = 0;
-  bool double_lower_die = false; ///< C5.35 Case C4: Motion Fire without a gyrostabilizer
-  bool hull_down = false;        ///< D4.2
-  bool target_bypass = false;    ///< same-hex hull hits strike the side (D3.2 EXC, An 97)
-  bool same_hex = false;         ///< Case E: Target Facing from the colored dr (D3.2)
+  bool double_lower_die = false;  ///< C5.35 Case C4: Motion Fire without a gyrostabilizer
+  bool hull_down = false;         ///< D4.2
+  bool target_bypass = false;     ///< same-hex hull hits strike the side (D3.2 EXC, An 97)
+  bool same_hex = false;          ///< Case E: Target Facing from the colored dr (D3.2)
   Facing facing = Facing::kFront;
-  bool multiple_hits = false;    ///< C3.8: Gun 15-40mm
+  bool multiple_hits = false;  ///< C3.8: Gun 15-40mm
   // To Kill (C7)
-  bool he = false;               ///< HE: TK+1 immobilizes/shocks; other ammo: possible shock
-  bool red_cs = false;           ///< note A: -1 on the burn check
+  bool he = false;                  ///< HE: TK+1 immobilizes/shocks; other ammo: possible shock
+  bool red_cs = false;              ///< note A: -1 on the burn check
   std::array<KillSpec, 12> kill{};  ///< by kill_index(location, facing, critical)
   // Malfunction and ammunition (A9.7, C2.28, D3.7, D3.71, C8.9)
   int breakdown = 12;
@@ -63,7 +63,7 @@ struct ShotSpec {
   std::optional<int> depletion;    ///< Depletion # of the special ammo fired (nullopt: not depleting)
   // Rate of Fire (C2.24)
   int rof = 0;
-  bool keeps_rof = true;           ///< false for the Intensive Fire shot (C5.6)
+  bool keeps_rof = true;  ///< false for the Intensive Fire shot (C5.6)
   // Infantry Fire Table (A7, C.6, C3.32-.33, C3.71; MG/IFE D3.5, C2.29)
   IftSpec ift;
 };
@@ -74,6 +74,9 @@ constexpr int kill_index(Location loc, Facing f, bool critical) {
 
 /// Build the spec (and its explanation) of the shot in context `ctx`. Throws RulesError.
 ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* explain);
+
+/// "AP", "APCR", "APDS", "HEAT", "HE", "none": as explain and messages name ammunition.
+const char* ammo_text(Ammo a);
 
 /// A21.11-.13: 1 for a captured weapon (manned by a qualified enemy crew) or one manned by
 /// non-qualified friendly Infantry, 2 for both (non-qualified enemy MMC double the penalties),
@@ -111,9 +114,9 @@ bool needs_subsequent_dr(const ShotSpec& spec, int colored, int white);
 
 struct Hit {
   bool hit = false;
-  bool critical = false;   ///< C3.7
-  bool multiple = false;   ///< C3.8: two hits, the firer uses the better effects DR
-  bool improbable = false; ///< C3.6
+  bool critical = false;                ///< C3.7
+  bool multiple = false;                ///< C3.8: two hits, the firer uses the better effects DR
+  bool improbable = false;              ///< C3.6
   Location location = Location::kHull;  ///< C3.9
   Facing facing = Facing::kFront;       ///< D3.2
 };

@@ -14,16 +14,35 @@
 namespace salvo::asl {
 
 enum class Nationality : std::uint8_t {
-  kGerman, kRussian, kAmerican, kBritish, kFrench, kItalian, kFinnish, kSwedish, kAxisMinor,
-  kAlliedMinor, kJapanese, kChineseGmd, kChineseCommunist, kPartisan, kThai, kBurmese,
-  kIndonesian, kKoreanUs, kRok, kBcfk, kKpa, kCpva,
+  kGerman,
+  kRussian,
+  kAmerican,
+  kBritish,
+  kFrench,
+  kItalian,
+  kFinnish,
+  kSwedish,
+  kAxisMinor,
+  kAlliedMinor,
+  kJapanese,
+  kChineseGmd,
+  kChineseCommunist,
+  kPartisan,
+  kThai,
+  kBurmese,
+  kIndonesian,
+  kKoreanUs,
+  kRok,
+  kBcfk,
+  kKpa,
+  kCpva,
 };
 
 enum class ThColor : std::uint8_t { kAuto, kRed, kBlack };  ///< A25 / C3.3
 enum class Ammo : std::uint8_t { kAP, kAPCR, kAPDS, kHEAT, kHE, kNone };
 /// Special ammunition: it has a Depletion Number and may run out (C8.1, C8.9).
 constexpr bool is_special(Ammo a) { return a == Ammo::kAPCR || a == Ammo::kAPDS || a == Ammo::kHEAT; }
-enum class GunType : std::uint8_t { kT, kST, kNT };                   ///< C5.1 Case A columns
+enum class GunType : std::uint8_t { kT, kST, kNT };                       ///< C5.1 Case A columns
 enum class Terrain : std::uint8_t { kOpen, kWoods, kBuilding, kRubble };  ///< C5.11 doubling
 enum class Phase : std::uint8_t {
   kPrep,       ///< Prep Fire Phase
@@ -46,41 +65,47 @@ enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
 using ArmorFactor = std::optional<int>;
 
 struct Gun {
-  int caliber_mm = 75;       ///< e.g. 75; 12.7 is stored as 12 with mg_127 = true (not yet used)
+  int caliber_mm = 75;  ///< e.g. 75; 12.7 is stored as 12 with mg_127 = true (not yet used)
   enum class Barrel : std::uint8_t { kNormal, kShort, kLong, kVeryLong } barrel = Barrel::kNormal;
-  std::string designation;   ///< as written: "75L", "37*", "88LL"
+  std::string designation;  ///< as written: "75L", "37*", "88LL"
 };
 
 struct Firer {
   Nationality nationality = Nationality::kGerman;
-  int year = 1944;                     ///< scenario year (A25 colors, C8.12 depletion defaults)
-  int month = 6;                       ///< scenario month 1..12
+  int year = 1944;  ///< scenario year (A25 colors, C8.12 depletion defaults)
+  int month = 6;    ///< scenario month 1..12
   ThColor th_color = ThColor::kAuto;
   Gun gun;
   Ammo ammo = Ammo::kAP;
-  int rof = 0;                         ///< Multiple ROF (C2.24); 0 = none
-  int breakdown = 12;                  ///< B# (A9.7, C2.28, D3.7)
-  std::optional<int> x_number;         ///< printed X# (A9.7), if any
-  bool low_ammo = false;               ///< the B# is circled (D3.71)
-  bool low_ammo_marked = false;        ///< a Low Ammo counter is already on the vehicle (D3.71)
-  std::optional<int> depletion;        ///< Depletion # of the special ammo (C8.9); nullopt = C8.12 default or unlimited
-  bool elite = false;                  ///< C8.2: +1 to the Depletion #
-  Ammo fallback_ammo = Ammo::kAP;      ///< fired once the special ammo is gone (C8.9); kNone = stop
+  int rof = 0;                     ///< Multiple ROF (C2.24); 0 = none
+  int breakdown = 12;              ///< B# (A9.7, C2.28, D3.7)
+  std::optional<int> x_number;     ///< printed X# (A9.7), if any
+  bool low_ammo = false;           ///< the B# is circled (D3.71)
+  bool low_ammo_marked = false;    ///< a Low Ammo counter is already on the vehicle (D3.71)
+  std::optional<int> depletion;    ///< Depletion # of the special ammo (C8.9); nullopt = C8.12 default or unlimited
+  bool elite = false;              ///< C8.2: +1 to the Depletion #
+  Ammo fallback_ammo = Ammo::kAP;  ///< fired once the special ammo is gone (C8.9); kNone = stop
   GunType gun_type = GunType::kT;
-  bool vehicle = true;                 ///< vehicular Gun (D3.7) or a non-vehicular Gun (C2.5)
-  bool stabilized = false;             ///< gyrostabilized (C5.3: Case C +1 instead of +2/+3)
-  int armor_leader = 0;                ///< Armor Leader modifier (D3.44), e.g. -1
-  bool captured = false;               ///< C5.8 Case H: +2, red TH#, B# -2
-  bool non_qualified = false;          ///< C5.8 Case H: +2 (manned by non-qualified Infantry)
-  bool no_intensive_fire = false;      ///< "No IF" on the counter (C5.63)
-  bool bow_mounted = false;            ///< the weapon fires in the VCA (bow/hull mount, D3.11), not the TCA
-  bool bypass = false;                 ///< the firing vehicle is in Bypass (D2.32)
-  std::optional<int> cafp;             ///< its Covered Arc Focal Point, as a direction 0..5 (D2.32)
-  Weapon weapon = Weapon::kGun;        ///< Gun (To Hit), or MG / IFE fire on the IFT (D3.5, C2.29)
-  int fp = 0;                          ///< MG/IFE Firepower as printed (or the FP of all MG fired together, D3.5)
-  std::optional<int> normal_range;     ///< MG Normal Range (A7.22 Long Range Fire); IFE: 16 (C2.29)
-  std::optional<int> repair;           ///< R# of a non-vehicular Gun (A9.72); vehicles repair on a dr 1 (D3.7)
+  bool vehicle = true;              ///< vehicular Gun (D3.7) or a non-vehicular Gun (C2.5)
+  bool stabilized = false;          ///< gyrostabilized (C5.3: Case C +1 instead of +2/+3)
+  int armor_leader = 0;             ///< Armor Leader modifier (D3.44), e.g. -1
+  bool captured = false;            ///< C5.8 Case H: +2, red TH#, B# -2
+  bool non_qualified = false;       ///< C5.8 Case H: +2 (manned by non-qualified Infantry)
+  bool no_intensive_fire = false;   ///< "No IF" on the counter (C5.63)
+  bool bow_mounted = false;         ///< the weapon fires in the VCA (bow/hull mount, D3.11), not the TCA
+  bool bypass = false;              ///< the firing vehicle is in Bypass (D2.32)
+  std::optional<int> cafp;          ///< its Covered Arc Focal Point, as a direction 0..5 (D2.32)
+  Weapon weapon = Weapon::kGun;     ///< Gun (To Hit), or MG / IFE fire on the IFT (D3.5, C2.29)
+  int fp = 0;                       ///< MG/IFE Firepower as printed (or the FP of all MG fired together, D3.5)
+  std::optional<int> normal_range;  ///< MG Normal Range (A7.22 Long Range Fire); IFE: 16 (C2.29)
+  std::optional<int> repair;        ///< R# of a non-vehicular Gun (A9.72); vehicles repair on a dr 1 (D3.7)
+  bool mortar = false;              ///< the Gun is a mortar (C9): Area Target Type only, keeps its Multiple ROF (C3.33)
+  std::optional<int> min_range;     ///< a mortar's minimum range in hexes, as printed (C9.1); required for a mortar
+  std::optional<int> max_range;     ///< a mortar's maximum range in hexes, as printed (C9.1); optional
 };
+
+/// C9.2: a light mortar (<= 60mm here, a reading) has no Covered Arc and is a SW (no Intensive Fire, C5.6).
+constexpr bool light_mortar(const Firer& f) { return f.mortar && f.gun.caliber_mm <= 60; }
 
 struct Armor {
   ArmorFactor hull_front = 8, hull_side = 8, turret_front = 8, turret_side = 8;
@@ -88,56 +113,58 @@ struct Armor {
 
 struct Target {
   TargetType type = TargetType::kVehicle;
-  bool unarmored = false;              ///< the whole vehicle is unarmored (C7.311, C7.331, C7.34)
+  bool unarmored = false;  ///< the whole vehicle is unarmored (C7.311, C7.331, C7.34)
   Armor armor;
   TurretArmor turret_armor = TurretArmor::kNormal;
-  Facing facing = Facing::kFront;      ///< Target Facing toward the firer (D3.2)
-  int size = 0;                        ///< Case P DRM (C6.7): -2 very large .. +2 very small
-  bool hull_down = false;              ///< D4.2: only turret hits (and CH) count
-  bool moving = false;                 ///< Case J (C6.1)
-  std::optional<double> mp_in_los;     ///< Defensive First Fire: MP spent in the firer's LOS (C6.11-.12)
-  bool concealed = false;              ///< Case K (C6.2)
-  int tem = 0;                         ///< Case Q (C6.8)
-  int hindrance = 0;                   ///< Case R (C6.9)
-  bool red_cs = false;                 ///< AFV Destruction Table note A: -1 for the burn check
-  bool bypass = false;                 ///< the target vehicle is in Bypass (D2.32, D3.2)
-  bool ffnam = false;                  ///< Infantry using Non-Assault Movement: Case J3 -1 (C6.13); IFT -1
-  bool ffmo = false;                   ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
+  Facing facing = Facing::kFront;    ///< Target Facing toward the firer (D3.2)
+  int size = 0;                      ///< Case P DRM (C6.7): -2 very large .. +2 very small
+  bool hull_down = false;            ///< D4.2: only turret hits (and CH) count
+  bool moving = false;               ///< Case J (C6.1)
+  std::optional<double> mp_in_los;   ///< Defensive First Fire: MP spent in the firer's LOS (C6.11-.12)
+  bool concealed = false;            ///< Case K (C6.2)
+  int tem = 0;                       ///< Case Q (C6.8)
+  int hindrance = 0;                 ///< Case R (C6.9)
+  bool red_cs = false;               ///< AFV Destruction Table note A: -1 for the burn check
+  bool bypass = false;               ///< the target vehicle is in Bypass (D2.32, D3.2)
+  bool ffnam = false;                ///< Infantry using Non-Assault Movement: Case J3 -1 (C6.13); IFT -1
+  bool ffmo = false;                 ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
+  Terrain terrain = Terrain::kOpen;  ///< the target's terrain; only woods matters (B13.3 Air Bursts)
+  bool entrenched = false;           ///< in an entrenchment or pillbox: no Air Burst (B13.3)
 };
 
 struct Fire {
-  int range = 6;                       ///< hexes
+  int range = 6;  ///< hexes
   Phase phase = Phase::kPrep;
-  bool opportunity = false;            ///< Opportunity Fire in the AFPh (A7.25): no Case B
-  int ca_change = 0;                   ///< hexspines of Covered Arc change for the first shot (C5.1)
+  bool opportunity = false;  ///< Opportunity Fire in the AFPh (A7.25): no Case B
+  int ca_change = 0;         ///< hexspines of Covered Arc change for the first shot (C5.1)
   Terrain firer_terrain = Terrain::kOpen;
-  bool buttoned_up = false;            ///< Case I (C5.9)
-  bool same_hex = false;               ///< Case E (C5.5), Target Facing from the colored dr (D3.2)
-  int acquisition = 0;                 ///< existing Acquisition level: 0, 1 (-1) or 2 (-2) (C6.5)
-  int extra_drm = 0;                   ///< any other To Hit DRM (CX, Encircled, Stun, ...)
-  std::optional<double> los_mp;        ///< Bounding First Fire: MP in the target's LOS (C5.31-.32)
-  bool pinned = false;                 ///< Case D (C5.4)
-  std::optional<int> max_shots;        ///< cap on shots in the phase
-  bool intensive_fire = false;         ///< take the one Intensive Fire shot after ROF (C5.6)
+  bool buttoned_up = false;      ///< Case I (C5.9)
+  bool same_hex = false;         ///< Case E (C5.5), Target Facing from the colored dr (D3.2)
+  int acquisition = 0;           ///< existing Acquisition level: 0, 1 (-1) or 2 (-2) (C6.5)
+  int extra_drm = 0;             ///< any other To Hit DRM (CX, Encircled, Stun, ...)
+  std::optional<double> los_mp;  ///< Bounding First Fire: MP in the target's LOS (C5.31-.32)
+  bool pinned = false;           ///< Case D (C5.4)
+  std::optional<int> max_shots;  ///< cap on shots in the phase
+  bool intensive_fire = false;   ///< take the one Intensive Fire shot after ROF (C5.6)
   // Covered Arc geometry (C3.2, C5.1, D3.51, D2.321): directions are the hexspines 0..5.
-  std::optional<int> vca;              ///< the vehicle's VCA (D3.11)
-  std::optional<int> tca;              ///< the turret's TCA, or a Gun's CA (D3.12, C3.2)
-  std::optional<int> target_direction; ///< the arc that holds the target
-  bool pivot = false;                  ///< turn the whole vehicle (VCA) to the target (D3.51: NT)
-  std::optional<int> maintained_ca;    ///< Case A another weapon paid in this CA this phase (D3.51)
-  bool motion = false;                 ///< the firer is in Motion or Non-Stopped: Case C4 (C5.35)
-  bool follow_up = false;              ///< D3.32: Multiple ROF kept after max_shots Bounding First Fire shots: one more in the AFPh
+  std::optional<int> vca;               ///< the vehicle's VCA (D3.11)
+  std::optional<int> tca;               ///< the turret's TCA, or a Gun's CA (D3.12, C3.2)
+  std::optional<int> target_direction;  ///< the arc that holds the target
+  bool pivot = false;                   ///< turn the whole vehicle (VCA) to the target (D3.51: NT)
+  std::optional<int> maintained_ca;     ///< Case A another weapon paid in this CA this phase (D3.51)
+  bool motion = false;                  ///< the firer is in Motion or Non-Stopped: Case C4 (C5.35)
+  bool follow_up = false;  ///< D3.32: Multiple ROF kept after max_shots Bounding First Fire shots: one more in the AFPh
   StopOn stop_on = StopOn::kDestroyed;
   // A duel over several Player Turns: the same fire phase each turn, with Rally Phases between.
-  int turns = 1;                       ///< fire phases (turns) resolved in a row, 1..kMaxTurns
-  int rally_phases = 1;                ///< Rally Phases between two of the firer's fire phases: 1 or 2
+  int turns = 1;         ///< fire phases (turns) resolved in a row, 1..kMaxTurns
+  int rally_phases = 1;  ///< Rally Phases between two of the firer's fire phases: 1 or 2
 };
 
 using salvo::kMaxTurns;  // most turns a duel (fire.turns) may span: salvo/core/rules.h
 
 struct Override {
-  std::optional<int> modified_th;      ///< replaces the Modified TH# (C3.3)
-  std::optional<int> basic_tk;         ///< replaces the Basic TK# (C7.2)
+  std::optional<int> modified_th;  ///< replaces the Modified TH# (C3.3)
+  std::optional<int> basic_tk;     ///< replaces the Basic TK# (C7.2)
 };
 
 /// A roll beyond firing (D2): an Excessive Speed Breakdown DR, a mechanical reliability DR on a
@@ -148,21 +175,21 @@ enum class Manufacturer : std::uint8_t { kAmerican, kCzech, kRussian, kBritish, 
 
 struct Movement {
   MovementRoll roll = MovementRoll::kNone;
-  int mp_allotment = 12;               ///< printed MP allotment (D2.5: the 1/4 cap, FRD)
-  bool red_mp = false;                 ///< MP allotment printed red (D2.5 FRU DRM; D2.51 reliability DR)
-  double mp_sought = 1;                ///< ESB: extra MP declared (D2.5)
+  int mp_allotment = 12;                              ///< printed MP allotment (D2.5: the 1/4 cap, FRD)
+  bool red_mp = false;                                ///< MP allotment printed red (D2.5 FRU DRM; D2.51 reliability DR)
+  double mp_sought = 1;                               ///< ESB: extra MP declared (D2.5)
   Manufacturer manufacturer = Manufacturer::kGerman;  ///< ESB nationality DRM (D2.5)
-  double mp_in_los = 1;                ///< Motion attempt: MF/MP the enemy unit spent in LOS (D2.401)
-  int drm = 0;                         ///< any other DRM on the ESB DR or reliability DR (e.g. a Vehicle Note)
+  double mp_in_los = 1;                               ///< Motion attempt: MF/MP the enemy unit spent in LOS (D2.401)
+  int drm = 0;  ///< any other DRM on the ESB DR or reliability DR (e.g. a Vehicle Note)
 };
 
 struct Situation {
-  std::string name;                    ///< label for tables (file stem, sweep values)
+  std::string name;  ///< label for tables (file stem, sweep values)
   Firer firer;
   Target target;
   Fire fire;
   Override override_;
-  std::optional<Movement> movement;    ///< set: the situation is this movement roll, not a shot (D2)
+  std::optional<Movement> movement;  ///< set: the situation is this movement roll, not a shot (D2)
 };
 
 }  // namespace salvo::asl

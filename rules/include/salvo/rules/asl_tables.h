@@ -122,14 +122,14 @@ struct TableData {
   // C4 Gun/Ammo modifications, in chart order: barrel (C4.1), special ammo (C4.3), caliber (C4.2).
   std::span<const C4Row<Gun::Barrel>> c4_barrel;
   std::span<const C4Row<Ammo>> c4_ammo;
-  std::span<const C4Row<int>> c4_caliber;  // key: the caliber limit (mm), "<= key"
+  std::span<const C4Row<int>> c4_caliber;    // key: the caliber limit (mm), "<= key"
   std::span<const NationalGun> always_apcr;  // C4.3, C7.32
   // C7 To Kill Tables.
-  std::span<const TkEntry> ap_tk;              // C7.31 black entries
-  std::span<const TkEntry> apcr_tk;            // C7.32 black entries ("D": APDS)
-  std::span<const ColoredTkEntry> colored_tk;  // C7.31, C7.32 colored entries
-  std::span<const CaliberValue> heat_tk;       // C7.33, by exact caliber
-  std::span<const HeTkBand> he_tk;             // C7.34
+  std::span<const TkEntry> ap_tk;                 // C7.31 black entries
+  std::span<const TkEntry> apcr_tk;               // C7.32 black entries ("D": APDS)
+  std::span<const ColoredTkEntry> colored_tk;     // C7.31, C7.32 colored entries
+  std::span<const CaliberValue> heat_tk;          // C7.33, by exact caliber
+  std::span<const HeTkBand> he_tk;                // C7.34
   std::span<const CaliberValue> ap_unarmored_tk;  // C7.311, C7.321: Final TK# by caliber band (from)
   int heat_unarmored_tk = 0;                      // C7.331
   // C7.24 Case D.
@@ -144,11 +144,11 @@ struct TableData {
   std::array<int, 3> case_a_first{};
   int case_a_further = 0;
   // A7.3 Infantry Fire Table and the tables read with it.
-  std::array<int, kNumIftColumns> ift_columns{};  // FP of each column
+  std::array<int, kNumIftColumns> ift_columns{};              // FP of each column
   std::array<std::array<Outcome, kNumIftColumns>, 16> ift{};  // Personnel: Final DR <= 0 .. >= 15
-  std::array<int, kNumIftColumns> ift_column_caliber{};   // C.6 HE: smallest caliber of each column
-  std::array<int, kNumIftColumns> vehicle_kill_number{};  // A7.308 Vehicle line
-  std::array<Outcome, 6> unlikely_kill{};                 // A7.309, by dr (3: none if hull down)
+  std::array<int, kNumIftColumns> ift_column_caliber{};       // C.6 HE: smallest caliber of each column
+  std::array<int, kNumIftColumns> vehicle_kill_number{};      // A7.308 Vehicle line
+  std::array<Outcome, 6> unlikely_kill{};                     // A7.309, by dr (3: none if hull down)
 };
 
 /// The ASL chart data the lookups below read.
@@ -157,7 +157,7 @@ const TableData& table_data();
 /// Call f(name, table) for every member of `data` (TableData, const or not), in a fixed order.
 /// tables_hash and its test both go through here.
 template <class Data, class F>
-  requires std::same_as<std::remove_const_t<Data>, TableData>
+requires std::same_as<std::remove_const_t<Data>, TableData>
 void for_each_table(Data& data, F&& f) {
   // One name per member: adding a member to TableData breaks this line until it is listed.
   auto& [th_range_max, th_vehicle_black, th_vehicle_red, th_infantry_black, th_infantry_red, th_area, th_color,

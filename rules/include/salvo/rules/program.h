@@ -60,8 +60,8 @@ struct Leaf {
   std::array<std::uint8_t, kMaxCounters> counts{};  ///< added to counter i
   std::uint8_t outcome = 0;                         ///< categorical outcome of the step
   std::uint8_t end_reason = 0;                      ///< why the run ended, when next_state < 0
-  bool closes_window = false;  ///< this step ends the first window (e.g. "the first shot fired")
-  std::int32_t next_state = -1;  ///< state of the next step; -1: the run is over
+  bool closes_window = false;                       ///< this step ends the first window (e.g. "the first shot fired")
+  std::int32_t next_state = -1;                     ///< state of the next step; -1: the run is over
 
   friend bool operator==(const Leaf&, const Leaf&) = default;
 };
@@ -91,8 +91,8 @@ struct RollProgram {
   struct TurnSeries {
     enum class Kind : std::uint8_t { kFlag, kEndReason };
     Kind kind = Kind::kFlag;
-    std::string name;          ///< "destroyed_by"
-    std::uint32_t first = 0;   ///< index of turn 1 in flag_names or end_reason_names
+    std::string name;         ///< "destroyed_by"
+    std::uint32_t first = 0;  ///< index of turn 1 in flag_names or end_reason_names
     int turns = 0;
     friend bool operator==(const TurnSeries&, const TurnSeries&) = default;
   };
@@ -143,8 +143,8 @@ class ProgramBuilder {
   /// The index of the entry with hash `h` for which `same(index)` holds; if there is none,
   /// insert `fresh` (the index of the entry about to be added, count = entries so far).
   template <class Same>
-  static std::int32_t find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h,
-                                     std::int32_t fresh, Same same);
+  static std::int32_t find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h, std::int32_t fresh,
+                                     Same same);
 
   RollProgram p_;
   std::vector<Slot> leaf_index_;

@@ -25,12 +25,12 @@ using salvo::RulesError;
 
 // ---- Values the text states (built in) ----
 
-inline constexpr int kWeakFire = -2;        ///< 3.5: two thirds or less of the bases fire
-inline constexpr int kRemnantFire = -4;     ///< 3.5: one third or less
-inline constexpr int kOutstandingHit = +1;     ///< 3.6: to hit
-inline constexpr int kAbysmalHit = -1;         ///< 3.6: to hit
-inline constexpr int kMediumMgKill = -2;    ///< 3.6: anti-tank, to kill
-inline constexpr int kHeavyMgKill = -1;     ///< 3.6: anti-tank, to kill
+inline constexpr int kWeakFire = -2;          ///< 3.5: two thirds or less of the bases fire
+inline constexpr int kRemnantFire = -4;       ///< 3.5: one third or less
+inline constexpr int kOutstandingHit = +1;    ///< 3.6: to hit
+inline constexpr int kAbysmalHit = -1;        ///< 3.6: to hit
+inline constexpr int kMediumMgKill = -2;      ///< 3.6: anti-tank, to kill
+inline constexpr int kHeavyMgKill = -1;       ///< 3.6: anti-tank, to kill
 inline constexpr int kMortarMinRange = 120;   ///< 3.7, yards
 inline constexpr int kMortarMaxRange = 1800;  ///< 3.7, yards
 inline constexpr int kNumShellSizes = 12;     ///< 3.6 Weapon Size Index: categories 0..11
@@ -77,7 +77,7 @@ struct Chart {
   std::string name;
   std::map<std::string, int> ranges;  ///< Base and Range chart: weapon -> maximum range, yards
   // Small Arms Fire chart (3.1, 3.5).
-  int small_arms_dice = 2;                    ///< 1 (1d6) or 2 (2d6)
+  int small_arms_dice = 2;                     ///< 1 (1d6) or 2 (2d6)
   std::map<std::string, int> small_arms_mods;  ///< kSmallArmsModifiers
   std::vector<RangeBand> small_arms_bands;     ///< value: range modifier
   ResultTable small_arms_results;
@@ -113,7 +113,7 @@ enum class TargetSize : std::uint8_t { kNormal, kLarge, kSmall };
 
 struct Firer {
   int bases = 1;
-  int bases_firing = 0;  ///< 0: all of them (3.1, 3.5 Weak/Remnant)
+  int bases_firing = 0;          ///< 0: all of them (3.1, 3.5 Weak/Remnant)
   std::optional<MachineGun> mg;  ///< unset: from the weapon, see mg_of()
   std::optional<bool> mortar;    ///< the 3.7 mortar rules; unset: from the weapon, see is_mortar()
   bool mounted_cavalry = false;  ///< 3.1: assault weapon range, Moved modifier
@@ -125,11 +125,11 @@ struct Firer {
   /// Direct artillery ammunition; unset: the weapon's own, see ammo_of(). A machine gun fires
   /// no H.E. or APCP shells and takes no ammunition setting (3.6, 3.7).
   std::optional<Ammo> ammo;
-  std::optional<bool> secondary;   ///< ammo is secondary (3.7); unset: only APCP and smoke are
+  std::optional<bool> secondary;     ///< ammo is secondary (3.7); unset: only APCP and smoke are
   Ammo fallback_ammo = Ammo::kNone;  ///< the primary ammunition once the secondary is out
-  std::optional<int> shell_size;   ///< 0..11 (3.6 Weapon Size Index); unset: see shell_size_of(const Firer&)
-  int weapon_value = 0;            ///< anti-tank value for the weapon differential
-  bool jammed = false;             ///< an MG already jammed when the fire starts
+  std::optional<int> shell_size;     ///< 0..11 (3.6 Weapon Size Index); unset: see shell_size_of(const Firer&)
+  int weapon_value = 0;              ///< anti-tank value for the weapon differential
+  bool jammed = false;               ///< an MG already jammed when the fire starts
 };
 
 struct Target {
@@ -192,9 +192,21 @@ Ammo ammo_of(const Firer& f);
 // ---- What the program records ----
 
 enum Flag : int {
-  kFlagHit, kFlagResultK, kFlagResultD, kFlagResultI, kFlagBaseKilled, kFlagBaseDamaged,
-  kFlagImmobilized, kFlagRapidFire, kFlagMgJam, kFlagMgRepaired, kFlagAmmoOut, kFlagOutOfFuel,
-  kFlagTargetDestroyed, kFlagTargetRemnant, kNumFixedFlags
+  kFlagHit,
+  kFlagResultK,
+  kFlagResultD,
+  kFlagResultI,
+  kFlagBaseKilled,
+  kFlagBaseDamaged,
+  kFlagImmobilized,
+  kFlagRapidFire,
+  kFlagMgJam,
+  kFlagMgRepaired,
+  kFlagAmmoOut,
+  kFlagOutOfFuel,
+  kFlagTargetDestroyed,
+  kFlagTargetRemnant,
+  kNumFixedFlags
 };
 /// Multi-turn fire adds flags remnant_by_turn_<t>, t = 1..turns, after the fixed ones.
 enum Counter : int { kCounterShots, kCounterHits, kCounterBasesKilled, kCounterTurnsFired, kNumCounters };
@@ -233,15 +245,15 @@ struct ShotSpec {
   FireKind kind = FireKind::kSmallArms;
   Ammo ammo = Ammo::kNone;
   bool anti_tank = false;
-  int dice = 2;           ///< small arms: 1 or 2
-  int to_hit = 0;         ///< artillery: modified 2d6 needed
-  int hit_mod = 0;        ///< artillery To Hit, or the small arms roll modifier
-  int kill_mod = 0;       ///< artillery To Kill
+  int dice = 2;                        ///< small arms: 1 or 2
+  int to_hit = 0;                      ///< artillery: modified 2d6 needed
+  int hit_mod = 0;                     ///< artillery To Hit, or the small arms roll modifier
+  int kill_mod = 0;                    ///< artillery To Kill
   const ResultTable* table = nullptr;  ///< small arms results or the section's kill boxes
-  bool secondary = false;   ///< 3.7 secondary ammunition rule on the kill die
-  bool jam_on_fire_die = false;  ///< 3.7 MG: any 1 on the small arms roll checks for a jam
-  bool jam_on_kill_die = false;  ///< 3.7 MG in the anti-tank role: a 1 on the kill die checks
-  bool rapid_fire = false;       ///< 3.7 Rapid Fire Reward on a natural 12
+  bool secondary = false;              ///< 3.7 secondary ammunition rule on the kill die
+  bool jam_on_fire_die = false;        ///< 3.7 MG: any 1 on the small arms roll checks for a jam
+  bool jam_on_kill_die = false;        ///< 3.7 MG in the anti-tank role: a 1 on the kill die checks
+  bool rapid_fire = false;             ///< 3.7 Rapid Fire Reward on a natural 12
   std::vector<Modifier> hit_mods, kill_mods;
 };
 
@@ -257,9 +269,9 @@ struct TargetState {
 struct Shot {
   bool hit = false;
   Result result = Result::kNone;  ///< the chart box read (kNone on a miss)
-  bool jam_check = false;        ///< a jam roll is needed
-  bool ammo_out = false;         ///< 3.7 secondary ammunition exhausted
-  bool rapid_fire = false;       ///< 3.7 fires again at once
+  bool jam_check = false;         ///< a jam roll is needed
+  bool ammo_out = false;          ///< 3.7 secondary ammunition exhausted
+  bool rapid_fire = false;        ///< 3.7 fires again at once
 };
 
 /// Resolve one shot. Small arms: `roll` is the face of the chart's dice (pair face 0..35 for

@@ -63,7 +63,7 @@ struct Variant {
 
 /// Limits a loader applies while reading.
 struct ReadLimits {
-  std::size_t max_situations = 1'000'000;  ///< per file: a larger sweep is refused
+  std::size_t max_situations = 1'000'000;             ///< per file: a larger sweep is refused
   std::size_t max_file_bytes = std::size_t{4} << 20;  ///< per file read (a chart named by a file)
 };
 

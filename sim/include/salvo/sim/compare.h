@@ -34,10 +34,10 @@ namespace salvo::sim {
 struct QuantityDiff {
   std::string name;  ///< "p_<flag>" or "e_<counter>"
   Window window = Window::kRun;
-  Estimate a, b;     ///< each option's value
-  Estimate diff;     ///< A - B, 95% interval (exact: lo == hi)
-  double p_a_higher = 0.0;  ///< P(X_A > X_B), separate runs
-  double p_b_higher = 0.0;  ///< P(X_B > X_A), separate runs
+  Estimate a, b;                            ///< each option's value
+  Estimate diff;                            ///< A - B, 95% interval (exact: lo == hi)
+  double p_a_higher = 0.0;                  ///< P(X_A > X_B), separate runs
+  double p_b_higher = 0.0;                  ///< P(X_B > X_A), separate runs
   std::optional<Estimate> paired_a_higher;  ///< Monte Carlo: fraction of trials, same dice
   std::optional<Estimate> paired_b_higher;
 };
@@ -57,7 +57,7 @@ struct CompareOptions {
   std::uint64_t seed = 1;
   std::uint64_t situation_key = 0;  ///< the target (sweep point) being compared
   std::uint64_t trials = 1'000'000;
-  int threads = 0;  ///< 0 = all cores; results never depend on it
+  int threads = 0;                          ///< 0 = all cores; results never depend on it
   const std::atomic<bool>* stop = nullptr;  ///< set: stop at the next wave of blocks
   std::function<void(std::uint64_t done, std::uint64_t planned)> progress;  ///< optional
 };

@@ -50,7 +50,7 @@ struct McDistributions {
   Distribution counter;  ///< as exact_counter_distribution
   Distribution outcome;  ///< as exact_outcome_distribution
 };
-McDistributions mc_distributions(const RollProgram& program, const McDistributionOptions& options,
-                                 Window window, int counter, int cap, int flag);
+McDistributions mc_distributions(const RollProgram& program, const McDistributionOptions& options, Window window,
+                                 int counter, int cap, int flag);
 
 }  // namespace salvo::sim

@@ -14,9 +14,9 @@
 
 namespace salvo::sim {
 
-inline constexpr std::uint64_t kBlockTrials = 1u << 16;  ///< trials per block (last may be partial)
+inline constexpr std::uint64_t kBlockTrials = 1u << 16;       ///< trials per block (last may be partial)
 inline constexpr std::uint32_t kMaxStepsPerTrial = 1u << 20;  ///< safety limit; counted in truncated
-inline constexpr std::uint64_t kLanes = 16;  ///< independent dice streams (lanes) per block
+inline constexpr std::uint64_t kLanes = 16;                   ///< independent dice streams (lanes) per block
 
 /// Dice stream number of lane `lane` (0..kLanes-1) of block `block` (see stream_state).
 constexpr std::uint64_t lane_stream(std::uint64_t block, std::uint64_t lane) { return block * kLanes + lane; }
@@ -28,12 +28,12 @@ constexpr std::uint64_t lane_trials(std::uint64_t block_trials, std::uint64_t la
 
 struct McOptions {
   std::uint64_t seed = 1;
-  std::uint64_t situation_key = 0;  ///< distinguishes situations of a sweep (index in the sweep)
-  std::uint64_t trials = 1'000'000;  ///< with precision == 0: exactly this many trials
-  double precision = 0.0;            ///< > 0: run until every 95% half-width <= precision ...
+  std::uint64_t situation_key = 0;           ///< distinguishes situations of a sweep (index in the sweep)
+  std::uint64_t trials = 1'000'000;          ///< with precision == 0: exactly this many trials
+  double precision = 0.0;                    ///< > 0: run until every 95% half-width <= precision ...
   std::uint64_t max_trials = 1'000'000'000;  ///< ... or this many trials, whichever comes first
-  int threads = 0;                   ///< 0 = all cores; results never depend on it
-  const std::atomic<bool>* stop = nullptr;  ///< set (e.g. by SIGINT): stop at the next block boundary
+  int threads = 0;                           ///< 0 = all cores; results never depend on it
+  const std::atomic<bool>* stop = nullptr;   ///< set (e.g. by SIGINT): stop at the next block boundary
   std::function<void(std::uint64_t done, std::uint64_t planned)> progress;  ///< optional
 };
 

@@ -27,10 +27,10 @@ struct WindowStats {
 /// Result of running one compiled program.
 struct RunResult {
   Method method = Method::kExact;
-  std::uint64_t trials = 0;   ///< Monte Carlo trials actually run (0 for exact)
-  bool interrupted = false;   ///< Monte Carlo stopped early (e.g. SIGINT); trials says how many ran
-  WindowStats first;          ///< first window: up to the first shot fired
-  WindowStats run;            ///< the whole run (the fire phase)
+  std::uint64_t trials = 0;  ///< Monte Carlo trials actually run (0 for exact)
+  bool interrupted = false;  ///< Monte Carlo stopped early (e.g. SIGINT); trials says how many ran
+  WindowStats first;         ///< first window: up to the first shot fired
+  WindowStats run;           ///< the whole run (the fire phase)
 };
 
 /// Integer tallies of one window of Monte Carlo trials. Integer sums add exactly, so tallies

@@ -68,8 +68,7 @@ class Xoshiro256pp {
 /// Changing any one of the three keys while holding the others gives a different key (each
 /// step is a bijection); the four SplitMix64 outputs are distinct, so the state is never zero.
 /// The Monte Carlo engine numbers the streams of a block's lanes block * kLanes + lane.
-std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situation_key,
-                                          std::uint64_t stream);
+std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t stream);
 
 /// Dice symbols: one 64-bit generator output gives kSymbolsPerWord base-36 digits by
 /// repeated multiply-shift (r * 36 = digit * 2^64 + r'), most significant digit first. The
@@ -77,7 +76,7 @@ std::array<std::uint64_t, 4> stream_state(std::uint64_t seed, std::uint64_t situ
 /// exactly uniform and independent (Lemire's nearly divisionless method, batched; rejection
 /// probability 7.7e-5). A rejected word's digits are all discarded.
 inline constexpr int kSymbolsPerWord = 10;
-inline constexpr std::uint64_t kSymbolSpan = 3656158440062976ull;  ///< 36^10
+inline constexpr std::uint64_t kSymbolSpan = 3656158440062976ull;               ///< 36^10
 inline constexpr std::uint64_t kRejectBelow = (0 - kSymbolSpan) % kSymbolSpan;  ///< 2^64 mod 36^10
 
 /// r * 36 = (returned high word) * 2^64 + (new r): one 64 x 64 -> 128-bit multiplication.

@@ -32,14 +32,14 @@ struct LoadedSituation {
 };
 
 struct LoadedFile {
-  std::string path;                      ///< as given
-  std::string ruleset;                   ///< "asl"
-  std::vector<std::string> sweep_keys;   ///< dotted paths of the [sweep] axes, in file order
+  std::string path;                         ///< as given
+  std::string ruleset;                      ///< "asl"
+  std::vector<std::string> sweep_keys;      ///< dotted paths of the [sweep] axes, in file order
   SweepPoints<LoadedSituation> situations;  ///< cartesian product of the sweep (1 if no sweep), made on demand
 };
 
 struct LoadOptions {
-  std::size_t max_situations = 1'000'000;  ///< a sweep expanding to more is refused
+  std::size_t max_situations = 1'000'000;             ///< a sweep expanding to more is refused
   std::size_t max_file_bytes = kDefaultMaxFileBytes;  ///< every file read (a 1943 chart too)
 };
 
@@ -47,7 +47,6 @@ struct LoadOptions {
 LoadedFile load_file(const std::string& path, const LoadOptions& options = {});
 
 /// Load from a string; `source_name` stands in for the file name in messages.
-LoadedFile load_string(std::string_view toml, const std::string& source_name,
-                       const LoadOptions& options = {});
+LoadedFile load_string(std::string_view toml, const std::string& source_name, const LoadOptions& options = {});
 
 }  // namespace salvo::load

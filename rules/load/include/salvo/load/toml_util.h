@@ -8,8 +8,8 @@
 
 #include <cstddef>
 #include <functional>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
