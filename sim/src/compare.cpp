@@ -189,7 +189,7 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
 
   // Waves of blocks over the threads; blocks reduced in order, only a completed prefix kept
   Workers workers(o.threads);
-  const std::uint64_t wave = 8 * static_cast<std::uint64_t>(workers.concurrency());
+  const std::size_t wave_blocks = 8 * static_cast<std::size_t>(workers.concurrency());
   CrnTallies total;
   total.resize(m, nq);
   bool interrupted = false;
@@ -199,22 +199,23 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
       interrupted = true;
       break;
     }
-    const std::uint64_t end = std::min(num_blocks, begin + wave);
-    std::vector<CrnTallies> slots(end - begin);
-    std::vector<char> done(end - begin, 0);
-    workers.for_each(begin, end, [&](std::uint64_t b) {
+    // The wave: block begin + i into slot i, at most wave_blocks of them
+    const auto wave = static_cast<std::size_t>(std::min<std::uint64_t>(wave_blocks, num_blocks - begin));
+    std::vector<CrnTallies> slots(wave);
+    std::vector<char> done(wave, 0);
+    workers.for_each(std::size_t{0}, wave, [&](std::size_t i) {
       if (stopped()) return;
-      run_block(b, slots[b - begin]);
-      done[b - begin] = 1;
+      run_block(begin + i, slots[i]);
+      done[i] = 1;
     });
-    for (std::uint64_t i = 0; i < end - begin; ++i) {
+    for (std::size_t i = 0; i < wave; ++i) {
       if (!done[i]) {
         interrupted = true;
         break;
       }
       total.add(slots[i]);
     }
-    begin = end;
+    begin += wave;
     if (o.progress) o.progress(total.trials, o.trials);
   }
 
@@ -229,7 +230,7 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
   const auto value_estimate = [&](std::size_t k, std::size_t q) {
     if (qs[q].flag) return wilson_interval(total.hist[(k * nq + q) * nv + 1], n);
     std::uint64_t sum = 0, sumsq = 0;
-    for (std::uint64_t i = 0; i < nv; ++i) {
+    for (std::size_t i = 0; i < nv; ++i) {
       const std::uint64_t c = total.hist[(k * nq + q) * nv + i];
       sum += c * i;
       sumsq += c * i * i;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "chain.h"
 #include "salvo/sim/montecarlo.h"
@@ -104,10 +105,13 @@ McDistributions mc_distributions(const RollProgram& program, const McDistributio
     std::vector<std::uint64_t> counter, outcome;
     std::uint64_t trials = 0;
   };
-  std::vector<Hist> slots(num_blocks);
+  // One slot per block, held until the end: their number must be a size (wasm32: 32 bits)
+  if (!std::in_range<std::size_t>(num_blocks))
+    throw std::length_error("mc_distributions: too many trials for this platform's memory");
+  std::vector<Hist> slots(static_cast<std::size_t>(num_blocks));
 
   // Each block on its own (seed, situation key, block) stream, as the Monte Carlo engine
-  Workers(options.threads).for_each(std::uint64_t{0}, num_blocks, [&](std::uint64_t b) {
+  Workers(options.threads).for_each(std::size_t{0}, slots.size(), [&](std::size_t b) {
     Hist& h = slots[b];
     h.counter.assign(idx(cap) + 1, 0);
     h.outcome.assign(2 * k, 0);
