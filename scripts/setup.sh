@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Install the Debian packages salvo needs, only those missing. Idempotent; run as root
 # (or with sudo available). Nothing is downloaded at build time.
+#   scripts/setup.sh         the native build, its tests and tools
+#   scripts/setup.sh --web   also emscripten, for the WebAssembly module (scripts/web.sh)
 set -euo pipefail
+
+web=0
+for arg in "$@"; do
+  case $arg in
+    --web) web=1 ;;
+    *) echo "setup: unknown argument $arg (expected --web)" >&2; exit 1 ;;
+  esac
+done
 
 packages=(
   build-essential cmake git pkg-config
@@ -11,6 +21,9 @@ packages=(
   chromium  # tests/analysis/check_html.sh: the HTML report rendered headless
   clang libclang-rt-14-dev llvm  # scripts/fuzz.sh: libFuzzer, and llvm-symbolizer for reports
 )
+if ((web)); then
+  packages+=(emscripten)  # scripts/web.sh: em++, emcmake, embind (uses the Node.js on PATH)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

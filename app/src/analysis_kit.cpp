@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <tbb/info.h>
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -35,6 +34,7 @@
 #include "salvo/sim/distribution.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
 #include "salvo/sim/stats.h"
 
 extern char** environ;
@@ -52,7 +52,7 @@ Settings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> 
   s.run.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
   s.run.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
   const auto t = static_cast<int>(integer_flag("--threads", f.threads, 0, 1024));
-  s.run.threads = t > 0 ? t : tbb::info::default_concurrency();
+  s.run.threads = t > 0 ? t : sim::default_concurrency();
   bool ok = false;
   std::string list;
   for (const char* name : formats) {

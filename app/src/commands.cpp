@@ -4,8 +4,6 @@
 #include "salvo/app/commands.h"
 
 #include <fmt/format.h>
-#include <tbb/info.h>
-#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +24,7 @@
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
 #include "salvo/app/spill.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
@@ -51,11 +50,10 @@ std::optional<std::uint64_t> to_u64(std::string_view s) {
 }
 
 double precision_flag(std::string_view text) {
-  double v = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !(v > 0.0) || !(v < 0.5))
+  const std::optional<double> v = parse_number(text);
+  if (!v || !(*v > 0.0) || !(*v < 0.5))
     throw UsageError(fmt::format("--precision: expected a number in (0, 0.5), got {}", text));
-  return v;
+  return *v;
 }
 
 /// --format html holds every situation (its table, charts and explain trail) in one page.
@@ -125,6 +123,26 @@ std::size_t max_situations_flag(std::string_view text) {
   return static_cast<std::size_t>(integer_flag("--max-situations", text, 1, kMaxSituationsLimit));
 }
 
+RunSettings odds_settings(const OddsOptions& o) {
+  RunSettings settings;
+  settings.method = o.method;
+  settings.trials = o.trials;
+  settings.precision = o.precision;
+  settings.seed = o.seed;
+  settings.threads = o.threads > 0 ? o.threads : sim::default_concurrency();
+  return settings;
+}
+
+std::string odds_table(const SituationSource& source, const OddsOptions& o) {
+  const RunSettings settings = odds_settings(o);
+  std::vector<report::SituationReport> reports;
+  const RunStatus status =
+      run_situations(source, settings, [&](Job&&, report::SituationReport&& r) { reports.push_back(std::move(r)); });
+  report::Provenance prov = provenance_of(source, settings);
+  prov.interrupted = status.interrupted;
+  return report::format_odds(reports, prov, o.format);
+}
+
 int run_odds(const OddsOptions& o) {
   install_stop_signals();
 
@@ -142,13 +160,7 @@ int run_odds(const OddsOptions& o) {
     throw UsageError(fmt::format("--format html: {} situations, more than a page holds ({}); use csv, json, md or text",
                                  n, kMaxHtmlSituations));
 
-  RunSettings settings;
-  settings.method = o.method;
-  settings.trials = o.trials;
-  settings.precision = o.precision;
-  settings.seed = o.seed;
-  settings.threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
-
+  const RunSettings settings = odds_settings(o);
   std::optional<ReportSpill> spill;
   if (!o.html) spill.emplace();
   std::vector<Job> html_jobs;
@@ -208,14 +220,28 @@ int run_explain(const std::vector<std::string>& paths, std::size_t max_situation
   options.limits.max_file_bytes = max_file_bytes;
   std::string out;
   for (const std::string& path : paths) {  // each file explained before the next is loaded
-    const SituationSource source({path}, options);
-    for (std::size_t i = 0; i < source.size(); ++i) {
-      if (!out.empty()) out += '\n';
-      out += source.compile(i).explain;
-    }
+    const std::string text = explain_text(SituationSource(std::vector<std::string>{path}, options));
+    if (!out.empty() && !text.empty()) out += '\n';
+    out += text;
   }
   write_output("", out);
   return kExitOk;
+}
+
+std::string explain_text(const SituationSource& source) {
+  std::string out;
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (i > 0) out += '\n';
+    out += source.compile(i).explain;
+  }
+  return out;
+}
+
+ErrorExit error_exit(const std::exception& e) {
+  if (dynamic_cast<const UsageError*>(&e)) return {fmt::format("salvo: {}", e.what()), kExitInput};
+  if (dynamic_cast<const IoError*>(&e)) return {e.what(), kExitIo};
+  if (dynamic_cast<const load::InputError*>(&e)) return {e.what(), kExitInput};
+  return {fmt::format("salvo: internal error: {}", e.what()), kExitInternal};
 }
 
 }  // namespace salvo::app

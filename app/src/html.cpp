@@ -12,6 +12,7 @@
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
 #include "salvo/app/progress.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/compare.h"
 #include "salvo/sim/exact.h"
@@ -94,9 +95,7 @@ std::optional<std::string> numeric_sweep_key(const std::vector<report::Situation
       bool found = false;
       for (const auto& [sk, sv] : r.sweep)
         if (sk == k) {
-          double d = 0;
-          const auto [end, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-          found = ec == std::errc{} && end == sv.data() + sv.size();
+          found = parse_number(sv).has_value();
           distinct.insert(sv);
         }
       all = all && found;

@@ -2,7 +2,6 @@
 #include "salvo/app/runner.h"
 
 #include <fmt/format.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,20 +22,18 @@ namespace {
 /// files (a compiled situation with its results is about 10 KB).
 constexpr std::size_t kBatch = 256;
 
-/// Compile situations [begin, end) in `arena`, in parallel. A rules conflict throws the error of
-/// the first conflicting situation in order, whichever thread met it first.
+/// Compile situations [begin, end) on `workers`, in parallel. A rules conflict throws the error
+/// of the first conflicting situation in order, whichever thread met it first.
 std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
-                               tbb::task_arena& arena) {
+                               sim::Workers& workers) {
   std::vector<Job> jobs(end - begin);
   std::vector<std::optional<std::string>> errors(end - begin);
-  arena.execute([&] {
-    sim::parallel_for(begin, end, [&](std::size_t i) {
-      try {
-        jobs[i - begin] = source.compile(i);
-      } catch (const load::InputError& e) {
-        errors[i - begin] = e.what();
-      }
-    });
+  workers.for_each(begin, end, [&](std::size_t i) {
+    try {
+      jobs[i - begin] = source.compile(i);
+    } catch (const load::InputError& e) {
+      errors[i - begin] = e.what();
+    }
   });
   for (const auto& e : errors)
     if (e) throw load::InputError(*e);
@@ -98,15 +95,15 @@ void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationR
 
 RunStatus run_situations(const SituationSource& source, const RunSettings& s, const Sink& sink) {
   const std::size_t n = source.size();
-  tbb::task_arena arena(s.threads);
+  sim::Workers workers(s.threads);
   if (s.mc())
     for (std::size_t begin = 0; begin < n; begin += kBatch)
-      compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+      compile_batch(source, begin, std::min(n, begin + kBatch), workers);
 
   RunStatus status;
   Progress progress(n);
   for (std::size_t begin = 0; begin < n && !stop_flag().load(); begin += kBatch) {
-    std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), arena);
+    std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), workers);
     const std::size_t m = jobs.size();
     std::vector<report::SituationReport> reports(m);
     for (std::size_t k = 0; k < m; ++k) reports[k] = report_of(jobs[k]);
@@ -114,12 +111,10 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
 
     // Exact: independent solves, in parallel over situations.
     if (s.exact()) {
-      arena.execute([&] {
-        sim::parallel_for(std::size_t{0}, m, [&](std::size_t k) {
-          if (stop_flag().load()) return;
-          reports[k].exact = sim::solve_exact(jobs[k].program);
-          if (!s.mc()) progress.situation_done();
-        });
+      workers.for_each(std::size_t{0}, m, [&](std::size_t k) {
+        if (stop_flag().load()) return;
+        reports[k].exact = sim::solve_exact(jobs[k].program);
+        if (!s.mc()) progress.situation_done();
       });
       done = 0;
       while (done < m && reports[done].exact) ++done;

@@ -16,18 +16,27 @@ namespace salvo::app {
 SituationSource::SituationSource(const std::vector<std::string>& paths, const SourceOptions& options,
                                  const Registry& registry)
     : options_(options) {
-  for (const std::string& path : paths) {
-    // Each file is read once (so a pipe such as /dev/stdin works); its ruleset key picks the
-    // ruleset. A file without a known ruleset goes to the default one, which says what is wrong.
-    const std::string text = load::read_text_file(path, options.limits.max_file_bytes);
-    File f;
-    f.begin = size_;
-    f.path = path;
-    f.ruleset = &registry.for_file(load::ruleset_of_text(text, path));
-    f.file = f.ruleset->load(text, path, options.limits);
-    size_ += f.file->size();
-    files_.push_back(std::move(f));
-  }
+  // Each file is read once (so a pipe such as /dev/stdin works)
+  for (const std::string& path : paths) add(path, load::read_text_file(path, options.limits.max_file_bytes), registry);
+}
+
+SituationSource::SituationSource(const std::vector<SourceText>& texts, const SourceOptions& options,
+                                 const Registry& registry)
+    : options_(options) {
+  for (const SourceText& t : texts)
+    add(t.name, load::checked_text(t.text, t.name, options.limits.max_file_bytes), registry);
+}
+
+void SituationSource::add(const std::string& path, const std::string& text, const Registry& registry) {
+  // The file's ruleset key picks the ruleset. A file without a known ruleset goes to the default
+  // one, which says what is wrong.
+  File f;
+  f.begin = size_;
+  f.path = path;
+  f.ruleset = &registry.for_file(load::ruleset_of_text(text, path));
+  f.file = f.ruleset->load(text, path, options_.limits);
+  size_ += f.file->size();
+  files_.push_back(std::move(f));
 }
 
 Job SituationSource::compile(std::size_t i) const {

@@ -127,18 +127,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
       return kExitInput;
-    } catch (const UsageError& e) {
-      std::fprintf(stderr, "salvo: %s\n", e.what());
-      return kExitInput;
-    } catch (const IoError& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return kExitIo;
-    } catch (const salvo::load::InputError& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return kExitInput;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "salvo: internal error: %s\n", e.what());
-      return kExitInternal;
+      const ErrorExit error = error_exit(e);
+      std::fprintf(stderr, "%s\n", error.message.c_str());
+      return error.code;
     }
   }();
   if (code != kExitIo && (std::fflush(stdout) != 0 || std::ferror(stdout))) {

@@ -62,19 +62,19 @@ void RollProgram::validate() const {
 std::uint64_t RollProgram::hash() const {
   Fnv f;
   f.value(initial_state);
-  f.value(state_root.size());
+  f.size(state_root.size());
   for (auto r : state_root) f.value(r);
-  f.value(nodes.size());
+  f.size(nodes.size());
   for (const auto& n : nodes) {
     f.value(n.die);
     f.value(n.first);
   }
-  f.value(links.size());
+  f.size(links.size());
   for (const auto& l : links) f.value(l.v);
-  f.value(leaves.size());
+  f.size(leaves.size());
   for (const auto& l : leaves) f.value(leaf_hash(l));
   for (const auto* names : {&flag_names, &counter_names, &outcome_names, &end_reason_names}) {
-    f.value(names->size());
+    f.size(names->size());
     for (const auto& s : *names) f.str(s);
   }
   return f.h;

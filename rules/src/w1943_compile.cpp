@@ -107,7 +107,7 @@ struct Key {
 
 class Compiler {
  public:
-  Compiler(const Chart& chart, const Situation& s) : c_(chart), s_(s) {
+  Compiler(const Chart& chart, const Situation& s) : s_(s) {
     // One spec per ammunition and per number of bases that changes a modifier: a packed unit
     // stops being packed at one base (3.5, 3.6).
     const int bases = s.target.bases;
@@ -305,7 +305,6 @@ class Compiler {
     throw std::logic_error("unknown fire kind");
   }
 
-  const Chart& c_;
   const Situation& s_;
   std::array<ShotSpec, 2> main_;  // [0]: one base left, [1]: two or more
   std::array<std::optional<ShotSpec>, 2> fallback_;

@@ -1,8 +1,5 @@
 #include "salvo/sim/compare.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -191,8 +188,8 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
   };
 
   // Waves of blocks over the threads; blocks reduced in order, only a completed prefix kept
-  tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
-  const std::uint64_t wave = 8 * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
+  Workers workers(o.threads);
+  const std::size_t wave_blocks = 8 * static_cast<std::size_t>(workers.concurrency());
   CrnTallies total;
   total.resize(m, nq);
   bool interrupted = false;
@@ -202,26 +199,23 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
       interrupted = true;
       break;
     }
-    const std::uint64_t end = std::min(num_blocks, begin + wave);
-    std::vector<CrnTallies> slots(end - begin);
-    std::vector<char> done(end - begin, 0);
-    arena.execute([&] {
-      sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1), [&](const auto& r) {
-        for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-          if (stopped()) return;
-          run_block(b, slots[b - begin]);
-          done[b - begin] = 1;
-        }
-      });
+    // The wave: block begin + i into slot i, at most wave_blocks of them
+    const auto wave = static_cast<std::size_t>(std::min<std::uint64_t>(wave_blocks, num_blocks - begin));
+    std::vector<CrnTallies> slots(wave);
+    std::vector<char> done(wave, 0);
+    workers.for_each(std::size_t{0}, wave, [&](std::size_t i) {
+      if (stopped()) return;
+      run_block(begin + i, slots[i]);
+      done[i] = 1;
     });
-    for (std::uint64_t i = 0; i < end - begin; ++i) {
+    for (std::size_t i = 0; i < wave; ++i) {
       if (!done[i]) {
         interrupted = true;
         break;
       }
       total.add(slots[i]);
     }
-    begin = end;
+    begin += wave;
     if (o.progress) o.progress(total.trials, o.trials);
   }
 
@@ -236,7 +230,7 @@ std::vector<Comparison> compare_mc(const std::vector<const RollProgram*>& option
   const auto value_estimate = [&](std::size_t k, std::size_t q) {
     if (qs[q].flag) return wilson_interval(total.hist[(k * nq + q) * nv + 1], n);
     std::uint64_t sum = 0, sumsq = 0;
-    for (std::uint64_t i = 0; i < nv; ++i) {
+    for (std::size_t i = 0; i < nv; ++i) {
       const std::uint64_t c = total.hist[(k * nq + q) * nv + i];
       sum += c * i;
       sumsq += c * i * i;

@@ -1,8 +1,5 @@
 #include "salvo/sim/distribution.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/task_arena.h>
-
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -11,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "chain.h"
 #include "salvo/sim/montecarlo.h"
@@ -124,29 +122,26 @@ McDistributions mc_distributions(const RollProgram& program, const McDistributio
     std::vector<std::uint64_t> counter, outcome;
     std::uint64_t trials = 0;
   };
-  std::vector<Hist> slots(num_blocks);
+  // One slot per block, held until the end: their number must be a size (wasm32: 32 bits)
+  if (!std::in_range<std::size_t>(num_blocks))
+    throw std::length_error("mc_distributions: too many trials for this platform's memory");
+  std::vector<Hist> slots(static_cast<std::size_t>(num_blocks));
 
   // Each block on its own (seed, situation key, block) stream, as the Monte Carlo engine
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  arena.execute([&] {
-    sim::parallel_for(tbb::blocked_range<std::uint64_t>(0, num_blocks, 1),
-                      [&](const tbb::blocked_range<std::uint64_t>& r) {
-                        for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                          Hist& h = slots[b];
-                          h.counter.assign(idx(cap) + 1, 0);
-                          h.outcome.assign(2 * k, 0);
-                          DiceStream dice(options.seed, options.situation_key, b);
-                          const std::uint64_t trials = std::min(kBlockTrials, options.trials - b * kBlockTrials);
-                          for (std::uint64_t t = 0; t < trials; ++t) {
-                            const detail::TrialRecord rec = detail::run_trial(program, dice);
-                            if (!rec.finished) continue;  // never for an absorbing program
-                            const detail::TrialWindow& w = window == Window::kFirst ? rec.first : rec.run;
-                            ++h.counter[std::min<std::size_t>(idx(cap), w.counts[idx(counter)])];
-                            ++h.outcome[w.max_outcome + k * ((w.mask & bit) ? 1 : 0)];
-                            ++h.trials;
-                          }
-                        }
-                      });
+  Workers(options.threads).for_each(std::size_t{0}, slots.size(), [&](std::size_t b) {
+    Hist& h = slots[b];
+    h.counter.assign(idx(cap) + 1, 0);
+    h.outcome.assign(2 * k, 0);
+    DiceStream dice(options.seed, options.situation_key, b);
+    const std::uint64_t trials = std::min(kBlockTrials, options.trials - b * kBlockTrials);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      const detail::TrialRecord rec = detail::run_trial(program, dice);
+      if (!rec.finished) continue;  // never for an absorbing program
+      const detail::TrialWindow& w = window == Window::kFirst ? rec.first : rec.run;
+      ++h.counter[std::min<std::size_t>(idx(cap), w.counts[idx(counter)])];
+      ++h.outcome[w.max_outcome + k * ((w.mask & bit) ? 1 : 0)];
+      ++h.trials;
+    }
   });
 
   // Reduce in block order (integer sums: exact in any order)

@@ -231,7 +231,7 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
       if (const std::int64_t n = next[from * width_ + k]; n >= 0) {
         const auto id = static_cast<std::size_t>(n);
         e.next = row(id);
-        e.slot = (summaries_[id].ended ? id : 0) * kLanes * sizeof(std::uint32_t);
+        e.slot = (summaries_[id].ended ? id : 0) * std::size_t{kLanes} * sizeof(std::uint32_t);
       }
       r[1 + k].entry = e;
     }

@@ -59,7 +59,7 @@ class FastProgram {
   /// ((ended ? next id : 0) * kLanes * 4). next == nullptr: the plain walk takes over.
   struct Entry {
     const Slot* next;
-    std::uint64_t slot;
+    std::size_t slot;
   };
   /// Before each row's entries: its state, and the state's leaf table.
   struct RowHeader {

@@ -1,8 +1,5 @@
 #include "salvo/sim/montecarlo.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -19,7 +16,7 @@ namespace {
 /// First round of precision mode; each later round doubles (cumulative 1, 3, 7, ... x 2^20).
 constexpr std::uint64_t kFirstRoundTrials = std::uint64_t{1} << 20;
 /// Blocks launched per wave and thread; between waves the caller reports progress.
-constexpr std::uint64_t kBlocksPerThreadAndWave = 8;
+constexpr std::size_t kBlocksPerThreadAndWave = 8;
 
 WindowTallies empty_window(const RollProgram& p, bool with_end_reasons) {
   WindowTallies w;
@@ -204,8 +201,8 @@ RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
 }
 
 RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tallies* tallies_out) {
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  const auto wave_blocks = kBlocksPerThreadAndWave * static_cast<std::uint64_t>(std::max(1, arena.max_concurrency()));
+  Workers workers(options.threads);
+  const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
   const detail::FastProgram fast(program);  // prepared once, shared by the blocks
   std::uint64_t done_blocks = 0;            // blocks 0..done_blocks-1 are in total
@@ -219,23 +216,19 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
     const std::uint64_t num_blocks = (trials_total + kBlockTrials - 1) / kBlockTrials;
     while (done_blocks < num_blocks) {
       if (stopped()) return false;
+      // The wave: block begin + i into slot i, at most wave_blocks of them
       const std::uint64_t begin = done_blocks;
-      const std::uint64_t end = std::min(num_blocks, begin + wave_blocks);
-      std::vector<Tallies> slots(end - begin);
-      std::vector<char> completed(end - begin, 0);
-      arena.execute([&] {
-        sim::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 1),
-                          [&](const tbb::blocked_range<std::uint64_t>& r) {
-                            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                              if (stopped()) return;
-                              Tallies& slot = slots[b - begin];
-                              slot = empty_tallies(program);
-                              fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slot);
-                              completed[b - begin] = 1;
-                            }
-                          });
+      const auto wave = static_cast<std::size_t>(std::min<std::uint64_t>(wave_blocks, num_blocks - begin));
+      std::vector<Tallies> slots(wave);
+      std::vector<char> completed(wave, 0);
+      workers.for_each(std::size_t{0}, wave, [&](std::size_t i) {
+        if (stopped()) return;
+        const std::uint64_t b = begin + i;
+        slots[i] = empty_tallies(program);
+        fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slots[i]);
+        completed[i] = 1;
       });
-      for (std::uint64_t i = 0; i < end - begin; ++i) {
+      for (std::size_t i = 0; i < wave; ++i) {
         if (!completed[i]) return false;
         add_tallies(total, slots[i]);
         ++done_blocks;

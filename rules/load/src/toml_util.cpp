@@ -70,6 +70,23 @@ std::string toml_key(std::string_view key) {
   return bare ? std::string(key) : toml_quote(key);
 }
 
+namespace {
+
+/// "PATH: SIZE the input limit of M (raise it with --max-file-size)".
+InputError over_limit(const std::string& path, const std::string& size, std::size_t max_bytes) {
+  const std::string limit = max_bytes % (1 << 20) == 0   ? fmt::format("{} MiB", max_bytes >> 20)
+                            : max_bytes % (1 << 10) == 0 ? fmt::format("{} KiB", max_bytes >> 10)
+                                                         : fmt::format("{} bytes", max_bytes);
+  return InputError(fmt::format("{}: {} the input limit of {} (raise it with --max-file-size)", path, size, limit));
+}
+
+}  // namespace
+
+const std::string& checked_text(const std::string& text, const std::string& name, std::size_t max_bytes) {
+  if (text.size() > max_bytes) throw over_limit(name, fmt::format("{} bytes, more than", text.size()), max_bytes);
+  return text;
+}
+
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
@@ -86,13 +103,8 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   std::fclose(f);
   if (failed) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(error)));
-  if (text.size() > max_bytes) {
-    const std::string limit = max_bytes % (1 << 20) == 0   ? fmt::format("{} MiB", max_bytes >> 20)
-                              : max_bytes % (1 << 10) == 0 ? fmt::format("{} KiB", max_bytes >> 10)
-                                                           : fmt::format("{} bytes", max_bytes);
-    const std::string size = regular ? fmt::format("{} bytes, more than", st.st_size) : "larger than";
-    throw InputError(fmt::format("{}: {} the input limit of {} (raise it with --max-file-size)", path, size, limit));
-  }
+  if (text.size() > max_bytes)
+    throw over_limit(path, regular ? fmt::format("{} bytes, more than", st.st_size) : "larger than", max_bytes);
   return text;
 }
 

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "salvo/app/io.h"
+#include "salvo/app/runner.h"
+#include "salvo/app/source.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/report/report.h"
 
@@ -68,9 +70,27 @@ OddsOptions odds_options(const OddsFlags& flags);
 /// (finished ones kept in a ReportSpill, spill.h), then write the table. Returns the exit code.
 int run_odds(const OddsOptions& options);
 
+/// How `salvo odds` runs with `options` (threads 0: all cores).
+RunSettings odds_settings(const OddsOptions& options);
+
+/// The table `salvo odds` writes for `source`, in options.format (not html), held in memory:
+/// what the browser module returns. No stop signals, no --precision messages.
+std::string odds_table(const SituationSource& source, const OddsOptions& options);
+
+/// What `salvo explain` prints for `source` (loaded with SourceOptions::explain).
+std::string explain_text(const SituationSource& source);
+
 /// `salvo explain`: print each situation's modifiers with their rules. Returns the exit code.
 int run_explain(const std::vector<std::string>& files, std::size_t max_situations = 1'000'000,
                 std::size_t max_file_bytes = load::kDefaultMaxFileBytes);
+
+/// What a command's error prints (one line, without its newline) and the exit code it gives:
+/// the one place errors become messages, for the command line and the browser module.
+struct ErrorExit {
+  std::string message;
+  int code = kExitInternal;
+};
+ErrorExit error_exit(const std::exception& e);
 
 /// A flag's integer value in lo..hi (decimal digits only). Throws UsageError
 /// "FLAG: expected an integer in LO..HI, got TEXT".

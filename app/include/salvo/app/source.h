@@ -34,6 +34,13 @@ struct RulesData {
   std::uint64_t hash = 0;  ///< the ruleset's tables, and the data that came with its files
 };
 
+/// A situation file given as text (the browser's text box): `name` stands for its path in
+/// messages, reports and explain headings.
+struct SourceText {
+  std::string name;
+  std::string text;
+};
+
 struct SourceOptions {
   ReadLimits limits;
   bool explain = false;  ///< also format each job's explain listing
@@ -46,6 +53,10 @@ class SituationSource {
  public:
   /// Load every file, in order. Throws load::InputError ("FILE:LINE: key: ...").
   SituationSource(const std::vector<std::string>& paths, const SourceOptions& options,
+                  const Registry& registry = Registry::global());
+  /// The same over files given as text (checked against options.limits.max_file_bytes as a file
+  /// read is). A file they name (a 1943 chart) is still read from its path.
+  SituationSource(const std::vector<SourceText>& texts, const SourceOptions& options,
                   const Registry& registry = Registry::global());
 
   /// Situations over all files, and where each file's begin.
@@ -78,6 +89,8 @@ class SituationSource {
     const Ruleset* ruleset = nullptr;
     std::unique_ptr<SituationFile> file;
   };
+  void add(const std::string& path, const std::string& text, const Registry& registry);
+
   SourceOptions options_;
   std::vector<File> files_;
   std::size_t size_ = 0;

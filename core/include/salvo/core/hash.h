@@ -26,10 +26,12 @@ struct Fnv1a {
       h *= kFnvPrime;
     }
   }
-  /// Mix a trivially copyable value's object representation.
+  /// Mix a trivially copyable value's object representation (a fixed-width type: a size goes
+  /// through size(), so that the hash is the same where size_t has 4 bytes).
   template <class T>
   void value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(!std::is_same_v<T, std::size_t> || sizeof(std::size_t) == 8, "hash a size with size()");
     bytes(&v, sizeof v);
   }
   /// Mix an integer as 8 bytes, least significant first (the same on every platform).
@@ -39,9 +41,11 @@ struct Fnv1a {
       h *= kFnvPrime;
     }
   }
-  /// Mix a string: its length (value of size_t), then its bytes.
+  /// Mix a size or count as 8 bytes (as a 64-bit size_t's value() always did).
+  void size(std::size_t n) { i64(static_cast<std::int64_t>(n)); }
+  /// Mix a string: its length (size()), then its bytes.
   void str(std::string_view s) {
-    value(s.size());
+    size(s.size());
     bytes(s.data(), s.size());
   }
 };

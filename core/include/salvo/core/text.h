@@ -1,8 +1,12 @@
 #pragma once
 /// salvo/core/text.h — text as salvo shows it to a person: one line, no terminal control.
 
+#include <charconv>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace salvo {
 
@@ -53,6 +57,25 @@ inline std::string printable(std::string_view s) {
   for (const char c : s)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return toml_quote(s);
   return std::string(s);
+}
+
+/// The whole of `text` as a decimal number in std::from_chars' format (no leading space or '+',
+/// no hexadecimal), or nullopt. Where the standard library has no floating-point from_chars
+/// (libc++ 14, the emscripten build) strtod reads it, checked to the same format.
+inline std::optional<double> parse_number(std::string_view text) {
+  double v = 0.0;
+#if defined(__cpp_lib_to_chars)
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+#else
+  if (text.empty() || text.front() == '+' || text.find_first_of(" \t\n\v\f\rxXpP") != std::string_view::npos)
+    return std::nullopt;
+  const std::string s(text);
+  char* end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+#endif
+  return v;
 }
 
 }  // namespace salvo

@@ -109,6 +109,10 @@ inline constexpr std::size_t kMaxFileBytesLimit = std::size_t{1} << 30;
 /// "PATH: N bytes, more than the input limit of M (raise it with --max-file-size)".
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kDefaultMaxFileBytes);
 
+/// `text`, a file given whole under `name` (not read from a path), if it is within max_bytes.
+/// Throws the InputError read_text_file gives for a larger file.
+const std::string& checked_text(const std::string& text, const std::string& name, std::size_t max_bytes);
+
 /// The value of a situation's top-level `ruleset` key ("asl", ...), or "" if it has none or it
 /// is not a string. Throws InputError if the text is not TOML.
 std::string ruleset_of_text(std::string_view text, const std::string& source_name);
