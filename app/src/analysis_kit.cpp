@@ -308,7 +308,7 @@ Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Wind
   Json all = Json::array();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const RollProgram& p = jobs[i].program;
-    const DisplayHints& h = jobs[i].ruleset->hints();
+    const DisplayHints& h = *jobs[i].hints;
     const int hits = h.hits_counter.empty() ? -1 : index_of(p.counter_names, h.hits_counter);
     const int apart = h.outcome_apart_flag.empty() ? -1 : index_of(p.flag_names, h.outcome_apart_flag);
     Json d;  // null

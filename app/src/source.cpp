@@ -48,6 +48,7 @@ Job SituationSource::compile(std::size_t i) const {
   Job job;
   job.file = f.path;
   job.ruleset = f.ruleset;
+  job.hints = f.file->hints() != nullptr ? f.file->hints() : &f.ruleset->hints();
   job.name = f.file->name(k);
   job.sweep = f.file->sweep(k);
   try {
@@ -85,10 +86,12 @@ std::vector<RulesData> SituationSource::rules_data() const {
 DisplayHints SituationSource::hints() const {
   DisplayHints h;
   for (std::size_t k = 0; k < files_.size(); ++k) {
+    const DisplayHints& own =
+        files_[k].file->hints() != nullptr ? *files_[k].file->hints() : files_[k].ruleset->hints();
     if (k == 0)
-      h = files_[k].ruleset->hints();
+      h = own;
     else
-      h.merge(files_[k].ruleset->hints());
+      h.merge(own);
   }
   return h;
 }

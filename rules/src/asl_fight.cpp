@@ -134,7 +134,7 @@ class FightCompiler {
     for (const FightUnit& u : f_.units)
       for (const char* what : {"_destroyed", "_immobilized", "_gun_out"}) p.flag_names.push_back(u.name + what);
     p.counter_names = {"shots", "game_turns"};
-    p.outcome_names = {"undecided", "a_wins", "b_wins"};
+    p.outcome_names = {"neither", "a_wins", "b_wins"};
     p.add_turn_series(RollProgram::TurnSeries::Kind::kEndReason, "a_wins", turns());
     p.add_turn_series(RollProgram::TurnSeries::Kind::kEndReason, "b_wins", turns());
     p.end_reason_names.emplace_back("turns_over");
@@ -194,7 +194,7 @@ class FightCompiler {
     leaf.end_reason = static_cast<std::uint8_t>(reason);
     leaf.closes_window = true;
     leaf.outcome = static_cast<std::uint8_t>(winner);
-    leaf.counts[fight::kGameTurns] = static_cast<std::uint8_t>(j.at.turn);
+    ++leaf.counts[fight::kGameTurns];  // the game turn it ends in
     const auto bit = [](int flag) { return FlagMask{1} << flag; };
     leaf.flags |= bit(winner == fight::kOutcomeAWins   ? fight::kAWins
                       : winner == fight::kOutcomeBWins ? fight::kBWins
@@ -243,6 +243,7 @@ class FightCompiler {
       if (j.at.step >= static_cast<int>(f_.sequence.size())) {  // the game turn is over
         if (j.at.turn == turns()) return end(leaf, j, fight::end_turns_over(turns()), fight::kUndecided);
         if (j.at.turn == 1) leaf.closes_window = true;  // the first window: the first game turn
+        ++leaf.counts[fight::kGameTurns];               // game turns played, counted as each ends
         j.at = Cursor{j.at.turn + 1, 0, 0, 0};
         continue;
       }
@@ -394,11 +395,18 @@ std::optional<RulesError> check(const Fight& f) {
   for (int side = 0; side < 2; ++side)
     if (std::none_of(f.units.begin(), f.units.end(), [side](const FightUnit& u) { return u.side == side; }))
       return RulesError("unit", std::string("side ") + (side == 0 ? "A" : "B") + " has no unit: a fight needs both");
+  for (std::size_t a = 0; a < f.units.size(); ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (f.units[b].name == f.units[a].name)
+        return RulesError("unit." + f.units[a].name + ".name", "two units are named \"" + f.units[a].name + "\"");
+  for (const FightUnit& u : f.units)
+    if (u.as_target.type != TargetType::kVehicle)
+      return RulesError("unit." + u.name + ".as_target.type",
+                        "a unit of a fight is fired on as a vehicle (as_target.type = \"vehicle\"): salvo does not "
+                        "model Personnel or a Gun's crew as a fight's targets yet");
   for (std::size_t a = 0; a < f.units.size(); ++a) {
     const FightUnit& u = f.units[a];
     const std::string key = "unit." + u.name;
-    for (std::size_t b = 0; b < a; ++b)
-      if (f.units[b].name == u.name) return RulesError(key + ".name", "two units are named \"" + u.name + "\"");
     if (u.target) {
       const auto t =
           std::find_if(f.units.begin(), f.units.end(), [&](const FightUnit& v) { return v.name == *u.target; });
@@ -408,8 +416,13 @@ std::optional<RulesError> check(const Fight& f) {
     }
     for (std::size_t b = 0; b < f.units.size(); ++b) {
       if (f.units[b].side == u.side) continue;
-      if (auto e = check(fight_situation(f, a, b)))
-        return RulesError(key + "." + e->key(), std::string(e->what()) + " (firing at " + f.units[b].name + ")");
+      if (auto e = check(fight_situation(f, a, b))) {
+        // A situation's [target] settings are the target unit's [as_target] table.
+        const std::string& k = e->key();
+        const std::string where =
+            k.rfind("target.", 0) == 0 ? "unit." + f.units[b].name + ".as_target." + k.substr(7) : key + "." + k;
+        return RulesError(where, std::string(e->what()) + " (" + u.name + " firing at " + f.units[b].name + ")");
+      }
     }
   }
   return std::nullopt;

@@ -1,6 +1,7 @@
 // The ASL ruleset: the loader of rules/load, the compiler and explain of rules/, the tables'
 // hash compiled in at build time (rules/data_hash).
 #include <memory>
+#include <variant>
 
 #include "load_options.h"
 #include "salvo/load/asl_loader.h"
@@ -27,6 +28,50 @@ class AslFile final : public SituationFile {
 
  private:
   load::LoadedFile file_;
+};
+
+// A fight file (asl_fight.h): one fight, shown by who wins.
+class FightFile final : public SituationFile {
+ public:
+  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fight)) {}
+  std::size_t size() const override { return 1; }
+  std::string name(std::size_t) const override { return file_.fight.name; }
+  SweepLabel sweep(std::size_t) const override { return {}; }
+  CompiledSituation compile(std::size_t, bool explain) const override {
+    CompiledSituation out{asl::compile(file_.fight), {}};
+    if (explain)
+      out.explain = asl::explain(file_.fight) + "\nthe fight's program: " + std::to_string(out.program.num_states()) +
+                    " states (at most " + std::to_string(asl::kMaxFightStates) + ")\n";
+    return out;
+  }
+  const DisplayHints* hints() const override { return &hints_; }
+
+ private:
+  // Better or worse from side A's view: its units destroyed, immobilized or out of action and
+  // B's win are worse for it.
+  static DisplayHints fight_hints(const asl::Fight& f) {
+    DisplayHints h;
+    h.key = {{"p_a_wins", true, "p A wins"},
+             {"p_b_wins", true, "p B wins"},
+             {"p_neither", true, "p neither"},
+             {"e_game_turns", true, "e turns"},
+             {"e_shots", true, "e_shots"}};
+    h.lower_is_better = {"p_b_wins"};
+    for (const asl::FightUnit& u : f.units)
+      if (u.side == 0)
+        for (const char* what : {"_destroyed", "_immobilized", "_gun_out"})
+          h.lower_is_better.push_back("p_" + u.name + what);
+    h.neutral = {"p_neither", "e_game_turns", "e_shots"};
+    h.first_window = h.first_window_turns = "turn 1";
+    h.run_window = h.run_window_turns = "fight";
+    h.headline = "p_a_wins";
+    h.hits_counter = "shots";
+    h.outcome_apart_flag.clear();
+    return h;
+  }
+
+  load::LoadedFight file_;
+  DisplayHints hints_;
 };
 
 DisplayHints asl_hints() {
@@ -61,11 +106,15 @@ class AslRuleset final : public Ruleset {
 
   std::unique_ptr<SituationFile> load(std::string_view text, const std::string& path,
                                       const ReadLimits& limits) const override {
-    return std::make_unique<AslFile>(load::load_string(text, path, load_options(limits)));
+    auto loaded = load::load_any_string(text, path, load_options(limits));
+    if (auto* fight = std::get_if<load::LoadedFight>(&loaded)) return std::make_unique<FightFile>(std::move(*fight));
+    return std::make_unique<AslFile>(std::move(std::get<load::LoadedFile>(loaded)));
   }
 
   std::optional<std::vector<Variant>> sensitivity(const SituationFile& file, std::size_t i) const override {
-    const asl::Situation s = static_cast<const AslFile&>(file).loaded().situations.at(i).situation;
+    const auto* situations = dynamic_cast<const AslFile*>(&file);
+    if (situations == nullptr) return std::nullopt;  // a fight: its units' situations are files of their own
+    const asl::Situation s = situations->loaded().situations.at(i).situation;
     const asl::Compiled base = asl::compile(s);
     std::vector<Variant> out;
     for (asl::Variant& v : asl::sensitivity_variants(s, base.explain)) {

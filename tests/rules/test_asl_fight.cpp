@@ -114,7 +114,7 @@ TEST_CASE("fight: the ASL game turn - closed form", "[asl][fight]") {
   const double c = (1 - pa) * (1 - pa) * (1 - pb) * (1 - pb);
   const int n = 3;
   Fight f = fight_of({killer("a", 0, 6), killer("b", 1, 7)}, {}, n);
-  f.sequence = Fight{}.sequence;  // the default
+  f.sequence = asl_game_turn();  // the default
   const RollProgram p = compile(f);
   const sim::RunResult r = sim::solve_exact(p);
   const double s = (1 - std::pow(c, n)) / (1 - c);

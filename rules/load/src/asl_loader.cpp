@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "asl_schema.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/rules/asl.h"
 #include "schema.h"
@@ -340,8 +341,7 @@ constexpr NoEffect kNoEffect[] = {
      "matters only in a duel over several turns (fire.turns > 1): remove it"},
 };
 
-LoadedFile load(std::string_view source_text, const std::string& source_file, const LoadOptions& options) {
-  const auto doc = parse_document(source_text, source_file);
+LoadedFile load(const std::shared_ptr<const Document>& doc, const LoadOptions& options) {
   const std::string& file = doc->file;
   const Ctx c{file, doc->text};
   Situation defaults;
@@ -376,13 +376,22 @@ LoadedFile load(std::string_view source_text, const std::string& source_file, co
 
 }  // namespace
 
+const Schema<Situation>& detail::asl_schema() { return schema(); }
+
 LoadedFile load_file(const std::string& path, const LoadOptions& options) {
   const std::string text = read_text_file(path, options.max_file_bytes);
-  return load(text, path, options);
+  return load(parse_document(text, path), options);
 }
 
 LoadedFile load_string(std::string_view toml, const std::string& source_name, const LoadOptions& options) {
-  return load(toml, source_name, options);
+  return load(parse_document(toml, source_name), options);
+}
+
+std::variant<LoadedFile, LoadedFight> load_any_string(std::string_view toml, const std::string& source_name,
+                                                      const LoadOptions& options) {
+  const auto doc = parse_document(toml, source_name);
+  if (detail::is_fight(doc->root)) return detail::load_fight(doc);
+  return load(doc, options);
 }
 
 }  // namespace salvo::load

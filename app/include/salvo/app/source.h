@@ -21,6 +21,7 @@ namespace salvo::app {
 struct Job {
   std::string file;  ///< as given on the command line
   const Ruleset* ruleset = nullptr;
+  const DisplayHints* hints = nullptr;  ///< the file's, or its ruleset's (SituationFile::hints)
   std::string name;
   SweepLabel sweep;  ///< sweep point, file order
   RollProgram program;

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,14 +35,19 @@ struct FightUnit {
 /// A step of the game turn: a Rally Phase, or a fire phase owned by a side.
 enum class FightStep : std::uint8_t { kRally, kFireA, kFireB };
 
+/// The ASL game turn: A's Player Turn (RPh, A's PFPh, B's DFPh), then B's (RPh, B's PFPh,
+/// A's DFPh).
+inline std::vector<FightStep> asl_game_turn() {
+  static constexpr FightStep kTurn[] = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB,
+                                        FightStep::kRally, FightStep::kFireB, FightStep::kFireA};
+  return {std::begin(kTurn), std::end(kTurn)};
+}
+
 struct Fight {
   std::string name;
   std::vector<FightUnit> units;
-  /// One game turn. The ASL default: A's Player Turn (RPh, A's PFPh, B's DFPh), then B's
-  /// (RPh, B's PFPh, A's DFPh).
-  std::vector<FightStep> sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB,
-                                     FightStep::kRally, FightStep::kFireB, FightStep::kFireA};
-  int turns = 1;  ///< game turns, 1..kMaxTurns
+  std::vector<FightStep> sequence = asl_game_turn();  ///< one game turn
+  int turns = 1;                                      ///< game turns, 1..kMaxTurns
 };
 
 inline constexpr std::size_t kMaxFightUnits = 8;
@@ -72,9 +78,10 @@ enum UnitFlag : int { kDestroyed, kImmobilized, kGunOut, kNumUnitFlags };
 constexpr int unit_flag(std::size_t unit, UnitFlag what) {
   return kNumSideFlags + static_cast<int>(unit) * kNumUnitFlags + what;
 }
-/// Counters: shots fired by all units; game_turns, the game turn the fight ended in.
+/// Counters: shots fired by all units; game_turns, the game turns played (counted as each
+/// ends, and the one the fight ends in): over the run, the game turn the fight ended in.
 enum Counter : int { kShots, kGameTurns, kNumCounters };
-/// Outcome of a step: the fight's state after it.
+/// Outcome of a step: the fight's state after it (neither: not decided yet, or at all).
 enum Outcome : int { kUndecided, kOutcomeAWins, kOutcomeBWins, kNumOutcomes };
 /// End reasons: a_wins_turn_t, b_wins_turn_t (per-turn series), then turns_over.
 constexpr int end_a_wins(int turn) { return turn - 1; }

@@ -49,6 +49,9 @@ class SituationFile {
   virtual std::vector<std::string> other_inputs() const { return {}; }
   /// Hash of rules data that came with the file (a 1943 chart); 0: none.
   virtual std::uint64_t data_hash() const { return 0; }
+  /// How this file's results are shown, when it differs from its ruleset's (an ASL fight);
+  /// nullptr: the ruleset's hints. Lives as long as the file.
+  virtual const DisplayHints* hints() const { return nullptr; }
 };
 
 /// What each modifier is worth (`salvo sensitivity`): one situation with one modifier removed

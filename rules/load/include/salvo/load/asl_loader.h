@@ -11,9 +11,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "salvo/load/toml_util.h"
+#include "salvo/rules/asl_fight.h"
 #include "salvo/rules/asl_situation.h"
 
 namespace salvo::load {
@@ -42,6 +44,17 @@ struct LoadOptions {
   std::size_t max_situations = 1'000'000;             ///< a sweep expanding to more is refused
   std::size_t max_file_bytes = kDefaultMaxFileBytes;  ///< every file read (a 1943 chart too)
 };
+
+/// A fight file (docs/fights.md): [fight] and [[unit]] tables, one fight.
+struct LoadedFight {
+  std::string path;  ///< as given
+  asl::Fight fight;
+};
+
+/// An ASL file: situations, or a fight (it has a [fight] table or [[unit]] tables). Throws
+/// InputError.
+std::variant<LoadedFile, LoadedFight> load_any_string(std::string_view toml, const std::string& source_name,
+                                                      const LoadOptions& options = {});
 
 /// Load a situation file. Throws InputError.
 LoadedFile load_file(const std::string& path, const LoadOptions& options = {});

@@ -1,0 +1,197 @@
+// asl_fight_loader.cpp — ASL fight files (docs/fights.md) into asl::Fight, strictly.
+//
+//   ruleset = "asl"
+//   [fight]                     turns, sequence (optional)
+//   [[unit]]                    name, side ("A" or "B"), target (a unit's name or "auto")
+//   [unit.firer] [unit.fire] [unit.as_target] [unit.override]
+//
+// A unit's tables take the keys of a situation's [firer], [fire], [target] and [override]
+// (asl_schema()), checked by the same fields; fire.turns and fire.rally_phases belong to the
+// fight. A rules conflict is blamed on the line of the key it names.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "asl_schema.h"
+#include "salvo/rules/asl_fight.h"
+
+namespace salvo::load::detail {
+namespace {
+
+using asl::Fight;
+using asl::FightStep;
+using asl::FightUnit;
+
+// A unit's tables: the name in the fight file, the situation table its keys belong to.
+struct UnitTable {
+  std::string_view name, situation;
+};
+constexpr UnitTable kUnitTables[] = {
+    {"firer", "firer"}, {"fire", "fire"}, {"as_target", "target"}, {"override", "override"}};
+// Situation keys a unit may not set: the fight decides them.
+constexpr std::string_view kFightOwned[] = {"fire.turns", "fire.rally_phases"};
+
+const Choices<FightStep> kSteps = {{"rally", FightStep::kRally}, {"A", FightStep::kFireA}, {"B", FightStep::kFireB}};
+const Choices<int> kSides = {{"A", 0}, {"B", 1}};
+
+bool valid_name(const std::string& n) {
+  return !n.empty() && n.size() <= 24 && std::all_of(n.begin(), n.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+  });
+}
+
+// The keys of one situation table a unit's table may hold ("rof", "gun", ...).
+std::vector<std::string> keys_of(std::string_view situation_table) {
+  std::vector<std::string> out;
+  const std::string prefix = std::string(situation_table) + ".";
+  for (const std::string& p : asl_schema().keys.paths) {
+    if (p.rfind(prefix, 0) != 0) continue;
+    const std::string key = p.substr(prefix.size());
+    if (key.find('.') != std::string::npos) continue;  // target.armor.hull_front: inside target.armor
+    if (std::find(std::begin(kFightOwned), std::end(kFightOwned), p) != std::end(kFightOwned)) continue;
+    out.push_back(key);
+  }
+  return out;
+}
+
+class FightReader {
+ public:
+  explicit FightReader(const Document& doc) : doc_(doc), c_{doc.file, doc.text} {}
+
+  Fight read() {
+    Fight f;
+    f.name = std::filesystem::path(doc_.file).stem().string();
+    const toml::node* units = nullptr;
+    walk_table(c_, "", doc_.root, {"ruleset", "name", "fight", "unit"}, [&](const Entry& e, const std::string& path) {
+      const int line = line_of(e.pos);
+      lines_[path] = line;
+      if (e.key == "ruleset") {
+        if (read_string(c_, path, *e.node) != "asl") expected(c_, path, *e.node, "\"asl\" (a fight file)");
+      } else if (e.key == "name") {
+        f.name = read_string(c_, path, *e.node);
+      } else if (e.key == "fight") {
+        read_fight(read_table(c_, path, *e.node), f);
+      } else {
+        units = e.node;
+      }
+    });
+    if (!doc_.root.contains("ruleset")) fail(c_, 1, "ruleset", "missing (required): ruleset = \"asl\"");
+    if (units == nullptr) fail(c_, 1, "unit", "a fight needs [[unit]] tables, one per unit");
+    const toml::array& list = read_array(c_, "unit", *units, "[[unit]] tables");
+    for (std::size_t i = 0; i < list.size(); ++i) f.units.push_back(read_unit(list[i], i));
+    if (const auto e = asl::check(f)) blame(*e);
+    return f;
+  }
+
+ private:
+  void read_fight(const toml::table& t, Fight& f) {
+    walk_table(c_, "fight", t, {"turns", "sequence"}, [&](const Entry& e, const std::string& path) {
+      lines_[path] = line_of(e.pos);
+      if (e.key == "turns") {
+        f.turns = read_int(c_, path, *e.node, 1, asl::kMaxTurns);
+        return;
+      }
+      const toml::array& a = read_array(c_, path, *e.node, "an array of \"rally\", \"A\" and \"B\"");
+      if (a.empty() || a.size() > 24) fail(c_, line_of(*e.node), path, "expected 1 to 24 steps in a game turn");
+      f.sequence.clear();
+      for (std::size_t k = 0; k < a.size(); ++k)
+        f.sequence.push_back(read_choice(c_, path + "[" + std::to_string(k) + "]", a[k], kSteps));
+      if (std::none_of(f.sequence.begin(), f.sequence.end(), [](FightStep s) { return s != FightStep::kRally; }))
+        fail(c_, line_of(*e.node), path, "no side fires in this game turn: add \"A\" or \"B\"");
+    });
+  }
+
+  FightUnit read_unit(const toml::node& n, std::size_t index) {
+    const std::string at = "unit[" + std::to_string(index + 1) + "]";
+    const toml::table& t = read_table(c_, at, n);
+    FightUnit u;
+    // The name first: it names the unit's keys in every message after it.
+    const toml::node* name = t.get("name");
+    if (name == nullptr) fail(c_, line_of(n), at + ".name", "missing (required): every unit needs a name");
+    u.name = read_string(c_, at + ".name", *name);
+    if (!valid_name(u.name))
+      expected(c_, at + ".name", *name, "a name of 1 to 24 letters, digits, '_' or '-' (it names the unit's results)");
+    const std::string prefix = "unit." + u.name;
+    lines_[prefix] = line_of(n);
+    if (t.get("side") == nullptr) fail(c_, line_of(n), prefix + ".side", "missing (required): \"A\" or \"B\"");
+    asl::Situation s;  // the unit's settings, on the defaults of a situation file
+    std::vector<std::string> known = {"name", "side", "target"};
+    for (const UnitTable& ut : kUnitTables) known.emplace_back(ut.name);
+    walk_table(c_, prefix, t, known, [&](const Entry& e, const std::string& path) {
+      lines_[path] = line_of(e.pos);
+      if (e.key == "name") return;
+      if (e.key == "side") {
+        u.side = read_choice(c_, path, *e.node, kSides);
+      } else if (e.key == "target") {
+        const std::string& target = read_string(c_, path, *e.node, "a unit's name or \"auto\"");
+        if (target != "auto") u.target = target;
+      } else {
+        const auto* ut = std::find_if(std::begin(kUnitTables), std::end(kUnitTables),
+                                      [&](const UnitTable& x) { return x.name == e.key; });
+        read_settings(read_table(c_, path, *e.node), path, ut->situation, s);
+      }
+    });
+    u.firer = s.firer;
+    u.fire = s.fire;
+    u.as_target = s.target;
+    u.override_ = s.override_;
+    return u;
+  }
+
+  // One of a unit's tables, its keys those of the situation table `situation`.
+  void read_settings(const toml::table& t, const std::string& path, std::string_view situation, asl::Situation& s) {
+    const Schema<asl::Situation>& schema = asl_schema();
+    for (const Entry& e : entries_in_file_order(t)) {
+      const std::string key = path + "." + e.key;
+      const std::string field = std::string(situation) + "." + e.key;
+      const int line = line_of(e.pos);
+      if (std::find(std::begin(kFightOwned), std::end(kFightOwned), field) != std::end(kFightOwned))
+        fail(c_, line, key, "the fight sets it: [fight] turns and sequence");
+      const auto index = schema.keys.field(field);
+      if (!index || field.find('.', situation.size() + 1) != std::string::npos) {
+        std::vector<std::string> known;
+        for (const std::string& k : keys_of(situation)) known.push_back(path + "." + k);
+        unknown(c_, line, key, known);
+      }
+      lines_[key] = line;
+      Lines sub;
+      schema.fields[*index].apply(c_, key, *e.node, s, &sub);
+      for (const auto& [k, l] : sub) lines_[k] = l;
+    }
+  }
+
+  // A rules conflict: on the line of the key it names, or of the closest table holding it.
+  [[noreturn]] void blame(const RulesError& e) {
+    std::string key = e.key();
+    int line = 1;
+    for (std::string k = key; !k.empty(); k = k.substr(0, std::max<std::size_t>(k.rfind('.'), 0))) {
+      if (const auto it = lines_.find(k); it != lines_.end()) {
+        line = it->second;
+        break;
+      }
+      if (k.find('.') == std::string::npos) break;
+    }
+    fail(c_, line, key.empty() ? "unit" : key, e.what());
+  }
+
+  const Document& doc_;
+  Ctx c_;
+  Lines lines_;  // where each key, unit and table was written
+};
+
+}  // namespace
+
+bool is_fight(const toml::table& root) { return root.contains("fight") || root.contains("unit"); }
+
+LoadedFight load_fight(const std::shared_ptr<const Document>& doc) {
+  LoadedFight out;
+  out.path = doc->file;
+  out.fight = FightReader(*doc).read();
+  return out;
+}
+
+}  // namespace salvo::load::detail

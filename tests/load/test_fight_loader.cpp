@@ -1,0 +1,125 @@
+// Fight files ([fight], [[unit]]): what loads into asl::Fight, and one exact message per class
+// of bad input, each naming file, line and key.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "salvo/load/asl_loader.h"
+
+namespace {
+
+using namespace salvo;
+
+constexpr std::string_view kTwoUnits = R"(ruleset = "asl"
+name = "duel"
+[fight]
+turns = 2
+sequence = ["A", "B"]
+[[unit]]
+name = "Sherman"
+side = "A"
+target = "Panther"
+[unit.firer]
+nationality = "american"
+gun = "75"
+rof = 1
+[unit.fire]
+range = 8
+[unit.as_target]
+armor = { hull_front = 6, hull_side = 3, turret_front = 8, turret_side = 6 }
+[[unit]]
+name = "Panther"
+side = "B"
+[unit.firer]
+gun = "75LL"
+[unit.as_target]
+hull_down = true
+)";
+
+asl::Fight load_fight(std::string_view text) {
+  auto loaded = load::load_any_string(text, "f.toml");
+  REQUIRE(std::holds_alternative<load::LoadedFight>(loaded));
+  return std::get<load::LoadedFight>(loaded).fight;
+}
+
+std::string error_of(std::string_view text) {
+  try {
+    load::load_any_string(text, "f.toml");
+  } catch (const load::InputError& e) {
+    return e.what();
+  }
+  return "(loaded without error)";
+}
+
+// kTwoUnits with `from` replaced by `to` (once).
+std::string edited(std::string_view from, std::string_view to) {
+  std::string s(kTwoUnits);
+  const auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a fight file loads its units and fight settings", "[load][fight]") {
+  const asl::Fight f = load_fight(kTwoUnits);
+  CHECK(f.name == "duel");
+  CHECK(f.turns == 2);
+  REQUIRE(f.sequence.size() == 2);
+  CHECK(f.sequence[0] == asl::FightStep::kFireA);
+  REQUIRE(f.units.size() == 2);
+  const asl::FightUnit& s = f.units[0];
+  CHECK(s.name == "Sherman");
+  CHECK(s.side == 0);
+  CHECK(s.target == std::optional<std::string>("Panther"));
+  CHECK(s.firer.nationality == asl::Nationality::kAmerican);
+  CHECK(s.firer.rof == 1);
+  CHECK(s.fire.range == 8);
+  CHECK(s.as_target.armor.hull_side == 3);
+  const asl::FightUnit& p = f.units[1];
+  CHECK(p.side == 1);
+  CHECK_FALSE(p.target.has_value());  // auto
+  CHECK(p.firer.gun.designation == "75LL");
+  CHECK(p.as_target.hull_down);
+  CHECK(p.fire.range == 6);  // the situation file's default
+}
+
+TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][fight]") {
+  auto loaded = load::load_any_string("ruleset = \"asl\"\n", "s.toml");
+  CHECK(std::holds_alternative<load::LoadedFile>(loaded));
+}
+
+TEST_CASE("bad fight files are refused naming file line and key", "[load][fight][input]") {
+  CHECK(error_of(edited("target = \"Panther\"", "target = \"Tiger\"")) ==
+        "f.toml:9: unit.Sherman.target: no unit is named \"Tiger\"");
+  CHECK(error_of(std::string(kTwoUnits) + "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = \"Sherman\"\n") ==
+        "f.toml:28: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy");
+  CHECK(error_of(edited("side = \"B\"", "side = \"A\"")) == "f.toml:6: unit: side B has no unit: a fight needs both");
+  CHECK(error_of(edited("rof = 1", "rof = 9")) ==
+        "f.toml:13: unit.Sherman.firer.rof: expected an integer in 0..3, got 9");
+  CHECK(error_of(edited("range = 8", "rnage = 8")) ==
+        "f.toml:15: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)");
+  CHECK(error_of(edited("range = 8", "turns = 3")) ==
+        "f.toml:15: unit.Sherman.fire.turns: the fight sets it: [fight] turns and sequence");
+  CHECK(error_of(edited("turns = 2", "turns = 13")) == "f.toml:4: fight.turns: expected an integer in 1..12, got 13");
+  CHECK(error_of(edited("sequence = [\"A\", \"B\"]", "sequence = [\"rally\"]")) ==
+        "f.toml:5: fight.sequence: no side fires in this game turn: add \"A\" or \"B\"");
+  CHECK(error_of(edited("sequence = [\"A\", \"B\"]", "sequence = [\"A\", \"C\"]")) ==
+        "f.toml:5: fight.sequence[1]: expected one of rally, A, B, got \"C\"");
+  CHECK(error_of(edited("name = \"Sherman\"", "name = \"Sherman 1\"")) ==
+        "f.toml:7: unit[1].name: expected a name of 1 to 24 letters, digits, '_' or '-' (it names the unit's "
+        "results), got \"Sherman 1\"");
+  CHECK(error_of(edited("name = \"Panther\"", "name = \"Sherman\"")) ==
+        "f.toml:19: unit.Sherman.name: two units are named \"Sherman\"");
+  CHECK(error_of(edited("[fight]", "[sweep]")) == "f.toml:3: sweep: unknown key");
+  // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
+  CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
+        "f.toml:25: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
+        "\"vehicle\"): salvo does not model Personnel or a Gun's crew as a fight's targets yet");
+  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
+        "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "
+        "the R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)");
+}
