@@ -97,7 +97,7 @@ bool side_out(const Fight& f, const Joint& j, int side) {
 
 class FightCompiler {
  public:
-  explicit FightCompiler(const Fight& f) : f_(f), n_(f.units.size()) {
+  FightCompiler(const Fight& f, std::size_t max_states) : f_(f), n_(f.units.size()), max_states_(max_states) {
     for (std::size_t a = 0; a < n_; ++a)
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
@@ -213,8 +213,8 @@ class FightCompiler {
     const std::string k = key_of(j, phase_state);
     auto it = ids_.find(k);
     if (it != ids_.end()) return it->second;
-    if (pending_.size() >= kMaxFightStates)
-      throw RulesError("fight.turns", "the fight has more than " + std::to_string(kMaxFightStates) +
+    if (pending_.size() >= max_states_)
+      throw RulesError("fight.turns", "the fight has more than " + std::to_string(max_states_) +
                                           " states, more than salvo solves: fewer turns or units");
     const std::int32_t id = b_.reserve_state(label(j, phase_state, target));
     ids_.emplace(k, id);
@@ -361,6 +361,7 @@ class FightCompiler {
 
   const Fight& f_;
   std::size_t n_;
+  std::size_t max_states_;
   std::vector<Situation> situations_;  // [shooter * n + target]
   ProgramBuilder b_;
   std::unordered_map<std::string, std::int32_t> ids_;
@@ -428,9 +429,9 @@ std::optional<RulesError> check(const Fight& f) {
   return std::nullopt;
 }
 
-RollProgram compile(const Fight& f) {
+RollProgram compile(const Fight& f, std::size_t max_states) {
   if (auto e = check(f)) throw *e;
-  return FightCompiler(f).run();
+  return FightCompiler(f, max_states).run();
 }
 
 std::string explain(const Fight& f) {

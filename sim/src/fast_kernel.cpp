@@ -123,15 +123,15 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
   // two symbols, or a node at depth 3)
   constexpr std::uint32_t kSecond = 1u << 31, kDeeper = 1u << 30;
   std::vector<std::uint32_t> reach(ns * kPairs);
+  std::vector<std::size_t> seen(p.nodes.size(), 0);  // st + 1: node seen in state st's DAG
   for (std::size_t st = 0; st < ns; ++st) {
     auto& locals = local_leaves_[st];
     std::vector<std::uint32_t> stack{p.state_root[st]};
-    std::vector<char> seen(p.nodes.size(), 0);
     while (!stack.empty()) {
       const std::uint32_t n = stack.back();
       stack.pop_back();
-      if (seen[n]) continue;
-      seen[n] = 1;
+      if (seen[n] == st + 1) continue;
+      seen[n] = st + 1;
       for (int f = 0; f < faces(p.nodes[n].die); ++f) {
         const Link l = p.link(n, f);
         if (l.is_leaf())

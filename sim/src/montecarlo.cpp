@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <optional>
 #include <vector>
 
 #include "fast_kernel.h"
@@ -204,8 +205,11 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   Workers workers(options.threads);
   const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
-  const detail::FastProgram fast(program);  // prepared once, shared by the blocks
-  std::uint64_t done_blocks = 0;            // blocks 0..done_blocks-1 are in total
+  // The fast kernel, prepared once and shared by the blocks; its tables take about 3 KB a
+  // state, so a larger program (a fight) runs on the plain walk, which sees the same trials.
+  std::optional<detail::FastProgram> fast;
+  if (program.num_states() <= kFastKernelMaxStates) fast.emplace(program);
+  std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
   bool interrupted = false;
   const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
 
@@ -225,7 +229,10 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
         if (stopped()) return;
         const std::uint64_t b = begin + i;
         slots[i] = empty_tallies(program);
-        fast.run(options.seed, options.situation_key, b, b + 1, trials_total, slots[i]);
+        if (fast)
+          fast->run(options.seed, options.situation_key, b, b + 1, trials_total, slots[i]);
+        else
+          slots[i] = run_blocks_reference(program, options.seed, options.situation_key, b, b + 1, trials_total);
         completed[i] = 1;
       });
       for (std::size_t i = 0; i < wave; ++i) {

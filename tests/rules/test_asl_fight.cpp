@@ -257,6 +257,17 @@ TEST_CASE("fight: bad fights are refused naming the key", "[asl][fight][input]")
     REQUIRE(e);
     CHECK(e->key() == "unit.a.target");
   }
+  SECTION("over the state limit") {
+    f.units[0].firer.breakdown = 10;  // malfunctions and repairs: more states
+    try {
+      compile(f, 5);
+      FAIL("compiled");
+    } catch (const RulesError& e) {
+      CHECK(e.key() == "fight.turns");
+      CHECK(std::string(e.what()) == "the fight has more than 5 states, more than salvo solves: fewer turns or units");
+    }
+    CHECK(compile(f).num_states() > 5);
+  }
   SECTION("empty side") {
     f.units[1].side = 0;
     const auto e = check(f);

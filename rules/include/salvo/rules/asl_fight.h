@@ -51,8 +51,9 @@ struct Fight {
 };
 
 inline constexpr std::size_t kMaxFightUnits = 8;
-/// A fight whose program would have more states is refused (memory: about 2 KB a state).
-inline constexpr std::size_t kMaxFightStates = 5'000'000;
+/// A fight whose program would have more states is refused (its exact solve: about 1.3 KB a
+/// state, docs/fights.md).
+inline constexpr std::size_t kMaxFightStates = 3'000'000;
 
 /// The situation of `shooter` firing at `target` (units of `f`): its firer, fire and override,
 /// the target unit as target; fire.turns = 2: one fire phase of several, checked as a duel.
@@ -62,8 +63,8 @@ Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t targe
 /// the error names the setting ("unit.Sherman.target").
 std::optional<RulesError> check(const Fight& f);
 
-/// Compile a fight. Throws RulesError (check(), or more than kMaxFightStates states).
-RollProgram compile(const Fight& f);
+/// Compile a fight. Throws RulesError (check(), or more than `max_states` states).
+RollProgram compile(const Fight& f, std::size_t max_states = kMaxFightStates);
 
 /// The `explain` listing: the fight's readings, then each unit's shots against each enemy it
 /// could fire at. Ends with a newline.

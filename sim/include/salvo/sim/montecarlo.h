@@ -6,6 +6,7 @@
 /// only, never on the thread count.
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -14,7 +15,10 @@
 
 namespace salvo::sim {
 
-inline constexpr std::uint64_t kBlockTrials = 1u << 16;       ///< trials per block (last may be partial)
+inline constexpr std::uint64_t kBlockTrials = 1u << 16;  ///< trials per block (last may be partial)
+/// Programs with more states run on the plain walk (run_blocks_reference), not the fast
+/// kernel, whose tables take about 3 KB a state; both see the same trials.
+inline constexpr std::size_t kFastKernelMaxStates = 16'384;
 inline constexpr std::uint32_t kMaxStepsPerTrial = 1u << 20;  ///< safety limit; counted in truncated
 inline constexpr std::uint64_t kLanes = 16;                   ///< independent dice streams (lanes) per block
 
