@@ -243,8 +243,28 @@ def same_names(data):
     return len({s.get("name") for s in data["situations"]}) <= 1
 
 
+# A fight's outcomes (docs/fights.md): who won by the end of the window.
+FIGHT_OUTCOMES = {"a_wins": "A wins", "b_wins": "B wins", "neither": "neither"}
+OUTCOME_COLOURS.update({"A wins": "#2166ac", "B wins": "#b2182b", "neither": "#e0e0e0"})
+
+
+def fight_categories(dist, names):
+    """Partition of a fight's window by who won (its last step's outcome is its highest)."""
+    k = len(names)
+    cats = {}
+    for seen in (0, 1):
+        for o, name in enumerate(names):
+            v = cats.setdefault(FIGHT_OUTCOMES[name], [0.0, 0.0, 0.0])
+            for j, key in enumerate(("p", "lo", "hi")):
+                v[j] += dist[key][o + k * seen]
+    return cats
+
+
 def chart_outcomes(data, args):
-    order = ["burn", "eliminated", "shock", "immobilized", "possible shock", "malfunction", "no effect"]
+    fight = all("a_wins" in s.get("distributions", {}).get("outcomes", {}).get("outcome_names", [])
+                for s in data["situations"])
+    order = (["A wins", "neither", "B wins"] if fight else
+             ["burn", "eliminated", "shock", "immobilized", "possible shock", "malfunction", "no effect"])
     labels, rows, mc = [], [], False
     for sit in data["situations"]:
         d = sit.get("distributions", {}).get("outcomes")
@@ -252,7 +272,7 @@ def chart_outcomes(data, args):
             raise SystemExit("chart.py: --kind outcomes needs the JSON of `salvo chart outcomes`")
         mc = mc or d.get("method") == "mc"
         labels.append(bar_label(sit, same_names(data)))
-        rows.append(outcome_categories(d, d["outcome_names"]))
+        rows.append(fight_categories(d, d["outcome_names"]) if fight else outcome_categories(d, d["outcome_names"]))
     fig, ax = plt.subplots(figsize=(max(7, 0.75 * len(labels) + 3), 5.8))
     fig.subplots_adjust(bottom=0.3, top=0.9, right=0.78)
     bottom = [0.0] * len(labels)
@@ -269,13 +289,20 @@ def chart_outcomes(data, args):
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("probability, best effect " + WINDOW_LABELS.get(args.window, args.window))
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="outcome")
+    mc_note = "; whiskers: 95% intervals" if mc else ""
+    if fight:
+        ax.set_ylabel("probability, " + ("by the end of turn 1" if args.window == "first_shot" else "the whole fight"))
+        title = args.title or ("Who wins: " + data["situations"][0].get("name", "") if same_names(data)
+                               else "Who wins")
+        finish(fig, data, title, args.out, "each bar: who wins the fight, or neither by its last turn" + mc_note)
+        return
+    ax.set_ylabel("probability, best effect " + WINDOW_LABELS.get(args.window, args.window))
     title = args.title or ("Fire phase outcomes: " + data["situations"][0].get("name", "") if same_names(data)
                            else "Fire phase outcomes")
     finish(fig, data, title, args.out,
            "each bar: the best effect of the phase (C7.7); malfunction = the Gun malfunctioned with no effect on the target"
-           + ("; whiskers: 95% intervals" if mc else ""))
+           + mc_note)
 
 
 def chart_hits(data, args):

@@ -303,7 +303,7 @@ int index_of(const std::vector<std::string>& names, const std::string& n) {
 
 /// Per situation, the distributions of hits and of the run's outcome (the ruleset's hits counter
 /// and the flag shown apart, from its display hints): exact unless the settings are Monte Carlo
-/// only. Null for a situation whose ruleset counts no hits.
+/// only. No "hits" for a situation whose ruleset counts none (a fight).
 Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Window window) {
   Json all = Json::array();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -311,23 +311,21 @@ Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Wind
     const DisplayHints& h = *jobs[i].hints;
     const int hits = h.hits_counter.empty() ? -1 : index_of(p.counter_names, h.hits_counter);
     const int apart = h.outcome_apart_flag.empty() ? -1 : index_of(p.flag_names, h.outcome_apart_flag);
-    Json d;  // null
-    if (hits >= 0) {
-      if (s.method == report::MethodChoice::kMonteCarlo) {
-        sim::McDistributionOptions o;
-        o.seed = s.seed;
-        o.situation_key = i;
-        o.trials = s.trials;
-        o.threads = s.threads;
-        const sim::McDistributions m = sim::mc_distributions(p, o, window, hits, kHitsCap, apart);
-        d["hits"] = distribution_json(m.counter);
-        d["outcomes"] = distribution_json(m.outcome);
-      } else {
-        d["hits"] = distribution_json(sim::exact_counter_distribution(p, window, hits, kHitsCap));
-        d["outcomes"] = distribution_json(sim::exact_outcome_distribution(p, window, apart));
-      }
-      d["outcomes"]["outcome_names"] = p.outcome_names;
+    Json d;
+    if (s.method == report::MethodChoice::kMonteCarlo) {
+      sim::McDistributionOptions o;
+      o.seed = s.seed;
+      o.situation_key = i;
+      o.trials = s.trials;
+      o.threads = s.threads;
+      const sim::McDistributions m = sim::mc_distributions(p, o, window, std::max(hits, 0), kHitsCap, apart);
+      if (hits >= 0) d["hits"] = distribution_json(m.counter);
+      d["outcomes"] = distribution_json(m.outcome);
+    } else {
+      if (hits >= 0) d["hits"] = distribution_json(sim::exact_counter_distribution(p, window, hits, kHitsCap));
+      d["outcomes"] = distribution_json(sim::exact_outcome_distribution(p, window, apart));
     }
+    d["outcomes"]["outcome_names"] = p.outcome_names;
     all.push_back(std::move(d));
   }
   return all;

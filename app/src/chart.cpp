@@ -83,6 +83,12 @@ int run_chart(const ChartFlags& f) {
   const bool dists = f.kind == "outcomes" || f.kind == "hits";
   const Json d =
       dists ? distributions(c.jobs, s, f.window == "phase" ? sim::Window::kRun : sim::Window::kFirst) : Json();
+  if (f.kind == "hits")
+    for (std::size_t i = 0; i < c.jobs.size(); ++i)
+      if (!d[i].contains("hits"))
+        throw load::InputError(
+            fmt::format("{}: chart hits: {} counts no hits on one target (a fight): try chart outcomes", c.jobs[i].file,
+                        c.jobs[i].name));
   const Json data = chart_data(c.reports, prov, dists ? &d : nullptr);
   if (!f.data.empty()) write_output(f.data, data.dump(2) + "\n");
   std::string quantity = f.quantity;

@@ -65,7 +65,7 @@ class FightFile final : public SituationFile {
     h.first_window = h.first_window_turns = "turn 1";
     h.run_window = h.run_window_turns = "fight";
     h.headline = "p_a_wins";
-    h.hits_counter = "shots";
+    h.hits_counter.clear();  // no hits chart: a fight's shots hit several targets
     h.outcome_apart_flag.clear();
     return h;
   }

@@ -13,6 +13,12 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
   --method mc --trials 20000 --out "$out/heatmap.png"
 "$salvo" chart outcomes "$src/examples/sweep-range.toml" --out "$out/outcomes"
 "$salvo" chart hits "$src/examples/sherman75-vs-panther.toml" --method mc --trials 20000 --out "$out/hits"
+# A fight: who wins, as stacked bars; its shots hit several targets, so no hits chart.
+"$salvo" chart outcomes "$src/examples/fights/sherman-vs-panther.toml" "$src/examples/fights/panther-first.toml" \
+  --out "$out/fight"
+grep -q 'A wins' "$out/fight.svg" && grep -q 'Who wins' "$out/fight.svg" ||
+  { echo "FAILED: fight.svg has no 'A wins' bars or 'Who wins' title"; exit 1; }
+"$py" "$src/tests/analysis/check_png.py" "$out/fight.png"
 for c in range heatmap outcomes hits; do
   test -s "$out/$c.svg" && grep -q '<svg' "$out/$c.svg" || { echo "FAILED: $c.svg"; exit 1; }
 done
@@ -34,5 +40,10 @@ rc=$?
 "$salvo" chart range "$src/examples/sweep-range.toml" --x fire.nosuchkey --out "$out/x" 2>"$out/err"
 rc=$?
 [[ $rc == 2 ]] || { echo "FAILED: unknown sweep key: exit $rc, expected 2"; cat "$out/err"; exit 1; }
+"$salvo" chart hits "$src/examples/fights/sherman-vs-panther.toml" --out "$out/x" 2>"$out/err"
+rc=$?
+[[ $rc == 2 ]] || { echo "FAILED: hits chart of a fight: exit $rc, expected 2"; cat "$out/err"; exit 1; }
+grep -q 'counts no hits on one target (a fight): try chart outcomes' "$out/err" ||
+  { echo "FAILED: message for a hits chart of a fight"; cat "$out/err"; exit 1; }
 set -e
 echo "charts ok"
