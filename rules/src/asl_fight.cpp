@@ -5,7 +5,7 @@
 //   in every fire phase its side owns, units in file order; a Shocked or Unconfirmed Kill unit,
 //   a gun out of action or out of ammunition does not fire (C7.42, A9.7, C8.9).
 // - Its target: the enemy it names while that one is not destroyed, else the first enemy in
-//   file order still able to fight (not Shocked, UK or out of action), else the first one not
+//   file order still able to fight (not Shocked or UK, its gun not disabled, with ammunition), else the first one not
 //   destroyed.
 // - Case A: only in a unit's first fire phase of the fight (C5.12); after it, its CA is taken
 //   to cover its targets. Acquisition is kept of one target, lost on a malfunction or on firing
@@ -77,7 +77,9 @@ void canonical(Joint& j) {
 std::string key_of(const Joint& j, int phase_state) {
   std::string k;
   k.reserve(8 + 8 * j.units.size());
-  for (const int v : {j.at.turn, j.at.step, j.at.sub, j.at.unit, phase_state}) k.push_back(static_cast<char>(v + 1));
+  for (const int v : {j.at.turn, j.at.step, j.at.sub, j.at.unit}) k.push_back(static_cast<char>(v + 1));
+  const auto ps = static_cast<std::uint32_t>(phase_state + 1);  // a phase may have thousands of states
+  for (int shift = 0; shift < 32; shift += 8) k.push_back(static_cast<char>((ps >> shift) & 0xffu));
   for (const UnitState& u : j.units) {
     const int bits = int{u.self.destroyed} | static_cast<int>(u.self.shock) << 1 | int{u.self.immobilized} << 3 |
                      int{u.self.revealed} << 4 | int{u.special_out} << 5 | int{u.low_ammo} << 6 |
@@ -188,8 +190,8 @@ class FightCompiler {
     return it->second;
   }
 
-  // The run ends after `leaf`'s step: the fight's result and every unit's state, as flags.
-  Link end(Leaf leaf, const Joint& j, int reason, int winner) {
+  // The run ends after `leaf`'s step: the fight's result.
+  Link end(Leaf leaf, int reason, int winner) {
     leaf.next_state = -1;
     leaf.end_reason = static_cast<std::uint8_t>(reason);
     leaf.closes_window = true;
@@ -199,12 +201,6 @@ class FightCompiler {
     leaf.flags |= bit(winner == fight::kOutcomeAWins   ? fight::kAWins
                       : winner == fight::kOutcomeBWins ? fight::kBWins
                                                        : fight::kNeither);
-    for (std::size_t i = 0; i < n_; ++i) {
-      const UnitState& u = j.units[i];
-      if (u.self.destroyed) leaf.flags |= bit(fight::unit_flag(i, fight::kDestroyed));
-      if (u.self.immobilized && !u.self.destroyed) leaf.flags |= bit(fight::unit_flag(i, fight::kImmobilized));
-      if (u.gun != phase::Gun::kOk && !u.self.destroyed) leaf.flags |= bit(fight::unit_flag(i, fight::kGunOut));
-    }
     return b_.leaf(leaf);
   }
 
@@ -238,10 +234,10 @@ class FightCompiler {
   Link advance(Leaf leaf, Joint j) {
     for (;;) {
       const bool a_out = side_out(f_, j, 0), b_out = side_out(f_, j, 1);
-      if (b_out) return end(leaf, j, fight::end_a_wins(j.at.turn), fight::kOutcomeAWins);
-      if (a_out) return end(leaf, j, fight::end_b_wins(j.at.turn, turns()), fight::kOutcomeBWins);
+      if (b_out) return end(leaf, fight::end_a_wins(j.at.turn), fight::kOutcomeAWins);
+      if (a_out) return end(leaf, fight::end_b_wins(j.at.turn, turns()), fight::kOutcomeBWins);
       if (j.at.step >= static_cast<int>(f_.sequence.size())) {  // the game turn is over
-        if (j.at.turn == turns()) return end(leaf, j, fight::end_turns_over(turns()), fight::kUndecided);
+        if (j.at.turn == turns()) return end(leaf, fight::end_turns_over(turns()), fight::kUndecided);
         if (j.at.turn == 1) leaf.closes_window = true;  // the first window: the first game turn
         ++leaf.counts[fight::kGameTurns];               // game turns played, counted as each ends
         j.at = Cursor{j.at.turn + 1, 0, 0, 0};
@@ -282,6 +278,19 @@ class FightCompiler {
     }
   }
 
+  // What happened to the units in a step from `before` to `after`, as their flags (each seen at
+  // least once in a window: destroyed, immobilized, gun out of action).
+  FlagMask happened(const Joint& before, const Joint& after) const {
+    FlagMask m = 0;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const UnitState &b = before.units[i], &a = after.units[i];
+      if (a.self.destroyed && !b.self.destroyed) m |= FlagMask{1} << fight::unit_flag(i, fight::kDestroyed);
+      if (a.self.immobilized && !b.self.immobilized) m |= FlagMask{1} << fight::unit_flag(i, fight::kImmobilized);
+      if (a.gun != phase::Gun::kOk && b.gun == phase::Gun::kOk) m |= FlagMask{1} << fight::unit_flag(i, fight::kGunOut);
+    }
+    return m;
+  }
+
   // A unit's phase ended in exit `e`: the joint state after it.
   static Joint after_phase(Joint j, std::size_t shooter, std::size_t target, const phase::Exit& e) {
     UnitState& u = j.units[shooter];
@@ -319,7 +328,9 @@ class FightCompiler {
           leaf.next_state = state_of(p.joint, from.next_state, p.phase, p.target);
           return b_.leaf(leaf);
         }
-        return advance(leaf, after_phase(p.joint, shooter, target, p.phase->exits[from.end_reason]));
+        const Joint next = after_phase(p.joint, shooter, target, p.phase->exits[from.end_reason]);
+        leaf.flags = happened(p.joint, next);
+        return advance(leaf, next);
       }
       const auto n = static_cast<std::uint32_t>(l.index());
       if (auto it = copied.find(n); it != copied.end()) return it->second;
@@ -354,7 +365,9 @@ class FightCompiler {
         u.self = phase::Target{true, phase::Shock::kNone, false, false};  // a wreck
       }
       ++n.at.unit;
-      dr[static_cast<std::size_t>(r - 1)] = advance(Leaf{}, n);
+      Leaf leaf;
+      leaf.flags = happened(j, n);
+      dr[static_cast<std::size_t>(r - 1)] = advance(leaf, n);
     }
     return b_.node(DieKind::kD6, dr);
   }
@@ -400,6 +413,24 @@ std::optional<RulesError> check(const Fight& f) {
     for (std::size_t b = 0; b < a; ++b)
       if (f.units[b].name == f.units[a].name)
         return RulesError("unit." + f.units[a].name + ".name", "two units are named \"" + f.units[a].name + "\"");
+  if (f.sequence.empty() || f.sequence.size() > 24 ||
+      std::none_of(f.sequence.begin(), f.sequence.end(), [](FightStep s) { return s != FightStep::kRally; }))
+    return RulesError("fight.sequence", "expected 1 to 24 steps in a game turn, at least one a side's fire phase");
+  for (const FightUnit& u : f.units) {
+    if (u.name == "auto") return RulesError("unit.auto.name", "\"auto\" is target = \"auto\": name the unit otherwise");
+    const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
+    if (!u.firer.vehicle && std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end())
+      return RulesError("unit." + u.name + ".firer.vehicle",
+                        "a unit the enemy fires at is a vehicle: salvo does not model a Gun (its crew and shield, "
+                        "A9.72 elimination) as a fight's target yet");
+  }
+  for (const FightUnit& u : f.units)
+    for (const FightUnit& v : f.units)
+      if (u.side == 0 && v.side == 1 && u.fire.range != v.fire.range)
+        return RulesError("unit." + v.name + ".fire.range",
+                          v.name + " fires at " + std::to_string(v.fire.range) + " hexes and " + u.name + " at " +
+                              std::to_string(u.fire.range) +
+                              ": a fight has one range between its sides (fire.range of every unit)");
   for (const FightUnit& u : f.units)
     if (u.as_target.type != TargetType::kVehicle)
       return RulesError("unit." + u.name + ".as_target.type",
@@ -445,7 +476,10 @@ std::string explain(const Fight& f) {
       "in file order; a Shocked or Unconfirmed Kill unit, or a gun out of action or out of ammunition, does not fire "
       "(C7.42, A9.7, C8.9)",
       "a unit fires at the enemy it names while that one is not destroyed, else at the first enemy in file order "
-      "still able to fight (not Shocked, UK or out of action), else at the first one not destroyed",
+      "still able to fight (not Shocked or UK, its gun not disabled, with ammunition), else at the first one not "
+      "destroyed; a unit keeps its target through its fire phase",
+      "every unit fires stationary; one range between the sides (fire.range); its fire.phase applies to its Prep "
+      "Fire and its Defensive Fire alike",
       "Case A applies only in a unit's first fire phase (C5.12); Acquisition is kept of one target, lost on a "
       "malfunction or on firing at another target (C6.5)",
       "Rally Phase: a malfunctioned weapon whose crew is not Shocked rolls for repair (D3.7: dr 1 repairs, 6 "

@@ -34,7 +34,10 @@ name = "Panther"
 side = "B"
 [unit.firer]
 gun = "75LL"
+[unit.fire]
+range = 8
 [unit.as_target]
+armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }
 hull_down = true
 )";
 
@@ -84,7 +87,9 @@ TEST_CASE("a fight file loads its units and fight settings", "[load][fight]") {
   CHECK_FALSE(p.target.has_value());  // auto
   CHECK(p.firer.gun.designation == "75LL");
   CHECK(p.as_target.hull_down);
-  CHECK(p.fire.range == 6);  // the situation file's default
+  CHECK(p.fire.range == 8);
+  CHECK(p.as_target.armor.hull_front == 18);
+  CHECK(p.fire.phase == asl::Phase::kPrep);  // the situation file's default
 }
 
 TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][fight]") {
@@ -95,8 +100,10 @@ TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][figh
 TEST_CASE("bad fight files are refused naming file line and key", "[load][fight][input]") {
   CHECK(error_of(edited("target = \"Panther\"", "target = \"Tiger\"")) ==
         "f.toml:9: unit.Sherman.target: no unit is named \"Tiger\"");
-  CHECK(error_of(std::string(kTwoUnits) + "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = \"Sherman\"\n") ==
-        "f.toml:28: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy");
+  CHECK(error_of(std::string(kTwoUnits) +
+                 "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = "
+                 "\"Sherman\"\n[unit.fire]\nrange = 8\n[unit.as_target]\narmor = \"unarmored\"\n") ==
+        "f.toml:31: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy");
   CHECK(error_of(edited("side = \"B\"", "side = \"A\"")) == "f.toml:6: unit: side B has no unit: a fight needs both");
   CHECK(error_of(edited("rof = 1", "rof = 9")) ==
         "f.toml:13: unit.Sherman.firer.rof: expected an integer in 0..3, got 9");
@@ -115,9 +122,24 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   CHECK(error_of(edited("name = \"Panther\"", "name = \"Sherman\"")) ==
         "f.toml:19: unit.Sherman.name: two units are named \"Sherman\"");
   CHECK(error_of(edited("[fight]", "[sweep]")) == "f.toml:3: sweep: unknown key");
+  CHECK(error_of(edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
+                        "range = 6\n[unit.as_target]\narmor = { hull_front = 18")) ==
+        "f.toml:24: unit.Panther.fire.range: Panther fires at 6 hexes and Sherman at 8: a fight has one range between "
+        "its sides (fire.range of every unit)");
+  CHECK(error_of(edited("armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }\n", "")) ==
+        "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
+        "\"unarmored\")");
+  CHECK(error_of(edited("range = 8", "range = 8\nmotion = true")) ==
+        "f.toml:16: unit.Sherman.fire.motion: a fight's units fire stationary, in their side's Prep Fire and "
+        "Defensive Fire: remove it");
+  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false")) ==
+        "f.toml:13: unit.Sherman.firer.vehicle: a unit the enemy fires at is a vehicle: salvo does not model a "
+        "Gun (its crew and shield, A9.72 elimination) as a fight's target yet");
+  CHECK(error_of(edited("name = \"Panther\"", "name = \"auto\"")).find("\"auto\" is target = \"auto\"") !=
+        std::string::npos);
   // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
   CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
-        "f.toml:25: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
+        "f.toml:28: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
         "\"vehicle\"): salvo does not model Personnel or a Gun's crew as a fight's targets yet");
   CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
         "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "

@@ -135,7 +135,7 @@ TEST_CASE("fight: three firers at one target that never fires back", "[asl][figh
   const sim::RunResult r = sim::solve_exact(p);
   CHECK(flag(p, r, "a_wins") == Approx(1 - std::pow(miss, n)).margin(1e-12));
   CHECK(test::outcome(p, r.first, "a_wins") == Approx(1 - miss).margin(1e-12));
-  CHECK(flag(p, r, "s1_destroyed") == 0.0);
+  CHECK(test::flag(p, r.first, "tiger_destroyed") == Approx(1 - miss).margin(1e-12));
   // shots: the first fires every turn, the second when the first failed, ...
   double shots = 0, alive = 1;
   for (int t = 0; t < n; ++t) {
@@ -143,6 +143,22 @@ TEST_CASE("fight: three firers at one target that never fires back", "[asl][figh
     alive *= miss;
   }
   CHECK(test::counter(p, r.run, "shots") == Approx(shots).margin(1e-12));
+}
+
+TEST_CASE("fight: a unit's fate is counted when it happens - closed form 1 against 2", "[asl][fight]") {
+  // A fires once a turn at b1 (auto: the first able enemy); B's two fire at A. b1 destroyed in
+  // turn 1 does not end the fight. Turn 1: b1 destroyed with pa. Else b1 and b2 fire at A: A
+  // survives with (1 - pb)^2 and fires at b1 again in turn 2.
+  const double pa = p_dr_at_most(5), pb = p_dr_at_most(4);
+  const Fight f =
+      fight_of({killer("a", 0, 5), killer("b1", 1, 4), killer("b2", 1, 4)}, {FightStep::kFireA, FightStep::kFireB}, 2);
+  const RollProgram p = compile(f);
+  const sim::RunResult r = sim::solve_exact(p);
+  CHECK(test::flag(p, r.first, "b1_destroyed") == Approx(pa).margin(1e-12));
+  CHECK(flag(p, r, "b1_destroyed") == Approx(pa + (1 - pa) * (1 - pb) * (1 - pb) * pa).margin(1e-12));
+  // A is destroyed in turn 1 if it missed and either B unit hit; after a kill of b1, b2 alone.
+  const double a_dies_1 = (1 - pa) * (1 - (1 - pb) * (1 - pb)) + pa * pb;
+  CHECK(test::flag(p, r.first, "a_destroyed") == Approx(a_dies_1).margin(1e-12));
 }
 
 TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight][duel]") {
@@ -158,6 +174,7 @@ TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight]
     b.name = "target";
     b.side = 1;
     b.as_target = d.target;
+    b.fire.range = d.fire.range;  // one range between the sides
     std::vector<FightStep> seq(static_cast<std::size_t>(d.fire.rally_phases), FightStep::kRally);
     seq.push_back(FightStep::kFireA);
     const Fight f = fight_of({a, b}, seq, d.fire.turns);
@@ -169,7 +186,7 @@ TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight]
     CHECK(flag(fp, fr, "target_destroyed") ==
           Approx(test::flag(dp, dr.run, "destroyed_by_turn_" + std::to_string(T))).margin(1e-12));
     CHECK(flag(fp, fr, "firer_gun_out") ==
-          Approx(test::flag(dp, dr.run, "gun_out_turn_" + std::to_string(T))).margin(1e-12));
+          Approx(test::flag(dp, dr.run, "gun_out_by_turn_" + std::to_string(T))).margin(1e-12));
     for (int t = 1; t <= T; ++t)
       CHECK(test::end_reason(fp, fr, "a_wins_turn_" + std::to_string(t)) ==
             Approx(test::end_reason(dp, dr, "destroyed_turn_" + std::to_string(t))).margin(1e-12));
@@ -200,7 +217,6 @@ FightUnit random_unit(std::mt19937_64& g, const std::string& name, int side) {
   u.as_target.armor = Armor{front, side_af, front, side_af};
   u.as_target.facing = pick(3) == 0 ? Facing::kSide : Facing::kFront;
   u.as_target.hull_down = pick(5) == 0;
-  u.fire.range = 2 + pick(12);
   u.fire.acquisition = pick(3) == 0 ? 1 : 0;
   return u;
 }
@@ -224,6 +240,8 @@ TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fig
       f.turns = 1 + static_cast<int>(g() % (na + nb == 2 ? 3 : 2));
     if (i % 3 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
     if (nb == 2 && i % 2 == 0) f.units[0].target = "b1";
+    const int range = 2 + static_cast<int>(g() % 12);  // one range between the sides
+    for (FightUnit& u : f.units) u.fire.range = range;
     fights.push_back(f);
   }
 #ifdef SALVO_SANITIZED

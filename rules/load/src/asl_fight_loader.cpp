@@ -32,8 +32,10 @@ struct UnitTable {
 };
 constexpr UnitTable kUnitTables[] = {
     {"firer", "firer"}, {"fire", "fire"}, {"as_target", "target"}, {"override", "override"}};
-// Situation keys a unit may not set: the fight decides them.
-constexpr std::string_view kFightOwned[] = {"fire.turns", "fire.rally_phases"};
+// Situation keys a unit may not set: the fight decides them (its turns), or a fight's units,
+// which fire stationary in their side's Prep Fire and Defensive Fire, cannot use them.
+constexpr std::string_view kFightOwned[] = {"fire.turns",  "fire.rally_phases", "fire.motion",   "fire.follow_up",
+                                            "fire.los_mp", "fire.opportunity",  "target.moving", "target.mp_in_los"};
 
 const Choices<FightStep> kSteps = {{"rally", FightStep::kRally}, {"A", FightStep::kFireA}, {"B", FightStep::kFireB}};
 const Choices<int> kSides = {{"A", 0}, {"B", 1}};
@@ -135,6 +137,9 @@ class FightReader {
         read_settings(read_table(c_, path, *e.node), path, ut->situation, s);
       }
     });
+    if (!lines_.count(prefix + ".as_target.armor"))
+      fail(c_, lines_.count(prefix + ".as_target") ? lines_[prefix + ".as_target"] : line_of(n),
+           prefix + ".as_target.armor", "missing (required): the unit's armor when fired on (or \"unarmored\")");
     u.firer = s.firer;
     u.fire = s.fire;
     u.as_target = s.target;
@@ -150,7 +155,10 @@ class FightReader {
       const std::string field = std::string(situation) + "." + e.key;
       const int line = line_of(e.pos);
       if (std::find(std::begin(kFightOwned), std::end(kFightOwned), field) != std::end(kFightOwned))
-        fail(c_, line, key, "the fight sets it: [fight] turns and sequence");
+        fail(c_, line, key,
+             field == "fire.turns" || field == "fire.rally_phases"
+                 ? "the fight sets it: [fight] turns and sequence"
+                 : "a fight's units fire stationary, in their side's Prep Fire and Defensive Fire: remove it");
       const auto index = schema.keys.field(field);
       if (!index || field.find('.', situation.size() + 1) != std::string::npos) {
         std::vector<std::string> known;
