@@ -324,12 +324,15 @@ class FightCompiler {
         const Leaf& from = ph.leaves[static_cast<std::size_t>(l.index())];
         Leaf leaf;
         leaf.counts[fight::kShots] = from.counts[kCounterShots];
+        // Immobilized by this shot, even if a later shot of the phase destroys it.
+        if (from.flags & (FlagMask{1} << kFlagImmobilized))
+          leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
         if (from.next_state >= 0) {
           leaf.next_state = state_of(p.joint, from.next_state, p.phase, p.target);
           return b_.leaf(leaf);
         }
         const Joint next = after_phase(p.joint, shooter, target, p.phase->exits[from.end_reason]);
-        leaf.flags = happened(p.joint, next);
+        leaf.flags |= happened(p.joint, next);
         return advance(leaf, next);
       }
       const auto n = static_cast<std::uint32_t>(l.index());

@@ -280,4 +280,10 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
   return trace;  // not reached: the last turn returns
 }
 
+PhaseResult resolve_phase_from(const Situation& s, const ShotContext& ctx, Dice& dice, std::vector<StepRecord>& steps,
+                               const std::function<const ShotSpec&(const ShotContext&)>& spec_of) {
+  const PhaseRun r = run_phase(s, ctx, dice, steps, spec_of);
+  return {r.end, r.ctx, r.fired};
+}
+
 }  // namespace salvo::asl

@@ -40,7 +40,11 @@ Distribution solve_levels(const RollProgram& prog, Window window, int levels,
   std::vector<Eigen::VectorXd> in(idx(levels), Eigen::VectorXd::Zero(n));
   std::vector<double> absorbed(idx(levels), 0.0);
   in[0](0) = 1.0;  // row 0 is the initial state
-  std::vector<Eigen::Triplet<double>> t;
+  std::vector<Eigen::Triplet<double>> t, factored;  // the matrix of this level, and of `lu`
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  const auto same = [](const Eigen::Triplet<double>& x, const Eigen::Triplet<double>& y) {
+    return x.row() == y.row() && x.col() == y.col() && x.value() == y.value();
+  };
   for (int level = 0; level < levels; ++level) {
     if (in[idx(level)].isZero(0.0)) continue;
     // (I - Q_L)^T, so that a column solve gives the row vector m_L
@@ -53,11 +57,14 @@ Distribution solve_levels(const RollProgram& prog, Window window, int levels,
         t.emplace_back(c.row_of[idx(leaf.next_state)], i, -c.p[m]);
       }
     }
-    Eigen::SparseMatrix<double> a(n, n);
-    a.setFromTriplets(t.begin(), t.end());
-    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
-    lu.compute(a);
-    if (lu.info() != Eigen::Success) throw std::runtime_error("distribution: the chain is not absorbing");
+    // Most levels keep the same steps (a counter's: all but the cap's): factorize only anew.
+    if (factored.empty() || !std::equal(t.begin(), t.end(), factored.begin(), factored.end(), same)) {
+      Eigen::SparseMatrix<double> a(n, n);
+      a.setFromTriplets(t.begin(), t.end());
+      lu.compute(a);
+      if (lu.info() != Eigen::Success) throw std::runtime_error("distribution: the chain is not absorbing");
+      factored = t;
+    }
     const Eigen::VectorXd visits = lu.solve(in[idx(level)]);
     for (Eigen::Index i = 0; i < n; ++i) {
       const double v = visits(i);

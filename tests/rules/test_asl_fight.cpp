@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "asl_test_util.h"
+#include "fight_interpreter.h"
 #include "salvo/rules/asl_fight.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
@@ -256,6 +257,93 @@ TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fig
     agree.both_engines(p, test::mc_options(7, key, kTrials), f.name);
     ++key;
   }
+  agree.judge();
+}
+
+namespace {
+
+struct MtDice : Dice {
+  std::mt19937_64 g;
+  explicit MtDice(std::uint64_t seed) : g(seed) {}
+  int pair() override { return static_cast<int>(g() % 36); }  // 2^64 mod 36 bias ~ 2e-18: immaterial
+  int d6() override { return static_cast<int>(g() % 6); }
+};
+
+}  // namespace
+
+TEST_CASE("fight: the compiled program agrees with the plain fight interpreter", "[asl][fight][mc]") {
+  // The interpreter (fight_interpreter.h) plays trials with real dice; the compiled program is
+  // solved exactly. Every flag of both windows, who won, the turn it ended in and the shots
+  // must agree within the Bonferroni-corrected standard error of the exact values.
+  std::mt19937_64 g(43);
+  std::vector<Fight> fights;
+  for (int i = 0; i < 10; ++i) {
+    const int na = 1 + (i % 3 == 1), nb = 1 + (i % 3 == 2);
+    Fight f;
+    f.name = "interpreted " + std::to_string(i);
+    for (int k = 0; k < na; ++k) f.units.push_back(random_unit(g, "a" + std::to_string(k), 0));
+    for (int k = 0; k < nb; ++k) f.units.push_back(random_unit(g, "b" + std::to_string(k), 1));
+    f.turns = 1 + static_cast<int>(g() % 3);
+    if (i % 4 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
+    const int range = 2 + static_cast<int>(g() % 12);
+    for (FightUnit& u : f.units) {
+      u.fire.range = range;
+      if (i % 2 == 0) {  // light armor and HE: Shock, immobilization, recovery and wrecks in play
+        u.as_target.armor = Armor{2, 1, 2, 1};
+        u.firer.ammo = Ammo::kHE;
+        u.firer.depletion.reset();
+      }
+      if (i % 5 == 3) u.firer.breakdown = 9;  // malfunctions and repairs
+    }
+    fights.push_back(f);
+  }
+#ifdef SALVO_SANITIZED
+  constexpr std::uint64_t kTrials = 4'000;
+#else
+  constexpr std::uint64_t kTrials = 30'000;
+#endif
+  test::McAgreement agree;
+  for (const Fight& f : fights) {
+    const RollProgram p = compile(f);
+    const sim::RunResult exact = sim::solve_exact(p);
+    FightInterpreter interp(f);
+    MtDice dice(std::hash<std::string>{}(f.name));
+    std::vector<double> flags(p.flag_names.size()), flags1(p.flag_names.size()), ends(p.end_reason_names.size());
+    std::array<double, fight::kNumOutcomes> won1{};
+    double turns = 0, shots = 0;
+    for (std::uint64_t t = 0; t < kTrials; ++t) {
+      const FightRecord rec = interp.run(dice);
+      const int side_flag = rec.winner == fight::kOutcomeAWins   ? fight::kAWins
+                            : rec.winner == fight::kOutcomeBWins ? fight::kBWins
+                                                                 : fight::kNeither;
+      ++flags[static_cast<std::size_t>(side_flag)];
+      for (std::size_t k = fight::kNumSideFlags; k < flags.size(); ++k) {
+        if (rec.flags & (FlagMask{1} << k)) ++flags[k];
+        if (rec.flags_turn1 & (FlagMask{1} << k)) ++flags1[k];
+      }
+      ++ends[static_cast<std::size_t>(rec.winner == fight::kOutcomeAWins   ? fight::end_a_wins(rec.end_turn)
+                                      : rec.winner == fight::kOutcomeBWins ? fight::end_b_wins(rec.end_turn, f.turns)
+                                                                           : fight::end_turns_over(f.turns))];
+      ++won1[static_cast<std::size_t>(rec.winner_turn1)];
+      turns += rec.end_turn;
+      shots += rec.shots;
+    }
+    const auto n = static_cast<double>(kTrials);
+    for (std::size_t k = 0; k < flags.size(); ++k) {
+      agree.proportion(exact.run.flags[k].value, flags[k] / n, kTrials, f.name + " " + p.flag_names[k]);
+      if (k >= fight::kNumSideFlags)
+        agree.proportion(exact.first.flags[k].value, flags1[k] / n, kTrials, f.name + " turn 1 " + p.flag_names[k]);
+    }
+    for (std::size_t k = 0; k < ends.size(); ++k)
+      agree.proportion(exact.run.end_reasons[k].value, ends[k] / n, kTrials, f.name + " " + p.end_reason_names[k]);
+    for (std::size_t k = 0; k < won1.size(); ++k)
+      agree.proportion(exact.first.outcomes[k].value, won1[k] / n, kTrials, f.name + " turn 1 " + p.outcome_names[k]);
+    const test::Moments mt = test::exact_counter_moments(p, sim::Window::kRun, fight::kGameTurns);
+    agree.mean(mt.mean, mt.variance, turns / n, kTrials, f.name + " game turns");
+    const test::Moments ms = test::exact_counter_moments(p, sim::Window::kRun, fight::kShots);
+    agree.mean(ms.mean, ms.variance, shots / n, kTrials, f.name + " shots");
+  }
+  CHECK(agree.size() > 250);
   agree.judge();
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -31,6 +32,18 @@ struct PhaseTrace {
 
 /// Resolve one fire phase with the given dice. Throws RulesError like compile().
 PhaseTrace resolve_phase(const Situation& s, Dice& dice);
+
+/// One fire phase from `ctx` (what the firer carries into it: spent special ammo, Low Ammo,
+/// Acquisition, a later turn, concealment), its steps appended to `steps`: the plain loop of
+/// resolve_phase. For interpreters of several phases (a fight's, in its tests).
+struct PhaseResult {
+  EndReason end = kEndRofExhausted;
+  ShotContext ctx;  ///< after the phase: spent special ammo, Low Ammo, concealment removed
+  int fired = 0;    ///< shots fired
+};
+/// `spec_of` gives the spec of a shot (build_shot, or one kept from an earlier call).
+PhaseResult resolve_phase_from(const Situation& s, const ShotContext& ctx, Dice& dice, std::vector<StepRecord>& steps,
+                               const std::function<const ShotSpec&(const ShotContext&)>& spec_of);
 
 /// A duel over several turns (fire.turns > 1): every step in order (Rally Phase rolls and
 /// shots). Each step's outcome is the target's status after it (duel::Status); the per-turn
