@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +42,14 @@ Situation variant(Situation start, const std::string& name, Edit&& edit) {
   edit(start);
   return start;
 }
+
+/// Random dice for the interpreters.
+struct RandomDice : Dice {
+  std::mt19937_64 g;
+  explicit RandomDice(std::uint64_t seed) : g(seed) {}
+  int pair() override { return static_cast<int>(g() % 36); }  // 2^64 mod 36 bias ~ 2e-18: immaterial
+  int d6() override { return static_cast<int>(g() % 6); }
+};
 
 /// A varied set of duels over several turns (fire.turns > 1), each named (test_asl_duel.cpp).
 std::vector<Situation> duels();

@@ -162,14 +162,6 @@ std::vector<Situation> salvo::asl::testing::duels() {
 
 namespace {
 
-// Random dice for the interpreter.
-struct RandomDice : Dice {
-  std::mt19937_64 g;
-  explicit RandomDice(std::uint64_t seed) : g(seed) {}
-  int pair() override { return static_cast<int>(g() % 36); }  // 2^64 mod 36 bias ~ 2e-18: immaterial
-  int d6() override { return static_cast<int>(g() % 6); }
-};
-
 // What the interpreter's trials add up to, divided by their number: indexed as the duel
 // program numbers its flags and end reasons (duel::flag_names, duel::end_reason_names), its
 // outcomes (duel::Status) and the rules' counters.

@@ -222,6 +222,17 @@ FightUnit random_unit(std::mt19937_64& g, const std::string& name, int side) {
   return u;
 }
 
+// `na` random units on side A and `nb` on side B, one random range between the sides.
+Fight random_fight(std::mt19937_64& g, const std::string& name, int na, int nb) {
+  Fight f;
+  f.name = name;
+  for (int k = 0; k < na; ++k) f.units.push_back(random_unit(g, "a" + std::to_string(k), 0));
+  for (int k = 0; k < nb; ++k) f.units.push_back(random_unit(g, "b" + std::to_string(k), 1));
+  const int range = 2 + static_cast<int>(g() % 12);
+  for (FightUnit& u : f.units) u.fire.range = range;
+  return f;
+}
+
 }  // namespace
 
 TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fight][mc]") {
@@ -231,18 +242,13 @@ TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fig
   std::vector<Fight> fights;
   for (int i = 0; i < 32; ++i) {
     const int na = 1 + (i % 4 == 1 || i % 4 == 3), nb = 1 + (i % 4 >= 2);
-    Fight f;
-    f.name = "random " + std::to_string(i);
-    for (int k = 0; k < na; ++k) f.units.push_back(random_unit(g, "a" + std::to_string(k), 0));
-    for (int k = 0; k < nb; ++k) f.units.push_back(random_unit(g, "b" + std::to_string(k), 1));
+    Fight f = random_fight(g, "random " + std::to_string(i), na, nb);
     if (na + nb == 4)
       f.turns = 1;
     else
       f.turns = 1 + static_cast<int>(g() % (na + nb == 2 ? 3 : 2));
     if (i % 3 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
     if (nb == 2 && i % 2 == 0) f.units[0].target = "b1";
-    const int range = 2 + static_cast<int>(g() % 12);  // one range between the sides
-    for (FightUnit& u : f.units) u.fire.range = range;
     fights.push_back(f);
   }
 #ifdef SALVO_SANITIZED
@@ -260,17 +266,6 @@ TEST_CASE("fight: Monte Carlo agrees with exact on 32 random fights", "[asl][fig
   agree.judge();
 }
 
-namespace {
-
-struct MtDice : Dice {
-  std::mt19937_64 g;
-  explicit MtDice(std::uint64_t seed) : g(seed) {}
-  int pair() override { return static_cast<int>(g() % 36); }  // 2^64 mod 36 bias ~ 2e-18: immaterial
-  int d6() override { return static_cast<int>(g() % 6); }
-};
-
-}  // namespace
-
 TEST_CASE("fight: the compiled program agrees with the plain fight interpreter", "[asl][fight][mc]") {
   // The interpreter (fight_interpreter.h) plays trials with real dice; the compiled program is
   // solved exactly. Every flag of both windows, who won, the turn it ended in and the shots
@@ -279,15 +274,10 @@ TEST_CASE("fight: the compiled program agrees with the plain fight interpreter",
   std::vector<Fight> fights;
   for (int i = 0; i < 10; ++i) {
     const int na = 1 + (i % 3 == 1), nb = 1 + (i % 3 == 2);
-    Fight f;
-    f.name = "interpreted " + std::to_string(i);
-    for (int k = 0; k < na; ++k) f.units.push_back(random_unit(g, "a" + std::to_string(k), 0));
-    for (int k = 0; k < nb; ++k) f.units.push_back(random_unit(g, "b" + std::to_string(k), 1));
+    Fight f = random_fight(g, "interpreted " + std::to_string(i), na, nb);
     f.turns = 1 + static_cast<int>(g() % 3);
     if (i % 4 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
-    const int range = 2 + static_cast<int>(g() % 12);
     for (FightUnit& u : f.units) {
-      u.fire.range = range;
       if (i % 2 == 0) {  // light armor and HE: Shock, immobilization, recovery and wrecks in play
         u.as_target.armor = Armor{2, 1, 2, 1};
         u.firer.ammo = Ammo::kHE;
@@ -307,7 +297,7 @@ TEST_CASE("fight: the compiled program agrees with the plain fight interpreter",
     const RollProgram p = compile(f);
     const sim::RunResult exact = sim::solve_exact(p);
     FightInterpreter interp(f);
-    MtDice dice(std::hash<std::string>{}(f.name));
+    RandomDice dice(std::hash<std::string>{}(f.name));
     std::vector<double> flags(p.flag_names.size()), flags1(p.flag_names.size()), ends(p.end_reason_names.size());
     std::array<double, fight::kNumOutcomes> won1{};
     double turns = 0, shots = 0;
