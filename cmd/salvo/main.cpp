@@ -10,6 +10,7 @@
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
+#include "salvo/app/units.h"
 #include "salvo/load/asl_loader.h"
 
 int main(int argc, char** argv) {
@@ -97,6 +98,29 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Unit libraries (docs/units.md)
+  CLI::App* units = app.add_subcommand("units", "Unit libraries: list, show, import counter listings");
+  units->require_subcommand(1);
+  std::vector<std::string> unit_libraries;
+  std::string unit_name, units_output, units_max_file_size = "4MiB";
+  std::vector<std::string> units_csv;
+  CLI::App* units_list = units->add_subcommand("list", "Every unit of the libraries");
+  CLI::App* units_show = units->add_subcommand("show", "One unit's values, in the counter's notation");
+  units_show->add_option("NAME", unit_name, "The unit's name (case, spaces and punctuation do not matter)")->required();
+  CLI::App* units_import = units->add_subcommand("import", "A unit library from counter listings (CSV)");
+  units_import->add_option("FILE", units_csv, "*_vehicles.csv and *_ordnance.csv files")->required();
+  units_import->add_option("-o,--output", units_output, "Write the library to PATH (atomically)")
+      ->option_text("PATH")
+      ->required();
+  for (CLI::App* cmd : {units_list, units_show}) {
+    cmd->add_option("--units", unit_libraries, "A unit library (TOML); repeat for several")
+        ->option_text("FILE")
+        ->required();
+  }
+  for (CLI::App* cmd : {units_list, units_show, units_import})
+    cmd->add_option("--max-file-size", units_max_file_size, "Refuse an input file larger than SIZE (default 4MiB)")
+        ->option_text("SIZE");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -121,11 +145,18 @@ int main(int argc, char** argv) {
       if (*compare) return run_compare(compare_flags);
       if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
       if (*chart) return run_chart(chart_flags);
+      if (*units) {
+        const std::size_t max_bytes = max_file_size_flag(units_max_file_size);
+        if (*units_list) return run_units_list(unit_libraries, max_bytes);
+        if (*units_show) return run_units_show(unit_name, unit_libraries, max_bytes);
+        return run_units_import(units_csv, units_output, max_bytes);
+      }
       if (*explain)
         return run_explain(explain_files, max_situations_flag(explain_max_situations),
                            max_file_size_flag(explain_max_file_size));
-      std::fprintf(stderr,
-                   "salvo: a command is required: odds, explain, compare, sensitivity or chart (see salvo --help)\n");
+      std::fprintf(
+          stderr,
+          "salvo: a command is required: odds, explain, compare, sensitivity, chart or units (see salvo --help)\n");
       return kExitInput;
     } catch (const std::exception& e) {
       const ErrorExit error = error_exit(e);

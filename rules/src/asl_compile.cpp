@@ -855,7 +855,10 @@ phase::Program phase::compile(const Situation& s, const Start& start) {
 Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.movement) {
     Compiled c = compile_movement(*s.movement);
-    if (!options.explain) c.explain = {};
+    if (!options.explain)
+      c.explain = {};
+    else
+      c.explain.notes.insert(c.explain.notes.begin(), s.units.notes.begin(), s.units.notes.end());
     return c;
   }
   ShotSpec first;  // check() builds the first shot: the compiler need not build it again
@@ -865,6 +868,7 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (!options.explain) return c;
   // Notes: readings and limits that matter for this situation.
   auto& notes = c.explain.notes;
+  notes = s.units.notes;  // which values came from a unit library (docs/units.md)
   ift_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);

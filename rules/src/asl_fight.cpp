@@ -493,6 +493,8 @@ std::string explain(const Fight& f) {
       "a side wins when every enemy unit is destroyed (burned, eliminated, or a UK that became a wreck)",
   };
   for (const char* r : kReadings) out += std::string("  note: ") + r + "\n";
+  for (const FightUnit& u : f.units)
+    for (const std::string& n : u.unit_notes) out += "  " + u.name + ": " + n + "\n";
   for (std::size_t a = 0; a < f.units.size(); ++a)
     for (std::size_t b = 0; b < f.units.size(); ++b) {
       if (f.units[b].side == f.units[a].side) continue;

@@ -64,9 +64,13 @@ std::vector<std::string> end_reason_names(int turns) {
 }
 }  // namespace duel
 
-std::optional<Gun> parse_gun(std::string_view d) {
+std::optional<Gun> parse_gun(std::string_view written) {
+  // Read without regard to case ("75ll" = "75LL"); kept in the counters' upper case.
+  std::string upper(written);
+  for (char& ch : upper) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+  const std::string_view d = upper;
   Gun g;
-  g.designation = std::string(d);
+  g.designation = upper;
   std::size_t i = 0;
   while (i < d.size() && d[i] >= '0' && d[i] <= '9') ++i;
   if (i == 0 || i > 3) return std::nullopt;

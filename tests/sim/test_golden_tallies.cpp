@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "salvo/app/source.h"
+#include "salvo/load/units.h"
 #include "salvo/sim/montecarlo.h"
 
 namespace {
@@ -61,7 +62,8 @@ std::vector<std::string> example_files() {
   for (const auto& e : fs::recursive_directory_iterator(fs::path(SALVO_SOURCE_DIR) / "examples")) {
     const std::string p = e.path().string();
     if (e.path().extension() != ".toml" || p.find("/bench/") != std::string::npos) continue;
-    if (e.path().filename() == "illustrative-chart.toml") continue;  // a 1943 chart, not a situation
+    if (e.path().filename() == "illustrative-chart.toml") continue;              // a 1943 chart, not a situation
+    if (salvo::load::is_unit_library(salvo::load::read_text_file(p))) continue;  // examples/units/: a library
     files.push_back(p);
   }
   std::sort(files.begin(), files.end());

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,23 +69,28 @@ class FightReader {
     Fight f;
     f.name = std::filesystem::path(doc_.file).stem().string();
     const toml::node* units = nullptr;
-    walk_table(c_, "", doc_.root, {"ruleset", "name", "fight", "unit"}, [&](const Entry& e, const std::string& path) {
-      const int line = line_of(e.pos);
-      lines_[path] = line;
-      if (e.key == "ruleset") {
-        if (read_string(c_, path, *e.node) != "asl") expected(c_, path, *e.node, "\"asl\" (a fight file)");
-      } else if (e.key == "name") {
-        f.name = read_string(c_, path, *e.node);
-      } else if (e.key == "fight") {
-        read_fight(read_table(c_, path, *e.node), f);
-      } else {
-        units = e.node;
-      }
-    });
+    walk_table(c_, "", doc_.root, {"ruleset", "name", "units", "fight", "unit"},
+               [&](const Entry& e, const std::string& path) {
+                 const int line = line_of(e.pos);
+                 lines_[path] = line;
+                 if (e.key == "units") {
+                   libraries_ = read_unit_libraries(c_, path, *e.node, max_file_bytes_);
+                 } else if (e.key == "ruleset") {
+                   if (read_string(c_, path, *e.node) != "asl") expected(c_, path, *e.node, "\"asl\" (a fight file)");
+                 } else if (e.key == "name") {
+                   f.name = read_string(c_, path, *e.node);
+                 } else if (e.key == "fight") {
+                   read_fight(read_table(c_, path, *e.node), f);
+                 } else {
+                   units = e.node;
+                 }
+               });
     if (!doc_.root.contains("ruleset")) fail(c_, 1, "ruleset", "missing (required): ruleset = \"asl\"");
     if (units == nullptr) fail(c_, 1, "unit", "a fight needs [[unit]] tables, one per unit");
     const toml::array& list = read_array(c_, "unit", *units, "[[unit]] tables");
     for (std::size_t i = 0; i < list.size(); ++i) f.units.push_back(read_unit(list[i], i));
+    if (libraries_ && !names_unit_)
+      fail(c_, lines_["units"], "units", "has no effect here: no unit names a library unit (unit = ...): remove it");
     if (const auto e = asl::check(f)) blame(*e);
     return f;
   }
@@ -111,6 +117,7 @@ class FightReader {
     const std::string at = "unit[" + std::to_string(index + 1) + "]";
     const toml::table& t = read_table(c_, at, n);
     FightUnit u;
+    std::optional<UnitLibraries::Found> library_unit;
     // The name first: it names the unit's keys in every message after it.
     const toml::node* name = t.get("name");
     if (name == nullptr) fail(c_, line_of(n), at + ".name", "missing (required): every unit needs a name");
@@ -121,11 +128,36 @@ class FightReader {
     lines_[prefix] = line_of(n);
     if (t.get("side") == nullptr) fail(c_, line_of(n), prefix + ".side", "missing (required): \"A\" or \"B\"");
     asl::Situation s;  // the unit's settings, on the defaults of a situation file
-    std::vector<std::string> known = {"name", "side", "target"};
+    // A library unit's values first, under the file's (docs/units.md).
+    if (const toml::node* unit = t.get("unit")) {
+      const std::string key = prefix + ".unit";
+      lines_[key] = line_of(*unit);
+      const std::string& unit_name = read_string(c_, key, *unit, "a unit's name from the unit libraries (units = ...)");
+      const UnitLibraries::Found found = find_unit(c_, line_of(*unit), key, unit_name, libraries_.get());
+      if (found.unit->kind == "gun")
+        fail(c_, line_of(*unit), key,
+             fmt::format("{} is a Gun: a fight's units are vehicles for now", toml_quote(found.unit->name)));
+      if (!found.unit->has("target.armor"))
+        fail(c_, line_of(*unit), key,
+             fmt::format("the unit {} has no armor factors in {}: add target.armor to it or as_target.armor here",
+                         toml_quote(found.unit->name), found.library));
+      libraries_->apply(found, "firer", s);
+      libraries_->apply(found, "target", s);
+      for (const UnitSetting& setting : found.unit->settings) {
+        std::string mapped = setting.path;
+        if (mapped.rfind("target.", 0) == 0) mapped = "as_target." + mapped.substr(7);
+        if (!lines_.count(prefix + "." + mapped)) lines_[prefix + "." + mapped] = line_of(*unit);
+      }
+      u.unit_notes.push_back(fmt::format("unit = {} ({}:{}): its firer and target values, under this file's",
+                                         toml_quote(found.unit->name), found.library, found.unit->line));
+      library_unit = found;
+      names_unit_ = true;
+    }
+    std::vector<std::string> known = {"name", "side", "target", "unit"};
     for (const UnitTable& ut : kUnitTables) known.emplace_back(ut.name);
     walk_table(c_, prefix, t, known, [&](const Entry& e, const std::string& path) {
       lines_[path] = line_of(e.pos);
-      if (e.key == "name") return;
+      if (e.key == "name" || e.key == "unit") return;
       if (e.key == "side") {
         u.side = read_choice(c_, path, *e.node, kSides);
       } else if (e.key == "target") {
@@ -137,7 +169,9 @@ class FightReader {
         read_settings(read_table(c_, path, *e.node), path, ut->situation, s);
       }
     });
-    if (!lines_.count(prefix + ".as_target.armor"))
+    if (library_unit && asl::is_special(s.firer.ammo) && !lines_.count(prefix + ".firer.depletion"))
+      s.firer.depletion = unit_depletion(c_, lines_[prefix + ".unit"], prefix + ".unit", *library_unit, s.firer);
+    if (!library_unit && !lines_.count(prefix + ".as_target.armor"))
       fail(c_, lines_.count(prefix + ".as_target") ? lines_[prefix + ".as_target"] : line_of(n),
            prefix + ".as_target.armor", "missing (required): the unit's armor when fired on (or \"unarmored\")");
     u.firer = s.firer;
@@ -189,6 +223,9 @@ class FightReader {
   const Document& doc_;
   Ctx c_;
   Lines lines_;  // where each key, unit and table was written
+  std::shared_ptr<const UnitLibraries> libraries_;
+  bool names_unit_ = false;
+  std::size_t max_file_bytes_ = kDefaultMaxFileBytes;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@
 
 #include "asl_schema.h"
 #include "salvo/load/toml_util.h"
+#include "salvo/load/units.h"
 #include "salvo/rules/asl.h"
 #include "schema.h"
 
@@ -26,6 +28,7 @@ namespace {
 using asl::Situation;
 using namespace detail;
 
+constexpr std::string_view kUnitName = "a unit's name from the unit libraries (units = ...)";
 constexpr std::string_view kMpSteps = "a number >= 0 in steps of 0.5";  ///< a movement-point count
 
 constexpr std::string_view kArmorFactorScale = "an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or \"unarmored\")";
@@ -191,8 +194,11 @@ const Schema<Situation>& schema() {
     s.keys.ruleset = "asl";
     s.keys.ruleset_expected = "\"asl\" or \"1943\"";  // the ruleset key chooses the loader
     s.keys.tables = {"firer", "target", "fire", "override", "movement", "sweep"};
+    s.keys.roots = {"units"};  // the unit libraries (docs/units.md), read by load()
     s.add_string("name", [](Situation& sit) -> std::string& { return sit.name; });
     // [firer]
+    s.add_string(
+        "firer.unit", [](Situation& sit) -> std::string& { return sit.units.firer; }, kUnitName);
     s.add_choice("firer.nationality", kNationalities, at(&Situation::firer, &asl::Firer::nationality));
     s.add_int("firer.year", 1939, 1953, at(&Situation::firer, &asl::Firer::year));
     s.add_int("firer.month", 1, 12, at(&Situation::firer, &asl::Firer::month));
@@ -225,6 +231,8 @@ const Schema<Situation>& schema() {
     s.add_int("firer.min_range", 0, 200, at(&Situation::firer, &asl::Firer::min_range));
     s.add_int("firer.max_range", 1, 500, at(&Situation::firer, &asl::Firer::max_range));
     // [target]
+    s.add_string(
+        "target.unit", [](Situation& sit) -> std::string& { return sit.units.target; }, kUnitName);
     s.add_choice("target.type", kTargetTypes, at(&Situation::target, &asl::Target::type));
     s.add("target.armor", apply_armor);
     for (const auto& aspect : kAspects) {
@@ -276,6 +284,13 @@ const Schema<Situation>& schema() {
     s.add_int("override.modified_th", -10, 20, at(&Situation::override_, &asl::Override::modified_th));
     s.add_int("override.basic_tk", 0, 60, at(&Situation::override_, &asl::Override::basic_tk));
     // [movement] (D2.5, D2.51, D2.401)
+    s.add_string(
+        "movement.unit",
+        [](Situation& sit) -> std::string& {
+          if (!sit.movement) sit.movement.emplace();
+          return sit.units.movement;
+        },
+        kUnitName);
     s.add_choice("movement.roll", kMovementRolls, movement_at(&asl::Movement::roll));
     s.add_int("movement.mp_allotment", 1, 99, movement_at(&asl::Movement::mp_allotment));
     s.add_bool("movement.red_mp", movement_at(&asl::Movement::red_mp));
@@ -302,9 +317,12 @@ void check_movement_keys(const Ctx& c, const std::vector<Item>& items, const Sit
     std::vector<std::string_view> keys;
   };
   static const std::vector<Use> uses = {
-      {asl::MovementRoll::kEsb, "esb", "D2.5", {"roll", "mp_allotment", "red_mp", "mp_sought", "manufacturer", "drm"}},
-      {asl::MovementRoll::kStart, "start", "D2.51", {"roll", "red_mp", "drm"}},
-      {asl::MovementRoll::kMotion, "motion", "D2.401", {"roll", "mp_in_los", "red_mp", "drm"}},
+      {asl::MovementRoll::kEsb,
+       "esb",
+       "D2.5",
+       {"unit", "roll", "mp_allotment", "red_mp", "mp_sought", "manufacturer", "drm"}},
+      {asl::MovementRoll::kStart, "start", "D2.51", {"unit", "roll", "red_mp", "drm"}},
+      {asl::MovementRoll::kMotion, "motion", "D2.401", {"unit", "roll", "mp_in_los", "red_mp", "drm"}},
   };
   const auto use = std::find_if(uses.begin(), uses.end(), [&](const Use& u) { return u.roll == base.movement->roll; });
   for (const Item& item : items) {
@@ -341,13 +359,124 @@ constexpr NoEffect kNoEffect[] = {
      "matters only in a duel over several turns (fire.turns > 1): remove it"},
 };
 
+// ---- Unit libraries (docs/units.md) ----
+
+constexpr std::string_view kUnitRoles[] = {"firer", "target", "movement"};
+
+std::string& unit_name(Situation& s, std::string_view role) {
+  return role == "firer" ? s.units.firer : role == "target" ? s.units.target : s.units.movement;
+}
+
+/// The values of the units a situation names, under the file's own: a point gets the unit's
+/// settings, then the file's written settings again (expand() then applies the sweep values
+/// again), then, for special ammunition, the unit's Depletion Number for the year (C8.91) unless
+/// the file sets one.
+class UnitLayer {
+ public:
+  UnitLayer(std::shared_ptr<const Document> doc, std::shared_ptr<const UnitLibraries> libraries, const Walk& w)
+      : doc_(std::move(doc)), libraries_(std::move(libraries)) {
+    for (const Item& item : w.items)
+      if (item.kind == ItemKind::kField) written_.push_back({*item.field, item.node, item.path});
+    for (std::string_view role : kUnitRoles) lines_.push_back(w.conflict_line(std::string(role) + ".unit"));
+    depletion_written_ = w.set.count("firer.depletion") || w.swept.count("firer.depletion");
+  }
+
+  void operator()(Situation& s) const {
+    const Ctx c{doc_->file, doc_->text};
+    std::vector<std::string> notes;
+    for (std::size_t r = 0; r < std::size(kUnitRoles); ++r) {
+      const std::string_view role = kUnitRoles[r];
+      const std::string& name = unit_name(s, role);
+      if (name.empty()) continue;
+      const std::string key = std::string(role) + ".unit";
+      const UnitLibraries::Found found = find_unit(c, lines_[r], key, name, libraries_.get());
+      if (role == "target" && !found.unit->has("target.armor") && found.unit->kind == "vehicle")
+        fail(c, lines_[r], key,
+             fmt::format("the unit {} has no armor factors in {}: add target.armor to it or to this file",
+                         toml_quote(found.unit->name), found.library));
+      if (role == "target" && found.unit->kind == "gun")
+        fail(c, lines_[r], key,
+             fmt::format("{} is a Gun: a Gun as a target is not modelled yet", toml_quote(found.unit->name)));
+      libraries_->apply(found, role, s);
+      notes.push_back(note(role, found));
+    }
+    const std::string firer = s.units.firer, target = s.units.target, movement = s.units.movement;
+    for (const WrittenField& f : written_) asl_schema().fields[f.field].apply(c, f.path, *f.node, s, nullptr);
+    s.units.notes = std::move(notes);
+    if (!firer.empty() && asl::is_special(s.firer.ammo) && !depletion_written_) depletion(c, s);
+  }
+
+ private:
+  struct WrittenField {
+    std::size_t field;
+    const toml::node* node;
+    std::string path;
+  };
+
+  // "firer.unit "PzKpfw IVH" (units.toml:12): gun, rof, gun_type from the unit; set in this
+  // file instead: firer.rof".
+  std::string note(std::string_view role, const UnitLibraries::Found& found) const {
+    std::string from_unit, from_file;
+    if (role == "firer") from_unit = "kind";  // firer.vehicle
+    for (const UnitSetting& u : found.unit->settings) {
+      if (u.path.compare(0, role.size(), role) != 0) continue;
+      const bool overridden = std::any_of(written_.begin(), written_.end(), [&](const WrittenField& f) {
+        return f.path == u.path || f.path.rfind(u.path + ".", 0) == 0 || u.path.rfind(f.path + ".", 0) == 0;
+      });
+      std::string& list = overridden ? from_file : from_unit;
+      list += (list.empty() ? "" : ", ") + u.path.substr(role.size() + 1);
+    }
+    return fmt::format("{}.unit {} ({}:{}): {} from the unit{}", role, toml_quote(found.unit->name), found.library,
+                       found.unit->line, from_unit.empty() ? "nothing" : from_unit,
+                       from_file.empty() ? "" : "; set in this file instead: " + from_file);
+  }
+
+  // C8.1, C8.91: the special ammunition's Depletion Number in the scenario year.
+  void depletion(const Ctx& c, Situation& s) const {
+    const UnitLibraries::Found found = *libraries_->find(s.units.firer);
+    s.firer.depletion = unit_depletion(c, lines_[0], "firer.unit", found, s.firer);
+    s.units.notes.push_back(
+        fmt::format("firer.depletion {}: the unit's Depletion Number for this ammunition in {} (C8.91)",
+                    *s.firer.depletion, s.firer.year));
+  }
+
+  std::shared_ptr<const Document> doc_;
+  std::shared_ptr<const UnitLibraries> libraries_;
+  std::vector<WrittenField> written_;
+  std::vector<int> lines_;  // where each role's unit is named (or swept)
+  bool depletion_written_ = false;
+};
+
+/// A unit library given where a situation or a fight is expected.
+void refuse_library(const Document& doc) {
+  if (doc.root.contains("library"))
+    fail(Ctx{doc.file, doc.text}, 1, "library",
+         "this is a unit library, not a situation: name it in a situation with units = [\"" +
+             std::filesystem::path(doc.file).filename().string() + "\"] (docs/units.md)");
+}
+
 LoadedFile load(const std::shared_ptr<const Document>& doc, const LoadOptions& options) {
   const std::string& file = doc->file;
   const Ctx c{file, doc->text};
+  refuse_library(*doc);
   Situation defaults;
   defaults.name = std::filesystem::path(file).stem().string();
-  Walked<Situation> w = walk(c, doc->root, schema(), options.max_situations, std::move(defaults));
+  std::shared_ptr<const UnitLibraries> libraries;
+  int units_line = 1;
+  Walked<Situation> w =
+      walk(c, doc->root, schema(), options.max_situations, std::move(defaults), [&](const Item& item) {
+        units_line = line_of(item.pos);
+        libraries = read_unit_libraries(c, item.path, *item.node, options.max_file_bytes);
+      });
   check_movement_keys(c, w.items, w.base);
+  bool names_unit = false;
+  for (std::string_view role : kUnitRoles) {
+    const std::string key = std::string(role) + ".unit";
+    if (w.set.count(key) || w.swept.count(key)) names_unit = true;
+  }
+  if (libraries && !names_unit)
+    fail(c, units_line, "units",
+         "has no effect here: no firer.unit, target.unit or movement.unit names a unit: remove it");
 
   LoadedFile out;
   out.path = file;
@@ -359,14 +488,28 @@ LoadedFile load(const std::shared_ptr<const Document>& doc, const LoadOptions& o
   for (const NoEffect& n : kNoEffect)
     if (w.set.count(n.key) || w.swept.count(n.key)) unused.push_back(&n);
 
-  out.situations = expand<LoadedSituation>(doc, w, options.max_situations, [&](const LoadedSituation& point) {
-    if (const auto error = asl::check(point.situation)) {
-      if (error->key().empty())
-        throw InputError(fmt::format("{}:1: {}", file, error->what()) + sweep_point_suffix(point.sweep_values));
-      rules_conflict(c, w, error->key(), error->what(), point.sweep_values);
-    }
-    std::erase_if(unused, [&](const NoEffect* e) { return e->matters(point.situation); });
-  });
+  // A rules conflict on a value a unit set is blamed on the line that names the unit.
+  for (std::string_view role : kUnitRoles) {
+    const std::string key = std::string(role) + ".unit";
+    const std::string& name = unit_name(w.base, role);
+    if (!w.set.count(key) || name.empty()) continue;
+    const UnitLibraries::Found found = find_unit(c, w.set.at(key), key, name, libraries.get());
+    for (const UnitSetting& u : found.unit->settings)
+      if (!w.set.count(u.path)) w.set[u.path] = w.set.at(key);
+  }
+  std::function<void(Situation&)> under;
+  if (names_unit) under = UnitLayer(doc, libraries, w);
+  out.situations = expand<LoadedSituation>(
+      doc, w, options.max_situations,
+      [&](const LoadedSituation& point) {
+        if (const auto error = asl::check(point.situation)) {
+          if (error->key().empty())
+            throw InputError(fmt::format("{}:1: {}", file, error->what()) + sweep_point_suffix(point.sweep_values));
+          rules_conflict(c, w, error->key(), error->what(), point.sweep_values);
+        }
+        std::erase_if(unused, [&](const NoEffect* e) { return e->matters(point.situation); });
+      },
+      std::move(under));
   if (!unused.empty()) {
     const NoEffect& n = *unused.front();
     fail(c, w.conflict_line(std::string(n.key)), n.key, fmt::format("has no effect here: {}", n.why));
@@ -390,6 +533,7 @@ LoadedFile load_string(std::string_view toml, const std::string& source_name, co
 std::variant<LoadedFile, LoadedFight> load_any_string(std::string_view toml, const std::string& source_name,
                                                       const LoadOptions& options) {
   const auto doc = parse_document(toml, source_name);
+  refuse_library(*doc);
   if (detail::is_fight(doc->root)) return detail::load_fight(doc);
   return load(doc, options);
 }

@@ -292,21 +292,32 @@ std::size_t sweep_total(const Ctx& c, const Walk& w, const std::vector<std::size
 /// first axis slowest: `Point` is {situation, sweep values}. Each is made once here and passed
 /// to `check` (which throws on a rules conflict), then dropped: memory does not grow with the
 /// sweep. The points take w.base and w.axes (moved from).
+///
+/// `under`, if given, is a layer of values under the file's (a unit library's, docs/units.md): it
+/// is called on each point after the sweep values are applied, puts its values in and the file's
+/// written values back; the sweep values are then applied again.
 template <class Point, class S>
 SweepPoints<Point> expand(const std::shared_ptr<const Document>& doc, Walked<S>& w, std::size_t max_situations,
-                          const std::function<void(const Point&)>& check) {
+                          const std::function<void(const Point&)>& check, std::function<void(S&)> under = nullptr) {
   std::vector<std::size_t> sizes;
   for (const Axis<S>& a : w.axes) sizes.push_back(a.values.size());
   const std::size_t total = sweep_total(Ctx{doc->file, doc->text}, w, sizes, max_situations);
-  auto make = [doc, base = std::move(w.base), axes = std::move(w.axes), sizes](std::size_t n) {
+  auto make = [doc, base = std::move(w.base), axes = std::move(w.axes), sizes,
+               under = std::move(under)](std::size_t n) {
     const Ctx cx{doc->file, doc->text};
     const std::vector<std::size_t> index = sweep_index(sizes, n);
     Point point{base, {}};
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      const Axis<S>& a = axes[i];
-      a.field->apply(cx, a.path, *a.values[index[i]], point.situation, nullptr);
-      point.sweep_values.emplace_back(a.path, a.labels[index[i]]);
+    auto apply_axes = [&] {
+      for (std::size_t i = 0; i < axes.size(); ++i)
+        axes[i].field->apply(cx, axes[i].path, *axes[i].values[index[i]], point.situation, nullptr);
+    };
+    apply_axes();
+    if (under) {
+      under(point.situation);
+      apply_axes();
     }
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      point.sweep_values.emplace_back(axes[i].path, axes[i].labels[index[i]]);
     return point;
   };
   for (std::size_t n = 0; n < total; ++n) check(make(n));

@@ -28,8 +28,9 @@ struct FightUnit {
   Firer firer;  ///< its weapon, as a situation's [firer]
   Fire fire;    ///< how it fires (range, phase, ROF use, stop_on, ...), as a situation's [fire]
   Override override_;
-  Target as_target;                   ///< what it is when fired on, as a situation's [target]
-  std::optional<std::string> target;  ///< the enemy it fires at; nullopt: "auto"
+  Target as_target;                     ///< what it is when fired on, as a situation's [target]
+  std::optional<std::string> target;    ///< the enemy it fires at; nullopt: "auto"
+  std::vector<std::string> unit_notes;  ///< which values came from a unit library (docs/units.md)
 };
 
 /// A step of the game turn: a Rally Phase, or a fire phase owned by a side.

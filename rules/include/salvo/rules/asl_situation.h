@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "salvo/core/rules.h"
 
@@ -68,6 +69,7 @@ struct Gun {
   int caliber_mm = 75;  ///< e.g. 75; 12.7 is stored as 12 with mg_127 = true (not yet used)
   enum class Barrel : std::uint8_t { kNormal, kShort, kLong, kVeryLong } barrel = Barrel::kNormal;
   std::string designation;  ///< as written: "75L", "37*", "88LL"
+  friend bool operator==(const Gun&, const Gun&) = default;
 };
 
 struct Firer {
@@ -102,6 +104,7 @@ struct Firer {
   bool mortar = false;              ///< the Gun is a mortar (C9): Area Target Type only, keeps its Multiple ROF (C3.33)
   std::optional<int> min_range;     ///< a mortar's minimum range in hexes, as printed (C9.1); required for a mortar
   std::optional<int> max_range;     ///< a mortar's maximum range in hexes, as printed (C9.1); optional
+  friend bool operator==(const Firer&, const Firer&) = default;
 };
 
 /// C9.2: a light mortar (<= 60mm here, a reading) has no Covered Arc and is a SW (no Intensive Fire, C5.6).
@@ -109,6 +112,7 @@ constexpr bool light_mortar(const Firer& f) { return f.mortar && f.gun.caliber_m
 
 struct Armor {
   ArmorFactor hull_front = 8, hull_side = 8, turret_front = 8, turret_side = 8;
+  friend bool operator==(const Armor&, const Armor&) = default;
 };
 
 struct Target {
@@ -130,6 +134,7 @@ struct Target {
   bool ffmo = false;                 ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
   Terrain terrain = Terrain::kOpen;  ///< the target's terrain; only woods matters (B13.3 Air Bursts)
   bool entrenched = false;           ///< in an entrenchment or pillbox: no Air Burst (B13.3)
+  friend bool operator==(const Target&, const Target&) = default;
 };
 
 struct Fire {
@@ -183,8 +188,15 @@ struct Movement {
   int drm = 0;  ///< any other DRM on the ESB DR or reliability DR (e.g. a Vehicle Note)
 };
 
+/// The library units a situation names (salvo/load/units.h), and where its values came from.
+struct UnitRefs {
+  std::string firer, target, movement;  ///< unit names as written; "" = none
+  std::vector<std::string> notes;       ///< for explain: which values came from which unit
+};
+
 struct Situation {
   std::string name;  ///< label for tables (file stem, sweep values)
+  UnitRefs units;    ///< firer.unit, target.unit, movement.unit (docs/units.md)
   Firer firer;
   Target target;
   Fire fire;

@@ -37,20 +37,18 @@ struct UnitSetting {
 using DepletionByYear = std::map<int, int>;
 
 struct Unit {
-  std::string name;                                       ///< as written in the library
-  std::string kind;                                       ///< "vehicle" or "gun"
-  std::string dates, unit_class, source;                  ///< shown by `units show`, not used
-  std::vector<std::string> notes;                         ///< free text (a dagger's Vehicle Note)
-  std::vector<UnitSetting> settings;                      ///< in library order
-  std::map<std::string, DepletionByYear> depletion;       ///< "APCR" -> years
-  int line = 0;                                           ///< the [[unit]] header
-  bool has(std::string_view path) const;                  ///< a setting at `path` (or inside it)
+  std::string name;                                  ///< as written in the library
+  std::string kind;                                  ///< "vehicle" or "gun"
+  std::string dates, unit_class, source;             ///< shown by `units show`, not used
+  std::vector<std::string> notes;                    ///< free text (a dagger's Vehicle Note)
+  std::vector<UnitSetting> settings;                 ///< in library order
+  std::map<std::string, DepletionByYear> depletion;  ///< "APCR" -> years
+  int line = 0;                                      ///< the [[unit]] header
+  bool has(std::string_view path) const;             ///< a setting at `path` (or inside it)
   /// The Depletion Number of `ammo` ("APCR") in `year`: nullopt if the unit lists none for that
   /// ammunition, 0 if it lists it only from a later year.
   std::optional<int> depletion_in(std::string_view ammo, int year) const;
 };
-
-class UnitLibrary;
 
 /// Unit names compare without regard to case, spaces and punctuation: "PzKpfw IVH" =
 /// "pzkpfw-ivh" = "PZKPFW IV H".
@@ -81,8 +79,9 @@ class UnitLibraries {
   /// checked by the situation schema (errors name the library's line).
   void apply(const Found& unit, std::string_view role, asl::Situation& s) const;
 
+  struct Doc;  ///< one library's parsed file and units (units.cpp)
+
  private:
-  struct Doc;
   std::vector<std::shared_ptr<const Doc>> docs_;
 };
 

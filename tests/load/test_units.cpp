@@ -1,0 +1,350 @@
+// Unit libraries (docs/units.md): the format, a situation's and a fight's values taken from a
+// unit under the file's own, Depletion Numbers by year (C8.91), name matching, and one exact
+// message per class of bad input.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <unistd.h>
+
+#include "salvo/load/asl_loader.h"
+#include "salvo/load/units.h"
+#include "salvo/rules/asl.h"
+
+namespace {
+
+using namespace salvo;
+namespace fs = std::filesystem;
+
+constexpr std::string_view kLibrary = R"(library = "asl-units"
+[[unit]]
+name = "Test Tank A"
+kind = "vehicle"
+class = "MT"
+dates = "42-45"
+[unit.firer]
+nationality = "american"
+gun = "75"
+rof = 2
+breakdown = 11
+low_ammo = true
+gun_type = "ST"
+stabilized = true
+[unit.target]
+armor = { hull_front = 6, hull_side = 3, turret_front = 8, turret_side = 4 }
+size = 1
+red_cs = true
+[unit.movement]
+mp_allotment = 14
+red_mp = true
+
+[[unit]]
+name = "Test Gun B"
+kind = "gun"
+[unit.firer]
+nationality = "german"
+gun = "75L"
+rof = 3
+gun_type = "NT"
+[unit.depletion]
+APCR = { 1941 = 4, 1943 = 6 }
+HEAT = 7
+)";
+
+/// A directory with the library and the files of a test, removed at the end.
+struct Dir {
+  fs::path path;
+  explicit Dir(std::string_view library = kLibrary) {
+    path = fs::temp_directory_path() / ("salvo-units-test-" + std::to_string(::getpid()));
+    fs::create_directories(path);
+    write("lib.toml", library);
+  }
+  ~Dir() { fs::remove_all(path); }
+  std::string write(const std::string& name, std::string_view text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+asl::Situation one(const std::string& path) {
+  const load::LoadedFile f = load::load_file(path);
+  REQUIRE(f.situations.size() == 1);
+  return f.situations[0].situation;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    const auto text = load::read_text_file(path);
+    (void)load::load_any_string(text, path);
+  } catch (const load::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("units: a situation naming units equals the same situation typed by hand", "[units]") {
+  const Dir d;
+  const std::string named = d.write("named.toml", R"(ruleset = "asl"
+units = "lib.toml"
+[firer]
+unit = "Test Tank A"
+[target]
+unit = "test tank a"
+facing = "side"
+[fire]
+range = 5
+)");
+  const std::string typed = d.write("typed.toml", R"(ruleset = "asl"
+[firer]
+nationality = "american"
+gun = "75"
+rof = 2
+breakdown = 11
+low_ammo = true
+gun_type = "ST"
+stabilized = true
+[target]
+armor = { hull_front = 6, hull_side = 3, turret_front = 8, turret_side = 4 }
+size = 1
+red_cs = true
+facing = "side"
+[fire]
+range = 5
+)");
+  const asl::Situation a = one(named), b = one(typed);
+  CHECK(a.firer == b.firer);
+  CHECK(a.target == b.target);
+  CHECK(a.fire.range == 5);
+  // The same program, so the same odds.
+  CHECK(asl::compile(a).program.num_states() == asl::compile(b).program.num_states());
+  const auto notes = asl::compile(a).explain.notes;
+  REQUIRE(notes.size() >= 2);
+  CHECK(notes[0].find("firer.unit \"Test Tank A\" (") == 0);
+  CHECK(notes[0].find("lib.toml:2): kind, nationality, gun, rof, breakdown, low_ammo, gun_type, stabilized from "
+                      "the unit") != std::string::npos);
+  CHECK(notes[1].find("target.unit \"Test Tank A\"") == 0);
+}
+
+TEST_CASE("units: a key written in the file wins over the unit's wherever it is written", "[units]") {
+  const Dir d;
+  // rof before the unit's name, and an armor aspect swept: both are the file's.
+  const std::string path = d.write("override.toml", R"(ruleset = "asl"
+units = ["lib.toml"]
+[firer]
+rof = 0
+unit = "Test Tank A"
+[target]
+unit = "Test Tank A"
+[sweep]
+"target.armor.hull_front" = [11]
+)");
+  const asl::Situation s = one(path);
+  CHECK(s.firer.rof == 0);
+  CHECK(s.firer.breakdown == 11);
+  CHECK(s.target.armor.hull_front == 11);
+  CHECK(s.target.armor.hull_side == 3);
+  const auto notes = asl::compile(s).explain.notes;
+  CHECK(notes[0].find("; set in this file instead: rof") != std::string::npos);
+  CHECK(notes[1].find("target.unit \"Test Tank A\"") == 0);
+}
+
+TEST_CASE("units: a sweep over units keeps the file's values on every point", "[units]") {
+  const Dir d;
+  const std::string path = d.write("sweep.toml", R"(ruleset = "asl"
+units = ["lib.toml"]
+[firer]
+gun_type = "T"
+[target]
+unit = "Test Tank A"
+[sweep]
+"firer.unit" = ["Test Tank A", "Test Gun B"]
+)");
+  const load::LoadedFile f = load::load_file(path);
+  REQUIRE(f.situations.size() == 2);
+  const asl::Situation a = f.situations[0].situation, b = f.situations[1].situation;
+  CHECK(a.firer.gun.designation == "75");
+  CHECK(a.firer.vehicle);
+  CHECK(b.firer.gun.designation == "75L");
+  CHECK_FALSE(b.firer.vehicle);
+  CHECK(b.firer.rof == 3);
+  CHECK(a.firer.gun_type == asl::GunType::kT);  // the file's, over both units'
+  CHECK(b.firer.gun_type == asl::GunType::kT);
+}
+
+TEST_CASE("units: special ammunition takes the unit's Depletion Number of the year (C8.91)", "[units]") {
+  const Dir d;
+  auto depletion = [&](std::string_view extra) {
+    const std::string path = d.write("dep.toml", std::string(R"(ruleset = "asl"
+units = ["lib.toml"]
+[firer]
+unit = "Test Gun B"
+)") + std::string(extra));
+    return one(path).firer.depletion;
+  };
+  // { 1941 = 4, 1943 = 6 }: 4 in 1941 and 1942, 6 from 1943.
+  CHECK(depletion("ammo = \"APCR\"\nyear = 1941\n") == 4);
+  CHECK(depletion("ammo = \"APCR\"\nyear = 1942\n") == 4);
+  CHECK(depletion("ammo = \"APCR\"\nyear = 1943\n") == 6);
+  CHECK(depletion("ammo = \"APCR\"\nyear = 1945\n") == 6);
+  CHECK(depletion("ammo = \"HEAT\"\nyear = 1944\n") == 7);
+  CHECK(depletion("ammo = \"APCR\"\nyear = 1944\ndepletion = 3\n") == 3);  // the file's
+  CHECK(depletion("ammo = \"AP\"\n") == std::nullopt);
+  const std::string early = d.write("early.toml", R"(ruleset = "asl"
+units = ["lib.toml"]
+[firer]
+unit = "Test Gun B"
+ammo = "APCR"
+year = 1940
+)");
+  CHECK(error_of(early) == early +
+                               ":4: firer.unit: the unit \"Test Gun B\" has no APCR in 1940: it lists it only "
+                               "from 1941 (C8.91)");
+  const std::string none = d.write("none.toml", R"(ruleset = "asl"
+units = ["lib.toml"]
+[firer]
+unit = "Test Gun B"
+ammo = "APDS"
+)");
+  CHECK(error_of(none) == none + ":4: firer.unit: the unit \"Test Gun B\" (" + d.file("lib.toml") +
+                              ") lists no APDS Depletion Number: set firer.depletion if the counter has the "
+                              "ammunition (C8.1)");
+}
+
+TEST_CASE("units: names match without regard to case spaces and punctuation", "[units]") {
+  const load::UnitLibraries libs = load::UnitLibraries::parse(kLibrary, "lib.toml");
+  for (const char* name : {"Test Tank A", "test tank a", "TEST-TANK-A", "testtanka", " Test  Tank (A) "})
+    CHECK(libs.find(name).has_value());
+  CHECK_FALSE(libs.find("Test Tank").has_value());
+  CHECK(libs.closest("Test Tnak A") == std::vector<std::string>{"Test Tank A"});
+  CHECK(libs.closest("Panther").empty());
+  CHECK(load::unit_key("PzKpfw IV-H") == "pzkpfwivh");
+}
+
+TEST_CASE("units: a fight's unit takes its firer and target values from the library", "[units]") {
+  const Dir d;
+  const std::string path = d.write("fight.toml", R"(ruleset = "asl"
+units = ["lib.toml"]
+[fight]
+turns = 2
+[[unit]]
+name = "A1"
+unit = "Test Tank A"
+side = "A"
+[unit.firer]
+rof = 1
+[[unit]]
+name = "B1"
+side = "B"
+[unit.firer]
+gun = "75LL"
+[unit.as_target]
+armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }
+)");
+  const auto loaded = load::load_any_string(load::read_text_file(path), path);
+  const asl::Fight& f = std::get<load::LoadedFight>(loaded).fight;
+  const asl::FightUnit& u = f.units[0];
+  CHECK(u.firer.gun.designation == "75");
+  CHECK(u.firer.rof == 1);  // the file's
+  CHECK(u.firer.breakdown == 11);
+  CHECK(u.as_target.armor.turret_side == 4);
+  CHECK(u.as_target.red_cs);
+  REQUIRE(u.unit_notes.size() == 1);
+  CHECK(asl::explain(f).find("A1: unit = \"Test Tank A\" (") != std::string::npos);
+}
+
+TEST_CASE("units: bad input gets one exact message", "[units]") {
+  const Dir d;
+  const std::string lib = d.file("lib.toml");
+  auto situation = [&](std::string_view body) { return d.write("s.toml", body); };
+
+  SECTION("an unknown unit, with the closest names") {
+    const std::string p = situation("ruleset = \"asl\"\nunits = \"lib.toml\"\n[firer]\nunit = \"Test Tnak A\"\n");
+    CHECK(error_of(p) ==
+          p + ":4: firer.unit: no unit named \"Test Tnak A\" in " + lib + " (did you mean \"Test Tank A\"?)");
+  }
+  SECTION("a unit named with no library") {
+    const std::string p = situation("ruleset = \"asl\"\n[target]\nunit = \"Test Tank A\"\n");
+    CHECK(error_of(p) == p + ":3: target.unit: no unit library: add units = [\"my-units.toml\"] at the top of the "
+                             "file (docs/units.md)");
+  }
+  SECTION("a library no unit uses") {
+    const std::string p = situation("ruleset = \"asl\"\nunits = \"lib.toml\"\n[fire]\nrange = 3\n");
+    CHECK(error_of(p) == p + ":2: units: has no effect here: no firer.unit, target.unit or movement.unit names a "
+                             "unit: remove it");
+  }
+  SECTION("a library that cannot be read") {
+    const std::string p = situation("ruleset = \"asl\"\nunits = \"missing.toml\"\n[firer]\nunit = \"x\"\n");
+    CHECK(error_of(p).rfind(p + ":2: units: in a unit library: " + d.file("missing.toml") + ": cannot read", 0) == 0);
+  }
+  SECTION("a situation file given as a library") {
+    d.write("notlib.toml", "ruleset = \"asl\"\n[fire]\nrange = 3\n");
+    const std::string p = situation("ruleset = \"asl\"\nunits = \"notlib.toml\"\n[firer]\nunit = \"x\"\n");
+    CHECK(error_of(p) == p + ":2: units: in a unit library: " + d.file("notlib.toml") +
+                             ":1: library: this is a situation or fight file, not a unit library (a library "
+                             "starts with library = \"asl-units\", docs/units.md)");
+  }
+  SECTION("a library given as a situation") {
+    CHECK(error_of(lib) == lib +
+                               ":1: library: this is a unit library, not a situation: name it in a situation "
+                               "with units = [\"lib.toml\"] (docs/units.md)");
+  }
+  SECTION("a Gun as a target") {
+    const std::string p = situation("ruleset = \"asl\"\nunits = \"lib.toml\"\n[target]\nunit = \"Test Gun B\"\n");
+    CHECK(error_of(p) == p + ":4: target.unit: \"Test Gun B\" is a Gun: a Gun as a target is not modelled yet");
+  }
+}
+
+TEST_CASE("units: a library is read strictly with file line and key", "[units]") {
+  auto error = [](std::string_view text) {
+    try {
+      (void)load::UnitLibraries::parse(text, "u.toml");
+    } catch (const load::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string head = "library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"vehicle\"\n";
+  CHECK(error("[[unit]]\nname = \"X\"\n") ==
+        "u.toml:1: library: missing (required): a unit library starts with library = \"asl-units\" (docs/units.md)");
+  CHECK(error("library = \"units\"\n") == "u.toml:1: library: expected \"asl-units\", got \"units\"");
+  CHECK(error("library = \"asl-units\"\n[[unit]]\nkind = \"vehicle\"\n") ==
+        "u.toml:2: unit[1].name: missing (required)");
+  CHECK(error(head + "[unit.firer]\nyear = 1944\n") ==
+        "u.toml:6: unit[1].firer.year: not a counter value: a unit library holds what the counter prints; set it in "
+        "the situation");
+  CHECK(error(head + "[unit.firer]\ngunn = \"75\"\n") ==
+        "u.toml:6: unit[1].firer.gunn: unknown key (did you mean unit[1].firer.gun?)");
+  CHECK(error(head + "[unit.firer]\nrof = 7\n") == "u.toml:6: unit[1].firer.rof: expected an integer in 0..3, got 7");
+  CHECK(error(head + "[unit.target]\narmor = { hull_front = 5 }\n") ==
+        "u.toml:6: unit[1].target.armor.hull_front: expected an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or "
+        "\"unarmored\"), got 5");
+  CHECK(error(head + "[unit.depletion]\nAPCR = { 42 = 5 }\n") ==
+        "u.toml:6: unit[1].depletion.APCR.42: expected a year 1939..1953 as the key (the year the number applies "
+        "from)");
+  CHECK(error(head + "[unit.depletion]\nAP = 5\n") ==
+        "u.toml:6: unit[1].depletion.AP: unknown key (did you mean "
+        "unit[1].depletion.APCR?)");
+  CHECK(error(head + "[[unit]]\nname = \"x\"\nkind = \"gun\"\n") ==
+        "u.toml:6: unit[2].name: \"x\" is the name of the unit at line 2 (names match without regard to case, "
+        "spaces and punctuation)");
+  CHECK(error("library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"tank\"\n") ==
+        "u.toml:4: unit[1].kind: expected one of vehicle, gun, got \"tank\"");
+}
+
+TEST_CASE("units: gun designations are read without regard to case", "[units]") {
+  for (const char* g : {"75ll", "75Ll", "75LL"}) {
+    const auto gun = asl::parse_gun(g);
+    REQUIRE(gun.has_value());
+    CHECK(gun->designation == "75LL");
+    CHECK(gun->barrel == asl::Gun::Barrel::kVeryLong);
+  }
+  CHECK(asl::parse_gun("37*")->designation == "37*");
+  CHECK_FALSE(asl::parse_gun("75X").has_value());
+}
