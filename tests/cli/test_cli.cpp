@@ -238,3 +238,25 @@ TEST_CASE("SIGINT: output still written, marked interrupted, exit 130", "[cli][e
   CHECK(mc["trials"].get<std::uint64_t>() < 1000000000000ULL);
   CHECK(mc["trials"].get<std::uint64_t>() % 65536 == 0);  // stopped at a block boundary
 }
+
+// ---------------------------------------------------------------------------------------------
+// Unit libraries (docs/units.md)
+
+TEST_CASE("salvo units list and show read a library and refuse what they cannot find", "[cli][units]") {
+  const std::string lib = std::string(SALVO_SOURCE_DIR) + "/examples/units/example-units.toml";
+  const auto list = run_salvo({"units", "list", "--units", lib});
+  CHECK(list.code == 0);
+  CHECK(list.out.find("\nPzKpfw VG     vehicle  MT      75LL   hull 18/8, turret 14/8    43-45\n") !=
+        std::string::npos);
+  CHECK(list.out.find("3 units in ") != std::string::npos);
+  const auto show = run_salvo({"units", "show", "pzkpfw-vg", "--units", lib});
+  CHECK(show.code == 0);
+  CHECK(show.out.rfind("PzKpfw VG  (MT)  vehicle, 43-45\n", 0) == 0);
+  check_refused({"units", "show", "PzKpfw VH", "--units", lib},
+                "salvo: units show: no unit named \"PzKpfw VH\" in " + lib + " (did you mean PzKpfw VG?)\n");
+  check_refused({"units", "list", "--units", kExample},
+                kExample +
+                    ":1: library: this is a situation or fight file, not a unit library (a library starts "
+                    "with library = \"asl-units\", docs/units.md)\n");
+  check_refused({"units", "list"}, "");  // --units is required
+}
