@@ -254,16 +254,16 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           const int basic = critical ? 2 * *base_tk : *base_tk;  // C7.23 Case C: CH doubles first
           ak.basic_tk = basic;
           int mod = basic;
-          if (critical) mod_note("Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72");
+          if (critical) mod_note("TK Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72");
           if (facing == Facing::kRear) {
-            mod_note("Case A: rear Target Facing", 1, "C7.21");
+            mod_note("TK Case A: rear Target Facing", 1, "C7.21");
             mod += 1;
           }
           if (!range_change) {
             k.possible = false;
-            mod_note("Case D: range beyond the table (NA): no kill possible", 0, "C7.24");
+            mod_note("TK Case D: range beyond the table (NA): no kill possible", 0, "C7.24");
           } else if (*range_change != 0) {
-            mod_note("Case D: range", *range_change, "C7.24");
+            mod_note("TK Case D: range", *range_change, "C7.24");
             mod += *range_change;
           }
           k.final_tk = mod - *af;
