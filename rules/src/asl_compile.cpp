@@ -926,6 +926,11 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("target.mp_in_los matters only for Defensive First Fire (C6.11-.12): ignored");
   if (s.firer.depletion && !is_special(s.firer.ammo))
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
+  if (is_special(s.firer.ammo) && s.firer.fallback_ammo != Ammo::kNone && s.target.type == TargetType::kVehicle)
+    notes.push_back(
+        "p_hit can be higher than with AP: when the special ammunition is not there (Original TH DR > Depletion #) "
+        "the shot is not fired and the firer fires again with its fallback ammunition (C8.9), and that shot can hit "
+        "too; set firer.fallback_ammo = \"none\" for the special ammunition alone");
   if (s.fire.turns > 1) {
     notes.push_back("duel over " + std::to_string(s.fire.turns) + " turns: the same fire phase each turn, " +
                     std::to_string(s.fire.rally_phases) + " Rally Phase" + (s.fire.rally_phases > 1 ? "s" : "") +
