@@ -717,6 +717,12 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
     return err("fire.opportunity", "vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
   if (f.armor_leader != 0 && !f.vehicle)
     return err("firer.armor_leader", "an Armor Leader has no effect on non-vehicular Guns (D3.4)");
+  if (f.inexperienced_crew && !f.vehicle)
+    return err("firer.inexperienced_crew", "Inexperienced Crews are crews of armed vehicles (D3.45)");
+  if (f.inexperienced_crew && f.armor_leader != 0)
+    return err("firer.armor_leader",
+               "not with firer.inexperienced_crew: salvo's reading is that one Armor Leader directs a vehicle's fire, "
+               "and D3.45 does not say whether a real one replaces the crew's quasi-Armor Leader (+1): choose one");
   if (fire.buttoned_up && !f.vehicle)
     return err("fire.buttoned_up", "Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
   if (f.low_ammo && !f.vehicle)

@@ -118,7 +118,7 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   add(mods, drm, "hindrance", t.hindrance, "A6.7");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "A4.6");
   if (t.ffmo) add(mods, drm, "FFMO", -1, "A4.6");
-  add(mods, drm, "Armor Leader", f.armor_leader, "D3.44");
+  add(mods, drm, leader_name(f), leader_drm(f), leader_rule(f));
   add(mods, drm, "other DRM", fire.extra_drm, "[extra_drm]");
   ift.normal.drm = drm;
   e.effects.push_back("IFT DRM " + signed_text(drm) + ": " + modifiers_text(mods));
@@ -421,6 +421,10 @@ std::optional<RulesError> check_ift(const Situation& s) {
       return err("firer.normal_range",
                  "required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and it reaches "
                  "twice as far, A7.22)");
+    if (!ife && f.inexperienced_crew)
+      return err("firer.inexperienced_crew",
+                 "an Inexperienced Crew's +1 applies where an Armor Leader's would (D3.45), and an Armor Leader cannot "
+                 "modify a vehicular MG attack unless the MG is the MA (D3.44): remove it");
     if (!ife && f.armor_leader != 0)
       return err("firer.armor_leader",
                  "an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an MG MA is not "

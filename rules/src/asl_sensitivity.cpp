@@ -109,6 +109,8 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
     }
     return l;
   }
+  if (r == "D3.45" && s.firer.inexperienced_crew)
+    return Lever{"firer.inexperienced_crew = false", [](Situation& v) { v.firer.inexperienced_crew = false; }, "", {}};
   if (r == "[extra_drm]" && f.extra_drm != 0) {
     const int n = f.extra_drm + 1;
     return Lever{"fire.extra_drm = 0", [](Situation& v) { v.fire.extra_drm = 0; }, "fire.extra_drm = " + num(n),

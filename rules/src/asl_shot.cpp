@@ -191,7 +191,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
   if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
-  if (f.armor_leader != 0) add(d, drm, "Armor Leader", f.armor_leader, "D3.44");
+  if (leader_drm(f) != 0) add(d, drm, leader_name(f), leader_drm(f), leader_rule(f));
   if (fire.extra_drm != 0) add(d, drm, "other DRM", fire.extra_drm, "[extra_drm]");
   e.total_drm = spec.drm = drm;
 

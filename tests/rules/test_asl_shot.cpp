@@ -619,3 +619,23 @@ TEST_CASE("C6.3: no Case L against a Motion or Non-Stopped vehicle, but against 
   const salvo::RollProgram program = compile(s).program;
   CHECK(salvo::test::flag(program, salvo::sim::solve_exact(program).first, "hit") == Approx(26.0 / 36).epsilon(1e-12));
 }
+
+TEST_CASE("D3.45: an Inexperienced Crew's quasi-Armor Leader adds +1 to the To Hit DR", "[asl][th]") {
+  // base(): Modified TH# 10, DRM 0. With the crew's +1 a Final DR <= 10 needs an Original DR
+  // <= 9: 9 hits on an Original 9 without it, misses with it.
+  Situation s = base();
+  s.firer.inexperienced_crew = true;
+  CHECK(run_script(s, {TH(4, 6)}).steps[0].outcome == kOutcomeMiss);  // 10 + 1 = 11
+  CHECK(run_script(s, {TH(3, 6), TK(6, 6)}).steps[0].flags & bit(kFlagHit));
+  const Compiled c = compile(s);
+  CHECK(salvo::test::flag(c.program, salvo::sim::solve_exact(c.program).first, "hit") ==
+        Approx(30.0 / 36).epsilon(1e-12));  // Original DR <= 9: 30 of 36
+  // Not with a real Armor Leader, not on a non-vehicular Gun.
+  s.firer.armor_leader = -1;
+  REQUIRE(check(s));
+  CHECK(check(s)->key() == "firer.armor_leader");
+  s.firer.armor_leader = 0;
+  s.firer.vehicle = false;
+  REQUIRE(check(s));
+  CHECK(check(s)->key() == "firer.inexperienced_crew");
+}

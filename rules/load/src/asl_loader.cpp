@@ -217,6 +217,7 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.vehicle", at(&Situation::firer, &asl::Firer::vehicle));
     s.add_bool("firer.stabilized", at(&Situation::firer, &asl::Firer::stabilized));
     s.add_int("firer.armor_leader", -3, 0, at(&Situation::firer, &asl::Firer::armor_leader));
+    s.add_bool("firer.inexperienced_crew", at(&Situation::firer, &asl::Firer::inexperienced_crew));
     s.add_bool("firer.captured", at(&Situation::firer, &asl::Firer::captured));
     s.add_bool("firer.non_qualified", at(&Situation::firer, &asl::Firer::non_qualified));
     s.add_bool("firer.no_intensive_fire", at(&Situation::firer, &asl::Firer::no_intensive_fire));

@@ -91,6 +91,7 @@ struct Firer {
   bool vehicle = true;              ///< vehicular Gun (D3.7) or a non-vehicular Gun (C2.5)
   bool stabilized = false;          ///< gyrostabilized (C5.3: Case C +1 instead of +2/+3)
   int armor_leader = 0;             ///< Armor Leader modifier (D3.44), e.g. -1
+  bool inexperienced_crew = false;  ///< D3.45: an inherent 6+1 quasi-Armor Leader whose +1 must be used
   bool captured = false;            ///< C5.8 Case H: +2, red TH#, B# -2
   bool non_qualified = false;       ///< C5.8 Case H: +2 (manned by non-qualified Infantry)
   bool no_intensive_fire = false;   ///< "No IF" on the counter (C5.63)
@@ -108,6 +109,14 @@ struct Firer {
 };
 
 /// C9.2: a light mortar (<= 60mm here, a reading) has no Covered Arc and is a SW (no Intensive Fire, C5.6).
+/// The leadership DRM on the firer's To Hit (or IFE) DR: an Armor Leader's (D3.44), or an
+/// Inexperienced Crew's quasi-Armor Leader's +1 (D3.45), never both (check refuses them together).
+constexpr int leader_drm(const Firer& f) { return f.inexperienced_crew ? 1 : f.armor_leader; }
+constexpr const char* leader_name(const Firer& f) {
+  return f.inexperienced_crew ? "Inexperienced Crew: quasi-Armor Leader" : "Armor Leader";
+}
+constexpr const char* leader_rule(const Firer& f) { return f.inexperienced_crew ? "D3.45" : "D3.44"; }
+
 constexpr bool light_mortar(const Firer& f) { return f.mortar && f.gun.caliber_mm <= 60; }
 
 struct Armor {
