@@ -17,6 +17,7 @@ packages=(
   build-essential cmake git pkg-config
   libeigen3-dev libboost-dev libtbb-dev libbenchmark-dev catch2
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev librandom123-dev
+  libcsv-dev  # salvo::import: the counter listings (CSV)
   python3-numpy python3-matplotlib
   chromium  # tests/analysis/check_html.sh: the HTML report rendered headless
   clang libclang-rt-14-dev llvm  # scripts/fuzz.sh: libFuzzer, and llvm-symbolizer for reports
