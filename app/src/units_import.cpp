@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -18,8 +17,7 @@ int run_units_import(const std::vector<std::string>& csv_files, const std::strin
   if (output.empty()) throw UsageError("units import: write the library to a file with -o PATH");
   check_output_path(output, file_ids(csv_files));  // before any work
   std::vector<import::CsvFile> files;
-  for (const std::string& path : csv_files)
-    files.push_back({std::filesystem::path(path).filename().string(), load::read_text_file(path, max_file_bytes)});
+  for (const std::string& path : csv_files) files.push_back({path, load::read_text_file(path, max_file_bytes)});
   import::ImportResult result;
   try {
     result = import::import_vasl_csv(files);
