@@ -295,6 +295,11 @@ TEST_CASE("units: bad input gets one exact message", "[units]") {
                                ":1: library: this is a unit library, not a situation: name it in a situation "
                                "with units = [\"lib.toml\"] (docs/units.md)");
   }
+  SECTION("a rules conflict on a unit's value is blamed on the line that names the unit") {
+    const std::string p = situation(
+        "ruleset = \"asl\"\nunits = \"lib.toml\"\n[firer]\nunit = \"Test Tank A\"\nammo = \"APCR\"\ndepletion = 5\n");
+    CHECK(error_of(p) == p + ":4: firer.gun: no APCR To Kill entry for 75 (C7.3); give override.basic_tk");
+  }
   SECTION("a Gun as a target") {
     const std::string p = situation("ruleset = \"asl\"\nunits = \"lib.toml\"\n[target]\nunit = \"Test Gun B\"\n");
     CHECK(error_of(p) == p + ":4: target.unit: \"Test Gun B\" is a Gun: a Gun as a target is not modelled yet");
