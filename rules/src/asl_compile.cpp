@@ -352,6 +352,8 @@ class Compiler {
     // Why the phase ends, in order of precedence: the target, then the Gun, then the ROF.
     if (kill && (s_.fire.stop_on != StopOn::kNever || tracks())) return phase_over(kEndTargetDestroyed);
     if (outcome >= kOutcomePossibleShock && s_.fire.stop_on == StopOn::kEffect) return phase_over(kEndTargetEffect);
+    // C5.71: no Deliberate Immobilization attempt against an immobilized target.
+    if (s_.fire.deliberate_immobilization && outcome == kOutcomeImmobilized) return phase_over(kEndTargetEffect);
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return phase_over(kEndMalfunction);  // A9.7
     const int fired_now = ctx.shots_fired + 1;
     if (ctx.follow_up) return phase_over(kEndFollowUpDone);  // D3.32: "again once"
@@ -559,6 +561,16 @@ class Compiler {
     return b_.node(DieKind::kPair, links);
   }
 
+  // A To Hit DR's hit, or miss: the To Kill DR(s), or a Deliberate Immobilization's effect (C5.72).
+  template <class KillDag>
+  Link resolve_hit(const Key& key, const ShotSpec& spec, int c, Breakdown bd, Depletion dep, const Hit& h,
+                   const KillDag& kill_dag_memo) {
+    if (!h.hit) return finish(key, spec, c, bd, dep, true, h, kOutcomeMiss);
+    if (spec.deliberate_immobilization)
+      return finish(key, spec, c, bd, dep, true, h, deliberate_immobilization_effect(h));
+    return kill_dag_memo(c, bd, dep, h);
+  }
+
   Link build_state(const Key& key, const ShotSpec& spec) {
     finish_memo_.clear();
     // kill_dag depends only on its arguments, and on the colored dr only through "ROF kept":
@@ -605,14 +617,12 @@ class Compiler {
         std::array<Link, 6> sub;
         for (int r = 1; r <= 6; ++r) {
           const Hit h = to_hit(spec, c, w, r);
-          sub[static_cast<std::size_t>(r - 1)] =
-              h.hit ? kill_dag_memo(c, bd, dep, h) : finish(key, spec, c, bd, dep, true, h, kOutcomeMiss);
+          sub[static_cast<std::size_t>(r - 1)] = resolve_hit(key, spec, c, bd, dep, h, kill_dag_memo);
         }
         out = b_.node(DieKind::kD6, sub);
         continue;
       }
-      const Hit h = to_hit(spec, c, w, 0);
-      out = h.hit ? kill_dag_memo(c, bd, dep, h) : finish(key, spec, c, bd, dep, true, h, kOutcomeMiss);
+      out = resolve_hit(key, spec, c, bd, dep, to_hit(spec, c, w, 0), kill_dag_memo);
     }
     return b_.node(DieKind::kPair, th);
   }
@@ -704,6 +714,19 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   const Fire& fire = s.fire;
   auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
   if (t.hull_down && t.tem != 0) return err("target.tem", "a hull-down target cannot also claim TEM (D4.2)");
+  if (fire.deliberate_immobilization) {  // C5.71
+    if (f.weapon != Weapon::kGun)
+      return err("fire.deliberate_immobilization", "only ordnance attempts it, not MG or IFE (C5.71)");
+    if (t.type != TargetType::kVehicle || f.mortar)
+      return err("fire.deliberate_immobilization", "only on the Vehicle Target Type, not the Area Target Type (C5.71)");
+    if (fire.range > 6)
+      return err("fire.deliberate_immobilization",
+                 "only at a range of 6 hexes or less (C5.71), got " + std::to_string(fire.range));
+    if (t.hull_down) return err("fire.deliberate_immobilization", "not against a hull-down target (C5.71)");
+    if (fire.turns > 1)
+      return err("fire.deliberate_immobilization",
+                 "one fire phase only (fire.turns = 1): an immobilized target may not be attempted again (C5.71)");
+  }
   if (fire.same_hex && fire.range != 0)
     return err("fire.range", "same-hex fire is at range 0 (C5.5), got " + std::to_string(fire.range));
   if (!fire.same_hex && fire.range == 0)
@@ -909,6 +932,12 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   if (s.fire.motion && !s.firer.stabilized && th_dr)
     notes.push_back("Case C4: the lower die of the To Hit DR counts double (C5.35)");
   if (s.target.hull_down) notes.push_back("hull down: only turret hits and Critical Hits count (D4.2, C3.9)");
+  if (s.fire.deliberate_immobilization)
+    notes.push_back(
+        "Deliberate Immobilization (C5.7-.72): no To Kill DR, not even on a CH; a hull hit (C3.9) immobilizes, with "
+        "a Crew TC salvo does not roll (D5.5), a turret hit has no effect; no Acquisition DRM, though Acquisition is "
+        "gained; reading: the phase ends once the target is immobilized, since C5.71 allows no attempt against an "
+        "immobilized target");
   if (s.fire.stop_on == StopOn::kNever && s.fire.turns == 1)
     notes.push_back(
         "stop_on = \"never\": shots after a kill still count as shots and hits, but a destroyed target's fate is "

@@ -90,6 +90,8 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
           } else {
             step.counts[kCounterHits] = 1;  // it strikes the hull of a hull-down target: no hit (D4.2)
           }
+        } else if (spec.deliberate_immobilization) {
+          best = deliberate_immobilization_effect(hit);  // C5.72: no To Kill DR
         } else if (k1.possible) {
           const int f1 = dice.pair();
           best = to_kill(spec, k1, hit.location, pair_colored(f1), pair_white(f1));
@@ -115,6 +117,8 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     wreck = wreck || killed;
     if (killed && s.fire.stop_on != StopOn::kNever) return done(kEndTargetDestroyed);
     if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) return done(kEndTargetEffect);
+    if (s.fire.deliberate_immobilization && step.outcome == kOutcomeImmobilized)
+      return done(kEndTargetEffect);  // C5.71
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return done(kEndMalfunction);
     if (ctx.follow_up) return done(kEndFollowUpDone);
     if (s.fire.max_shots && fired_total >= *s.fire.max_shots) {

@@ -187,7 +187,10 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
   const int built = ctx.acquiring_shots >= 0 ? ctx.acquiring_shots : ctx.shots_fired;  // C6.5, C6.57
   const int acq = keeps_acq ? std::min(2, acq_before + built) : 0;
-  if (acq > 0) add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
+  // C5.71: no Acquisition DRM on a Deliberate Immobilization attempt (Acquisition is still gained).
+  if (acq > 0 && !fire.deliberate_immobilization)
+    add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
+  if (fire.deliberate_immobilization) add(d, drm, "Case G: Deliberate Immobilization attempt", 5, "C5.7");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
   if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
@@ -200,6 +203,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   spec.target_bypass = t.bypass;
   spec.facing = t.facing;
   spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40 && !area;  // C3.8
+  // C5.72: every hit is a hull hit (immobilized) or nothing, so a second hit changes nothing.
+  spec.deliberate_immobilization = fire.deliberate_immobilization;
+  if (spec.deliberate_immobilization) spec.multiple_hits = false;
 
   // --- To Kill (C7) per aspect ---
   spec.he = spec.ammo == Ammo::kHE;
@@ -209,6 +215,20 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   const Ammo tk_ammo = spec.ammo == Ammo::kAP && always_apcr(f.gun, f.nationality) ? Ammo::kAPCR : spec.ammo;
   const std::optional<int> table_tk = basic_tk(f.gun, tk_ammo, f.nationality);
   std::optional<int> base_tk = s.override_.basic_tk ? s.override_.basic_tk : table_tk;
+  if (fire.deliberate_immobilization) {
+    // C5.71: only if the Basic TK# of the ammunition fired is > the target's lowest hull AF.
+    const std::optional<int> lowest = t.unarmored || !t.armor.hull_front || !t.armor.hull_side
+                                          ? std::nullopt
+                                          : std::optional<int>(std::min(*t.armor.hull_front, *t.armor.hull_side));
+    if (!lowest)
+      throw RulesError("fire.deliberate_immobilization",
+                       "needs the target's hull AF, front and side (C5.71): not against an unarmored hull");
+    if (!base_tk || *base_tk <= *lowest)
+      throw RulesError("fire.deliberate_immobilization",
+                       "the Basic TK# of " + std::string(ammo_text(spec.ammo)) + " (" +
+                           (base_tk ? std::to_string(*base_tk) : std::string("none")) +
+                           ") must be > the target's lowest hull AF (" + std::to_string(*lowest) + ", C5.71)");
+  }
   bool uncertain = false;
   const std::optional<int> range_change = case_d(f.gun, tk_ammo, tk_range, &uncertain);
   // Personnel targets and MG/IFE fire go to the IFT instead (asl_ift.cpp).
@@ -389,6 +409,7 @@ Hit to_hit_located(const ShotSpec& spec, int c, int w, int sub) {
 
 Hit to_hit(const ShotSpec& spec, int c, int w, int sub) {
   Hit h = to_hit_located(spec, c, w, sub);
+  if (spec.deliberate_immobilization) h.critical = false;  // C5.72: not resolved as a CH
   // D3.2 EXC (An 97): from within the hex, a hull hit on a vehicle in Bypass strikes its side; a
   // turret hit strikes the turret facing toward the firer (the situation's facing).
   if (spec.same_hex && spec.target_bypass) h.facing = h.location == Location::kHull ? Facing::kSide : spec.facing;

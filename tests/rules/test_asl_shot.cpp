@@ -639,3 +639,57 @@ TEST_CASE("D3.45: an Inexperienced Crew's quasi-Armor Leader adds +1 to the To H
   REQUIRE(check(s));
   CHECK(check(s)->key() == "firer.inexperienced_crew");
 }
+
+TEST_CASE("C5.7-.72: a Deliberate Immobilization hull hit immobilizes, a turret hit does nothing", "[asl][th]") {
+  // base(): Modified TH# 10. Case G +5: a hit on an Original DR <= 5, 10 of 36; C3.9: a hull hit
+  // when colored >= white: (1,1) (2,1) (2,2) (3,1) (3,2) (4,1), 6 of 36; turret hits (1,2) (1,3)
+  // (1,4) (2,3) have no effect. No To Kill DR, no CH.
+  Situation s = base();
+  s.fire.deliberate_immobilization = true;
+  CHECK(run_script(s, {TH(2, 1)}).steps[0].outcome == kOutcomeImmobilized);
+  CHECK(run_script(s, {TH(1, 1)}).steps[0].outcome == kOutcomeImmobilized);  // an Original 2: no CH (C5.72)
+  CHECK(run_script(s, {TH(1, 4)}).steps[0].outcome == kOutcomeNoEffect);     // turret
+  CHECK(run_script(s, {TH(2, 4)}).steps[0].outcome == kOutcomeMiss);         // 6 + 5 = 11
+  Compiled c = compile(s);
+  auto r = salvo::sim::solve_exact(c.program);
+  CHECK(salvo::test::flag(c.program, r.first, "hit") == Approx(10.0 / 36).epsilon(1e-12));
+  CHECK(salvo::test::flag(c.program, r.first, "immobilized") == Approx(6.0 / 36).epsilon(1e-12));
+  CHECK(salvo::test::flag(c.program, r.first, "critical") == 0.0);
+  CHECK(salvo::test::flag(c.program, r.first, "kill") == 0.0);
+
+  // ROF 1 and an Acquisition of -2 that Case G does not use (C5.71): every shot as the first;
+  // the phase goes on on a colored 1 without immobilization, 5 of 36 ((1,2)..(1,6)), and stops
+  // once the target is immobilized. P = (6/36) / (1 - 5/36) = 6/31.
+  s.firer.rof = 1;
+  s.fire.acquisition = 2;
+  c = compile(s);
+  r = salvo::sim::solve_exact(c.program);
+  CHECK(salvo::test::flag(c.program, r.run, "immobilized") == Approx(6.0 / 31).epsilon(1e-12));
+  CHECK(salvo::test::flag(c.program, r.first, "hit") == Approx(10.0 / 36).epsilon(1e-12));
+}
+
+TEST_CASE("C5.71: where a Deliberate Immobilization attempt is refused", "[asl][th]") {
+  Situation s = base();
+  s.fire.deliberate_immobilization = true;
+  REQUIRE_FALSE(check(s));
+  auto refused = [&](auto edit) {
+    Situation v = s;
+    edit(v);
+    const auto e = check(v);
+    REQUIRE(e);
+    CHECK(e->key() == "fire.deliberate_immobilization");
+  };
+  refused([](Situation& v) { v.fire.range = 7; });
+  refused([](Situation& v) { v.target.hull_down = true; });
+  refused([](Situation& v) {
+    v.target.type = TargetType::kArea;
+    v.firer.ammo = Ammo::kHE;
+  });
+  refused([](Situation& v) { v.fire.turns = 2; });
+  // 75L AP Basic TK# 17 (C7.31) against a lowest hull AF of 18: not > it.
+  refused([](Situation& v) { v.target.armor = Armor{26, 18, 26, 18}; });
+  // The lowest hull AF counts, not the aspect hit: 17 > 11 allows it against the front's 26.
+  Situation front = s;
+  front.target.armor = Armor{26, 11, 26, 11};
+  CHECK_FALSE(check(front));
+}

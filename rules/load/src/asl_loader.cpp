@@ -279,6 +279,7 @@ const Schema<Situation>& schema() {
     s.add_int("fire.maintained_ca", 0, 12, at(&Situation::fire, &asl::Fire::maintained_ca));
     s.add_bool("fire.motion", at(&Situation::fire, &asl::Fire::motion));
     s.add_bool("fire.follow_up", at(&Situation::fire, &asl::Fire::follow_up));
+    s.add_bool("fire.deliberate_immobilization", at(&Situation::fire, &asl::Fire::deliberate_immobilization));
     s.add_int("fire.turns", 1, asl::kMaxTurns, at(&Situation::fire, &asl::Fire::turns));
     s.add_int("fire.rally_phases", 1, 2, at(&Situation::fire, &asl::Fire::rally_phases));
     // [override]

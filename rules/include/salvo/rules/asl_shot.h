@@ -51,7 +51,8 @@ struct ShotSpec {
   bool target_bypass = false;     ///< same-hex hull hits strike the side (D3.2 EXC, An 97)
   bool same_hex = false;          ///< Case E: Target Facing from the colored dr (D3.2)
   Facing facing = Facing::kFront;
-  bool multiple_hits = false;  ///< C3.8: Gun 15-40mm
+  bool multiple_hits = false;              ///< C3.8: Gun 15-40mm
+  bool deliberate_immobilization = false;  ///< C5.7-.72: a hull hit immobilizes, a turret hit does nothing
   // To Kill (C7)
   bool he = false;                  ///< HE: TK+1 immobilizes/shocks; other ammo: possible shock
   bool red_cs = false;              ///< note A: -1 on the burn check
@@ -123,6 +124,12 @@ struct Hit {
 
 /// Resolve the To Hit DR; `subsequent_dr` (1..6) is used only when needs_subsequent_dr().
 Hit to_hit(const ShotSpec& spec, int colored, int white, int subsequent_dr);
+
+/// C5.72: a Deliberate Immobilization hit is not resolved on a To Kill Table, even a CH: a hull
+/// hit immobilizes (the Crew TC is not rolled), any other hit has no effect.
+constexpr Outcome deliberate_immobilization_effect(const Hit& h) {
+  return h.location == Location::kHull ? kOutcomeImmobilized : kOutcomeNoEffect;
+}
 
 /// Effect of one TK DR (C7.7 AFV Destruction Table; Unarmored Vehicle Destruction Table).
 Outcome to_kill(const ShotSpec& spec, const KillSpec& kill, Location location, int colored, int white);

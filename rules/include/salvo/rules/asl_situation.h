@@ -168,6 +168,7 @@ struct Fire {
   std::optional<int> maintained_ca;     ///< Case A another weapon paid in this CA this phase (D3.51)
   bool motion = false;                  ///< the firer is in Motion or Non-Stopped: Case C4 (C5.35)
   bool follow_up = false;  ///< D3.32: Multiple ROF kept after max_shots Bounding First Fire shots: one more in the AFPh
+  bool deliberate_immobilization = false;  ///< C5.7: Case G +5, a hull hit immobilizes, no To Kill DR
   StopOn stop_on = StopOn::kDestroyed;
   // A duel over several Player Turns: the same fire phase each turn, with Rally Phases between.
   int turns = 1;         ///< fire phases (turns) resolved in a row, 1..kMaxTurns
