@@ -599,7 +599,8 @@ class Compiler {
       Link& out = th[static_cast<std::size_t>(f)];
       if (dep == Depletion::kNotAvailable) {
         // C8.9: not fired for any purpose unless Malfunction or Low Ammo occurs.
-        out = finish(key, spec, c, bd, dep, bd != Breakdown::kNone, Hit{}, kOutcomeMiss);
+        out = finish(key, spec, c, bd, dep, bd != Breakdown::kNone, Hit{},
+                     spec.ift.direct ? kOutcomeNoEffect : kOutcomeMiss);
         continue;
       }
       if (spec.ift.direct) {  // MG/IFE: the IFT DR is the attack (D3.5, C2.29); A7.309 Unlikely Kill dr
@@ -959,7 +960,7 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
         "Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
   if (s.target.mp_in_los && s.fire.phase != Phase::kDefensive)
     notes.push_back("target.mp_in_los matters only for Defensive First Fire (C6.11-.12): ignored");
-  if (s.firer.depletion && !is_special(s.firer.ammo))
+  if (s.firer.depletion && !is_special(s.firer.ammo) && s.firer.weapon != Weapon::kCanister)
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
   if (is_special(s.firer.ammo) && s.firer.fallback_ammo != Ammo::kNone && s.target.type == TargetType::kVehicle)
     notes.push_back(

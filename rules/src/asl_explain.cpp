@@ -27,8 +27,9 @@ std::string explain_shot(const ShotExplain& s) {
   if (s.direct_ift) {  // MG/IFE: no To Hit DR; the IFT DR is the attack
     out += "    Infantry Fire Table (no To Hit DR)\n";
     for (const auto& line : s.effects) out += "      " + line + '\n';
-    out += fmt::format("    ROF {}   B# {}   X# {}\n", s.rof, s.breakdown, opt_number(s.x_number));
-    return out;
+    out += fmt::format("    ROF {}   B# {}   X# {}", s.rof, s.breakdown, opt_number(s.x_number));
+    if (s.depletion) out += fmt::format("   Depletion# {}", *s.depletion);  // Canister (C8.4)
+    return out + '\n';
   }
   out += fmt::format("    Basic TH#      {}\n", s.basic_th);
   for (const auto& m : s.th_mods) out += "      " + modifier_line(m) + '\n';

@@ -65,7 +65,8 @@ bool air_burst(const Situation& s, Ammo ammo) {
          t.terrain == Terrain::kWoods && !t.entrenched;
 }
 
-// MG/IFE fire: the FP after every halving and multiplication, the column, the IFT DRM.
+// MG/IFE fire and Canister: the FP after every halving and multiplication, the column, the IFT
+// DRM.
 void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
   const Firer& f = s.firer;
   const Target& t = s.target;
@@ -89,18 +90,31 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
     fp *= by;
     fp_steps += (by < 1 ? ", halved: " : by == 2 ? ", doubled: " : ", tripled: ") + why;
   };
-  const int normal_range = ife ? 16 : f.normal_range.value_or(0);
-  if (normal_range > 0 && fire.range > normal_range)
-    scale(0.5, ife ? "IFE beyond 16 hexes (C2.29)" : "Long Range Fire (A7.22)");
-  if (fire.same_hex)
-    scale(3, "Triple Point Blank Fire (A7.212)");
-  else if (fire.range == 1)
-    scale(2, "Point Blank Fire (A7.21)");
-  if (fire.phase == Phase::kAdvancing && !fire.opportunity) scale(0.5, "Advancing Fire Phase (D3.53)");
-  if (fire.phase == Phase::kBounding) scale(0.5, "Bounding (First) Fire (D3.31, D3.52)");
-  if (fire.motion) scale(0.5, "Motion Fire (D2.42)");
-  if (fire.pinned) scale(0.5, "pinned firer (A7.8)");
-  if (t.concealed) scale(0.5, "concealed target (A12.14)");
+  if (f.weapon == Weapon::kCanister) {
+    // C8.4: the FP of the Gun's size; halved as Area Fire for Bounding (First) Fire, Motion,
+    // Intensive Fire or a "?" target (quartered when two apply); C8.41: the adjacent hex is
+    // attacked as Area Fire, with no doubling for Point Blank Fire.
+    fp = canister_fp(f.gun.caliber_mm);
+    fp_steps = "Canister, " + std::to_string(f.gun.caliber_mm) + "mm: " + fp_text(fp) + " FP (C8.4)";
+    if (fire.range == 1) scale(0.5, "Area Fire in the adjacent hex, no Point Blank Fire (C8.41)");
+    if (fire.phase == Phase::kBounding) scale(0.5, "Bounding (First) Fire (C8.4)");
+    if (fire.motion) scale(0.5, "Motion Fire (C8.4)");
+    if (ctx.intensive) scale(0.5, "Intensive Fire (C8.4)");
+    if (t.concealed) scale(0.5, "concealed target (C8.4)");
+  } else {
+    const int normal_range = ife ? 16 : f.normal_range.value_or(0);
+    if (normal_range > 0 && fire.range > normal_range)
+      scale(0.5, ife ? "IFE beyond 16 hexes (C2.29)" : "Long Range Fire (A7.22)");
+    if (fire.same_hex)
+      scale(3, "Triple Point Blank Fire (A7.212)");
+    else if (fire.range == 1)
+      scale(2, "Point Blank Fire (A7.21)");
+    if (fire.phase == Phase::kAdvancing && !fire.opportunity) scale(0.5, "Advancing Fire Phase (D3.53)");
+    if (fire.phase == Phase::kBounding) scale(0.5, "Bounding (First) Fire (D3.31, D3.52)");
+    if (fire.motion) scale(0.5, "Motion Fire (D2.42)");
+    if (fire.pinned) scale(0.5, "pinned firer (A7.8)");
+    if (t.concealed) scale(0.5, "concealed target (A12.14)");
+  }
   const int column = ift_column(fp);
   if (column == 0)
     throw RulesError("firer.fp", "FP " + fp_text(fp) + " after halving is below 1: no IFT column (A7.3)");
@@ -125,11 +139,29 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   if (ift.effects == Effects::kVehicleLine)
     e.effects.push_back("Vehicle line: Kill Number " + std::to_string(vehicle_line_kill_number(column)) +
                         "; an Original 2 adds the Unlikely Kill dr (A7.308, A7.309)");
-  e.effects.push_back(std::string("malfunction on an Original IFT DR >= B# (D3.7)") +
-                      (ife ? "; IFE ROF -1 (C2.29)" : ""));
+  e.effects.push_back(
+      std::string("malfunction on an Original IFT DR >= B# (D3.7)") + (ife ? "; IFE ROF -1 (C2.29)" : "") +
+      (f.weapon == Weapon::kCanister ? "; the IFT DR is also the Canister depletion and ROF check (C8.4, C8.9)" : ""));
 }
 
 }  // namespace
+
+int canister_fp(int caliber_mm) {
+  // C8.4 Canister FP IFT Equivalency: 37mm 12, 75mm 20, 105mm 24 in the rule's table; the
+  // chapter's chart also has 57mm 16 (salvo's reading: both hold).
+  switch (caliber_mm) {
+    case 37:
+      return 12;
+    case 57:
+      return 16;
+    case 75:
+      return 20;
+    case 105:
+      return 24;
+    default:
+      return 0;
+  }
+}
 
 int ift_column(double fp) {
   int col = 0;
@@ -397,6 +429,33 @@ std::optional<RulesError> check_ift(const Situation& s) {
     return err(f.min_range ? "firer.min_range" : "firer.max_range",
                "a printed range is for a mortar (firer.mortar = true, C9.1)");
   }
+  if (f.weapon == Weapon::kCanister) {
+    auto no = [&](const char* key, const char* why) { return err(key, std::string(why)); };
+    if (canister_fp(f.gun.caliber_mm) == 0)
+      return err("firer.gun", "Canister has an FP for 37, 57, 75 and 105mm Guns only (C8.4), got " + f.gun.designation);
+    if (!f.depletion) return no("firer.depletion", "Canister needs its Depletion Number from the counter (C8.4, C8.9)");
+    if (f.fp != 0) return no("firer.fp", "Canister's FP comes from the Gun's size (C8.4): remove firer.fp");
+    if (f.normal_range) return no("firer.normal_range", "Canister has no Normal Range (C8.4): remove it");
+    if (t.type == TargetType::kArea)
+      return no("target.type", "Canister attacks \"infantry\" or an unarmored \"vehicle\" on the IFT (C8.4)");
+    if (t.type == TargetType::kVehicle && !t.unarmored)
+      return no("target.armor", "Canister is ineffective vs armored targets (C8.4): give target.armor = \"unarmored\"");
+    if (fire.same_hex || fire.range == 0) return no("fire.range", "Canister has no effect in the firer's hex (C8.41)");
+    if (fire.range > 2)
+      return err("fire.range",
+                 "Canister is fired at the vertex two hexsides away (C8.4), or at the adjacent hex (C8.41): range "
+                 "1 or 2, got " +
+                     std::to_string(fire.range));
+    if (is_special(f.ammo) || f.ammo == Ammo::kHE)
+      return no("firer.ammo", "Canister is its own ammunition (firer.weapon = \"canister\"): remove firer.ammo");
+    if (fire.acquisition != 0) return no("fire.acquisition", "Canister uses no Acquisition (C6.5)");
+    if (fire.pinned)
+      return no("fire.pinned", "a pinned firer's Canister is not modelled: C8.4 names no halving for it");
+    if (f.armor_leader != 0 || f.inexperienced_crew)
+      return no(f.armor_leader != 0 ? "firer.armor_leader" : "firer.inexperienced_crew",
+                "an Armor Leader modifies a To Hit DR (D3.44); Canister rolls none (C8.4): not modelled");
+    return std::nullopt;
+  }
   if (f.weapon != Weapon::kGun) {
     const bool ife = f.weapon == Weapon::kIfe;
     if (f.fp < 1) return err("firer.fp", "MG/IFE fire needs its FP: firer.fp >= 1 (D3.5, C2.29)");
@@ -477,8 +536,9 @@ void name_program(RollProgram& p, const Situation& s) {
   std::uint64_t drop_flags = personnel ? tk_flags : ift_flags;
   std::uint64_t drop_outcomes = personnel ? tk_outcomes : ift_outcomes;
   std::uint64_t drop_counters = 0;
-  if (direct) {  // no To Hit DR, no ammunition: no hits, criticals, misses or depletion
-    drop_flags |= bits({kFlagHit, kFlagCritical, kFlagMultipleHit, kFlagDepleted});
+  if (direct) {  // no To Hit DR: no hits, criticals or misses; no ammunition to deplete but Canister's
+    drop_flags |= bits({kFlagHit, kFlagCritical, kFlagMultipleHit});
+    if (s.firer.weapon != Weapon::kCanister) drop_flags |= bits({kFlagDepleted});
     drop_outcomes |= bits({kOutcomeMiss});
     drop_counters |= bits({kCounterHits});
     if (!personnel) {  // the Vehicle line neither shocks nor duds (A7.308)
@@ -570,7 +630,17 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
     notes.push_back("multiple hits (C3.8): the firer keeps the better IFT result (the lower Effects DR)");
     return;
   }
-  notes.push_back("no Cowering for vehicular fire or IFE (A7.9)");
+  if (f.weapon == Weapon::kCanister) {
+    notes.push_back("no Cowering for Canister (A7.9)");
+    notes.push_back(
+        "readings for Canister (C8.4): the target is in the three hexes of the vertex two hexsides away (range 2), "
+        "or in the adjacent hex as Area Fire (range 1, C8.41); the 57mm's 16 FP is from the chapter's chart (the "
+        "rule's table lists 37, 75 and 105mm); once Canister runs out (an Original IFT DR >= its Depletion Number, "
+        "C8.9) "
+        "the Gun fires nothing else in this situation; Advancing Fire halves it only as Bounding Fire");
+  } else {
+    notes.push_back("no Cowering for vehicular fire or IFE (A7.9)");
+  }
   notes.push_back(
       "FP halvings are cumulative and fractions are kept; the column is the rightmost not above the FP (A7.3)");
 }

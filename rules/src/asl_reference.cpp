@@ -55,19 +55,21 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
       // C8.9: no such ammunition, no shot; try again with the fallback ammunition.
       step.outcome = kOutcomeNoShot;
       trace.steps.push_back(step);
-      if (s.firer.fallback_ammo == Ammo::kNone) return done(kEndOutOfAmmo);
+      if (shot_ammo(s, ctx) == Ammo::kNone) return done(kEndOutOfAmmo);
       continue;
     }
     step.fired = true;
     step.counts[kCounterShots] = 1;
-    step.outcome = kOutcomeMiss;
-    if (spec.ift.direct) {
+    step.outcome = spec.ift.direct ? kOutcomeNoEffect : kOutcomeMiss;
+    if (dep == Depletion::kNotAvailable) {
+      // C8.9: no such ammunition; the shot counts only for the malfunction it caused.
+    } else if (spec.ift.direct) {
       // MG/IFE: the IFT DR is the attack (D3.5, C2.29); Unlikely Kill dr (A7.309).
       const int sub = direct_needs_subsequent_dr(spec, c, w) ? dice.d6() + 1 : 0;
       step.outcome = direct_ift(spec, c, w, sub);
       step.counts[kCounterHits] = 0;
       step.flags |= outcome_flags(step.outcome);
-    } else if (dep != Depletion::kNotAvailable) {
+    } else {
       const int sub = needs_subsequent_dr(spec, c, w) ? dice.d6() + 1 : 0;
       const Hit hit = to_hit(spec, c, w, sub);
       if (hit.hit) {

@@ -83,6 +83,8 @@ bool conditional_rof_bars_intensive(const Situation& s) {
 }
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
+  // C8.4, C8.9: once Canister is gone the Gun fires no other ammunition in this situation.
+  if (s.firer.weapon == Weapon::kCanister) return ctx.special_out ? Ammo::kNone : s.firer.ammo;
   return ctx.special_out ? s.firer.fallback_ammo : s.firer.ammo;
 }
 
@@ -314,8 +316,10 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   spec.x_number = e.x_number = x;
   spec.low_ammo_possible = circled;
 
-  // --- Special ammunition depletion (C8.9, C8.2, C8.12, C8.92) ---
-  if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality)) {
+  // --- Special ammunition depletion (C8.9, C8.2, C8.12, C8.92); Canister on the IFT DR (C8.4) ---
+  if (f.weapon == Weapon::kCanister) {
+    spec.depletion = e.depletion = *f.depletion + (f.elite ? 1 : 0);  // check_ift requires it
+  } else if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality)) {
     std::optional<int> dep = f.depletion;
     if (!dep) dep = default_depletion(f.nationality, f.gun, spec.ammo, f.year, f.month);
     if (!dep)

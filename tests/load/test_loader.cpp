@@ -542,7 +542,7 @@ TEST_CASE("settings that change nothing are refused, naming the key and why", "[
         "(APCR, APDS or HEAT) runs out (C8.9): remove it");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nammo = \"AP\"\ndepletion = 6\n") ==
         "t.toml:4: firer.depletion: has no effect here: a Depletion Number applies only to special ammunition, "
-        "APCR, APDS or HEAT (C8.1, C8.9): remove it");
+        "APCR, APDS, HEAT or Canister (C8.1, C8.4, C8.9): remove it");
   CHECK(error_of("ruleset = \"asl\"\n[fire]\nrally_phases = 2\n") ==
         "t.toml:3: fire.rally_phases: has no effect here: matters only in a duel over several turns (fire.turns > 1): "
         "remove it");
@@ -560,7 +560,7 @@ TEST_CASE("settings that change nothing are refused, naming the key and why", "[
             .situation.firer.elite);
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nelite = true\n") ==
         "t.toml:3: firer.elite: has no effect here: an elite crew's +1 is to the Depletion Number of special "
-        "ammunition, APCR, APDS or HEAT (C8.2): remove it");
+        "ammunition, APCR, APDS, HEAT or Canister (C8.2): remove it");
   CHECK(load_ok("ruleset = \"asl\"\n[firer]\nammo = \"APCR\"\ngun = \"75L\"\nfallback_ammo = \"none\"\n")
             .situations.at(0)
             .situation.firer.fallback_ammo == asl::Ammo::kNone);

@@ -422,3 +422,48 @@ TEST_CASE("example file: an HE shot at a squad in woods", "[asl][ift][load]") {
   c.program.validate();
   CHECK(test::flag(c.program, salvo::sim::solve_exact(c.program).first, "hit") == Approx(10.0 / 36).epsilon(1e-12));
 }
+
+TEST_CASE("C8.4: Canister is an IFT attack by the Gun's size whose DR is also the depletion check", "[asl][ift]") {
+  // A 75mm Gun's Canister: 20 FP (C8.4) at 2 hexes, DRM 0, Depletion Number 8. From the IFT's 20
+  // FP column: 1KIA on a Final DR <= 3, K/4 on 4, PTC or worse on every DR <= 12. An Original DR
+  // > 8 is no Canister at all (C8.9: not fired, and nothing else to fire), 8 uses the last.
+  Situation s;
+  s.firer.nationality = Nationality::kAmerican;
+  s.firer.gun = *parse_gun("75");
+  s.firer.vehicle = false;
+  s.firer.weapon = Weapon::kCanister;
+  s.firer.depletion = 8;
+  s.target.type = TargetType::kInfantry;
+  s.fire.range = 2;
+  REQUIRE_FALSE(check(s));
+  auto p = [](const Situation& v, const char* flag) {
+    const Compiled c = compile(v);
+    return test::flag(c.program, salvo::sim::solve_exact(c.program).first, flag);
+  };
+  CHECK(p(s, "kia") == Approx(3.0 / 36).epsilon(1e-12));
+  CHECK(p(s, "casualty") == Approx(6.0 / 36).epsilon(1e-12));
+  CHECK(p(s, "ptc_or_worse") == Approx(26.0 / 36).epsilon(1e-12));
+  CHECK(p(s, "depleted") == Approx(15.0 / 36).epsilon(1e-12));
+  CHECK(p(s, "malfunction") == Approx(1.0 / 36).epsilon(1e-12));
+  // C8.41: the adjacent hex as Area Fire, 10 FP: the 8 FP column, 1KIA on <= 2, K/2 on 3.
+  Situation adjacent = s;
+  adjacent.fire.range = 1;
+  CHECK(p(adjacent, "kia") == Approx(1.0 / 36).epsilon(1e-12));
+  CHECK(p(adjacent, "casualty") == Approx(3.0 / 36).epsilon(1e-12));
+  // TEM +1 on the IFT DR: casualty on an Original DR <= 3.
+  Situation woods = s;
+  woods.target.tem = 1;
+  CHECK(p(woods, "casualty") == Approx(3.0 / 36).epsilon(1e-12));
+  // Refused: beyond 2 hexes, a size with no Canister FP, armored targets, no Depletion Number.
+  auto refused = [&](auto edit, const char* key) {
+    Situation v = s;
+    edit(v);
+    const auto e = check(v);
+    REQUIRE(e);
+    CHECK(e->key() == key);
+  };
+  refused([](Situation& v) { v.fire.range = 3; }, "fire.range");
+  refused([](Situation& v) { v.firer.gun = *parse_gun("76L"); }, "firer.gun");
+  refused([](Situation& v) { v.target.type = TargetType::kVehicle; }, "target.armor");
+  refused([](Situation& v) { v.firer.depletion.reset(); }, "firer.depletion");
+}

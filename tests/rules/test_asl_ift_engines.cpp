@@ -159,6 +159,33 @@ std::vector<Situation> ift_situations(bool finite) {
     s.target.tem = 2;
     s.firer.rof = 1;
   });
+  // C8.4: Canister, its IFT DR also the depletion, breakdown and ROF check.
+  auto canister = [](Situation& s, const char* gun, int depletion) {
+    s.firer.gun = *parse_gun(gun);
+    s.firer.weapon = Weapon::kCanister;
+    s.firer.ammo = Ammo::kAP;  // the default: Canister is the weapon, not an ammunition key
+    s.firer.depletion = depletion;
+    s.target.type = TargetType::kInfantry;
+    s.fire.range = 2;
+  };
+  add("Canister 37 ROF 2", [&](Situation& s) {
+    canister(s, "37L", 7);
+    s.firer.rof = 2;
+    s.target.tem = 1;
+  });
+  add("Canister 75 adjacent intensive", [&](Situation& s) {
+    canister(s, "75", 9);
+    s.firer.rof = 1;
+    s.fire.range = 1;
+    s.fire.intensive_fire = true;
+    s.firer.breakdown = 11;
+  });
+  add("Canister 105 vehicle line", [&](Situation& s) {
+    canister(s, "105", 6);
+    unarmored(s);
+    s.firer.rof = 1;
+    s.firer.elite = true;
+  });
   return v;
 }
 

@@ -22,6 +22,8 @@ struct Hit;
 inline constexpr int kIftColumns[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36};
 
 /// A7.3: the rightmost column whose FP does not exceed `fp` (fractions kept); 0 if fp < 1.
+/// C8.4: the IFT FP of Canister fired by a Gun of this size, or 0 if it has none.
+int canister_fp(int caliber_mm);
 int ift_column(double fp);
 
 /// IFT Personnel result (A7.3) for a column (1..36) and a Final DR (any integer: <= 0 reads the

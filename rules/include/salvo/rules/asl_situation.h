@@ -57,7 +57,7 @@ enum class Phase : std::uint8_t {
 enum class TargetType : std::uint8_t { kVehicle, kInfantry, kArea };
 /// What the firer shoots: an ordnance Gun (To Hit, then To Kill or the IFT), or fire resolved
 /// directly on the IFT: a vehicular MG (D3.5) or a Gun's Infantry Fire Equivalent (C2.29).
-enum class Weapon : std::uint8_t { kGun, kMg, kIfe };
+enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister };  ///< kCanister: the Gun fires Canister (C8.4)
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
