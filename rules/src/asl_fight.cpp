@@ -38,7 +38,6 @@ struct UnitState {
   bool fired_before = false;
   int acq = 0;          // Acquisition of acq_target
   int acq_target = -1;  // unit index; -1 none
-  friend bool operator==(const UnitState&, const UnitState&) = default;
 };
 
 // Where the game turn stands: step `step` of the sequence in turn `turn`; inside a Rally Phase

@@ -2,6 +2,8 @@
 // compiled to one-step roll programs.
 #include "salvo/rules/asl_movement.h"
 
+#include "salvo/rules/asl_tables.h"
+
 #include <cmath>
 #include <string>
 
@@ -50,22 +52,8 @@ bool motion_success(const Movement& m, int dr) { return dr <= m.mp_in_los; }    
 
 }  // namespace
 
-int esb_nationality_drm(Manufacturer m) {
-  switch (m) {  // D2.5 ESB DRM Table
-    case Manufacturer::kAmerican:
-    case Manufacturer::kCzech:
-      return 0;
-    case Manufacturer::kRussian:
-      return 1;
-    case Manufacturer::kBritish:
-    case Manufacturer::kGerman:
-      return 2;
-    case Manufacturer::kFrench:
-    case Manufacturer::kItalian:
-    case Manufacturer::kOther:
-      return 3;
-  }
-  return 3;
+int esb_nationality_drm(Manufacturer m) {  // D2.5 ESB DRM Table
+  return table_data().esb_manufacturer_drm[static_cast<std::size_t>(m)];
 }
 
 int esb_cap(int mp_allotment) { return mp_allotment / 4; }  // D2.5: 1/4, FRD

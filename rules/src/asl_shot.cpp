@@ -127,63 +127,66 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     add(d, drm,
         in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble"
                                         : "Case B: Advancing Fire",
-        in_obstacle(fire.firer_terrain) ? 3 : 2, "C5.2");
+        case_drm(in_obstacle(fire.firer_terrain) ? ThCase::kBObstacle : ThCase::kB), "C5.2");
   if (bounding || fire.motion) {
     // A bow-mounted weapon is NT (D3.11, the CA chart's "Bow Guns (VCA)").
-    const int gun = f.stabilized ? 1 : f.gun_type == GunType::kNT || f.bow_mounted ? 3 : 2;
-    add(d, drm, d ? case_c_text(f, ctx, bounding) : std::string(), 2 + gun, "C5.3");
+    const int gun = case_drm(f.stabilized                                  ? ThCase::kCStabilized
+                             : f.gun_type == GunType::kNT || f.bow_mounted ? ThCase::kCNonTurreted
+                                                                           : ThCase::kCTurreted);
+    add(d, drm, d ? case_c_text(f, ctx, bounding) : std::string(), case_drm(ThCase::kC) + gun, "C5.3");
     if (fire.los_mp && !ctx.follow_up) {  // C1/C2 count the MP of the MPh shot
       // C5.31-.32 count the MP in LOS "at the time of the shot"; in its own MPh a vehicle spends
       // at least one more MP before each further shot (C5.3), so shot k has los_mp + k or more.
       const double mp = *fire.los_mp + (bounding ? ctx.shots_fired : 0);
       if (mp <= 2.0)
-        add(d, drm, "Case C2: firer in target's LOS <= 2 MP", 2, "C5.32");
+        add(d, drm, "Case C2: firer in target's LOS <= 2 MP", case_drm(ThCase::kC2), "C5.32");
       else if (mp <= 3.0)
-        add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", 1, "C5.31");
+        add(d, drm, "Case C1: firer in target's LOS 2.5-3 MP", case_drm(ThCase::kC1), "C5.31");
     }
   }
   if (fire.motion && f.weapon == Weapon::kGun) {  // MG/IFE roll no To Hit DR: their FP is halved (D2.42)
     // C5.35 Case C4: a Motion/Non-Stopped firer; gyrostabilized +1, otherwise the lower die of
     // the TH DR counts double.
     if (f.stabilized)
-      add(d, drm, "Case C4: Motion Fire, gyrostabilized", 1, "C5.35");
+      add(d, drm, "Case C4: Motion Fire, gyrostabilized", case_drm(ThCase::kC4Stabilized), "C5.35");
     else {
       spec.double_lower_die = e.double_lower_die = true;
       if (d) d->push_back({"Case C4: Motion Fire: the lower die of the To Hit DR counts double", 0, "C5.35"});
     }
   }
-  if (fire.pinned) add(d, drm, "Case D: pinned firer", 2, "C5.4");
+  if (fire.pinned) add(d, drm, "Case D: pinned firer", case_drm(ThCase::kD), "C5.4");
   if (fire.same_hex) {
     const bool twice = in_obstacle(fire.firer_terrain) && !f.bypass && !t.bypass;  // C5.5: not in Bypass
-    add(d, drm, twice ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex", twice ? 4 : 2, "C5.5");
+    add(d, drm, twice ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex",
+        (twice ? 2 : 1) * case_drm(ThCase::kE), "C5.5");
   }
-  if (ctx.intensive) add(d, drm, "Case F: Intensive Fire", 2, "C5.61");
-  if (f.captured) add(d, drm, "Case H: captured weapon", 2, "C5.8");
-  if (f.non_qualified) add(d, drm, "Case H: non-qualified crew", 2, "C5.8");
-  if (fire.buttoned_up) add(d, drm, "Case I: buttoned up", 1, "C5.9");
+  if (ctx.intensive) add(d, drm, "Case F: Intensive Fire", case_drm(ThCase::kF), "C5.61");
+  if (f.captured) add(d, drm, "Case H: captured weapon", case_drm(ThCase::kH), "C5.8");
+  if (f.non_qualified) add(d, drm, "Case H: non-qualified crew", case_drm(ThCase::kH), "C5.8");
+  if (fire.buttoned_up) add(d, drm, "Case I: buttoned up", case_drm(ThCase::kI), "C5.9");
   if (t.moving) {
     // C6.17: Defensive First Fire at the same target in the same Location comes once per MF/MP it
     // expends (EX: J2 for the first shot, J1 for the second and third, J for the fourth and
     // fifth), so shot k finds the target at least k MP further along.
     const std::optional<double> mp = t.mp_in_los ? std::optional<double>(*t.mp_in_los + ctx.shots_fired) : std::nullopt;
     if (fire.phase == Phase::kDefensive && mp && *mp <= 1.0)
-      add(d, drm, "Case J2: Defensive First Fire, target spent <= 1 MP in LOS", 4, "C6.12");
+      add(d, drm, "Case J2: Defensive First Fire, target spent <= 1 MP in LOS", case_drm(ThCase::kJ2), "C6.12");
     else if (fire.phase == Phase::kDefensive && mp && *mp <= 3.0)
-      add(d, drm, "Case J1: Defensive First Fire, target spent <= 3 MP in LOS", 3, "C6.11");
+      add(d, drm, "Case J1: Defensive First Fire, target spent <= 3 MP in LOS", case_drm(ThCase::kJ1), "C6.11");
     else
-      add(d, drm, "Case J: moving target", 2, "C6.1");
+      add(d, drm, "Case J: moving target", case_drm(ThCase::kJ), "C6.1");
   }
-  if (t.ffnam) add(d, drm, "Case J3: FFNAM", -1, "C6.13");
-  if (t.ffmo) add(d, drm, "Case J4: FFMO", -1, "C6.14");
-  if (t.concealed && !ctx.revealed) add(d, drm, "Case K: concealed target", 2, "C6.2");
+  if (t.ffnam) add(d, drm, "Case J3: FFNAM", case_drm(ThCase::kJ3), "C6.13");
+  if (t.ffmo) add(d, drm, "Case J4: FFMO", case_drm(ThCase::kJ4), "C6.14");
+  if (t.concealed && !ctx.revealed) add(d, drm, "Case K: concealed target", case_drm(ThCase::kK), "C6.2");
   const bool area = t.type == TargetType::kArea;  // C3.331: no Case L, no TEM on the To Hit DR
   // C6.3: Case L is NA with the Area Target Type, in the firer's own hex, for a firer in Motion,
   // and against a Motion/Non-Stopped vehicle: a vehicle target fired on while it moves
   // (target.moving) is Non-Stopped. A vehicle that has stopped is target.moving = false.
   const bool moving_vehicle = t.moving && t.type == TargetType::kVehicle;
   const bool point_blank = !area && !fire.same_hex && !fire.motion && !moving_vehicle;
-  if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", -2, "C6.3");
-  if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", -1, "C6.3");
+  if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", case_drm(ThCase::kL1), "C6.3");
+  if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", case_drm(ThCase::kL2), "C6.3");
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
   const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
   const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
@@ -191,8 +194,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   const int acq = keeps_acq ? std::min(2, acq_before + built) : 0;
   // C5.71: no Acquisition DRM on a Deliberate Immobilization attempt (Acquisition is still gained).
   if (acq > 0 && !fire.deliberate_immobilization)
-    add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", -acq, "C6.5");
-  if (fire.deliberate_immobilization) add(d, drm, "Case G: Deliberate Immobilization attempt", 5, "C5.7");
+    add(d, drm, acq == 1 ? "Case N: Acquisition (-1)" : "Case N: Acquisition (-2)", acq * case_drm(ThCase::kN), "C6.5");
+  if (fire.deliberate_immobilization)
+    add(d, drm, "Case G: Deliberate Immobilization attempt", case_drm(ThCase::kG), "C5.7");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
   if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
@@ -278,8 +282,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
           int mod = basic;
           if (critical) mod_note("TK Case C: Critical Hit doubles the Basic TK#", *base_tk, "C3.72");
           if (facing == Facing::kRear) {
-            mod_note("TK Case A: rear Target Facing", 1, "C7.21");
-            mod += 1;
+            mod_note("TK Case A: rear Target Facing", table_data().tk_case_a_rear, "C7.21");
+            mod += table_data().tk_case_a_rear;
           }
           if (!range_change) {
             k.possible = false;

@@ -67,15 +67,65 @@ constexpr NationalGun kAlwaysApcr[] = {{N::kGerman, "28LL"}, {N::kGerman, "40LL"
 // ---- C7.31 AP To Kill Table, black (all-nationality) entries, one line per TK# ----
 // MG, fighter and ATR entries are not ordnance Guns and are not listed here.
 constexpr TkEntry kApTk[] = {
-    {"15", 5},    {"20L", 6},   {"20LL", 7},  {"25LL", 7},  {"37*", 7},   {"37", 8},    {"47*", 8},   {"57*", 8},
-    {"70*", 8},   {"37L", 9},   {"40", 9},    {"57", 9},    {"65*", 9},   {"76*", 9},   {"40L", 10},  {"45L", 10},
-    {"47", 10},   {"75*", 10},  {"37LL", 11}, {"45LL", 11}, {"47L", 11},  {"50", 11},   {"88*", 11},  // 88*: Australian
-                                                                                                      // "baby 25pdr"
-    {"76", 12},   {"84*", 12},  {"50L", 13},  {"88", 13},   {"120*", 13},  // 88: British 25pdr
-    {"75", 14},   {"105", 14},  {"57L", 15},  {"57LL", 15}, {"75L", 17},  {"76L", 17},  {"80L", 17},  {"83L", 17},
-    {"85L", 17},  {"150*", 17}, {"152*", 17}, {"77L", 19},  {"200L", 19}, {"88L", 20},  {"90L", 21},  {"105L", 21},
-    {"150", 21},  {"152", 21},  {"155", 21},  {"75LL", 23}, {"76LL", 23}, {"122L", 25}, {"88LL", 27}, {"100L", 27},
-    {"120L", 27}, {"150L", 28}, {"155L", 28}, {"140L", 32}, {"128L", 33}, {"170L", 33},
+    {"15", 5},
+    {"20L", 6},
+    {"20LL", 7},
+    {"25LL", 7},
+    {"37*", 7},
+    {"37", 8},
+    {"47*", 8},
+    {"57*", 8},
+    {"70*", 8},
+    {"37L", 9},
+    {"40", 9},
+    {"57", 9},
+    {"65*", 9},
+    {"76*", 9},
+    {"40L", 10},
+    {"45L", 10},
+    {"47", 10},
+    {"75*", 10},
+    {"37LL", 11},
+    {"45LL", 11},
+    {"47L", 11},
+    {"50", 11},
+    {"88*", 11},  // 88*: Australian
+                  // "baby 25pdr"
+    {"76", 12},
+    {"84*", 12},
+    {"50L", 13},
+    {"88", 13},
+    {"120*", 13},  // 88: British 25pdr
+    {"75", 14},
+    {"105", 14},
+    {"57L", 15},
+    {"57LL", 15},
+    {"75L", 17},
+    {"76L", 17},
+    {"80L", 17},
+    {"83L", 17},
+    {"85L", 17},
+    {"150*", 17},
+    {"152*", 17},
+    {"77L", 19},
+    {"200L", 19},
+    {"88L", 20},
+    {"90L", 21},
+    {"105L", 21},
+    {"150", 21},
+    {"152", 21},
+    {"155", 21},
+    {"75LL", 23},
+    {"76LL", 23},
+    {"122L", 25},
+    {"88LL", 27},
+    {"100L", 27},
+    {"120L", 27},
+    {"150L", 28},
+    {"155L", 28},
+    {"140L", 32},
+    {"128L", 33},
+    {"170L", 33},
 };
 
 // ---- C7.32 APCR/APDS To Kill Table, black entries; "D" prefix = APDS ----
@@ -255,6 +305,14 @@ constexpr TableData kTables{
     // A7.309: Burn, Eliminated, Immobilized (not hull down), then no effect.
     .unlikely_kill = {kOutcomeBurn, kOutcomeEliminated, kOutcomeImmobilized, kOutcomeNoEffect, kOutcomeNoEffect,
                       kOutcomeNoEffect},
+    // C5/C6 chart, in ThCase order: B +2 (+3 from woods/building/rubble); C +2 and the gun type
+    // (gyrostabilized +1, T/ST +2, NT +3); C1 +1, C2 +2; C4 gyrostabilized +1; D +2; E +2; F +2;
+    // G +5; H +2; I +1; J +2, J1 +3, J2 +4, J3 -1, J4 -1; K +2; L -2 at 1 hex, -1 at 2; N -1 a level.
+    .th_case_drm = {2, 3, 2, 1, 2, 3, 1, 2, 1, 2, 2, 2, 5, 2, 1, 2, 3, 4, -1, -1, 2, -2, -1, -1},
+    .tk_case_a_rear = 1,  // C7.21: rear Target Facing
+    // D2.5 ESB DRM Table, in Manufacturer order: U.S. 0, Czech 0, Russian +1, British +2,
+    // German +2, French +3, Italian +3, other +3.
+    .esb_manufacturer_drm = {0, 0, 1, 2, 2, 3, 3, 3},
 };
 
 std::string designation(const Gun& g) {
@@ -467,6 +525,8 @@ std::optional<int> default_depletion(Nationality n, const Gun& gun, Ammo ammo, i
       return e.depletion;
   return std::nullopt;
 }
+
+int case_drm(ThCase c) { return kTables.th_case_drm[static_cast<std::size_t>(c)]; }
 
 int case_a(GunType type, int hexspines) {
   // C5.1: the first hexspine by Gun type, each further one alike.

@@ -236,8 +236,9 @@ std::optional<Gun> parse_gun(std::string_view designation);
 
 namespace salvo::asl {
 /// Hash of every entry of the ASL charts the lookups read (asl::table_data(): A25, C3 rows of
-/// every Target Type, C4, C7 To Kill, Case D, C8.12 depletion, the IFT, Case A, armor factors):
-/// any change of a table entry changes it. About 30 microseconds.
+/// every Target Type, C4, C7 To Kill, Case D, C8.12 depletion, the IFT, Case A, armor factors,
+/// the C5/C6 To Hit DRM, C7.21 TK Case A, the D2.5 ESB DRM): any change of a table entry changes
+/// it. About 30 microseconds.
 std::uint64_t tables_hash();
 
 /// tables_hash(), computed on first use and kept: what provenance records.

@@ -107,6 +107,36 @@ struct DepletionEntry {
   int depletion = 0;
 };
 
+/// The To Hit DRM of the C5/C6 chart's Cases that are fixed values (th_case_drm).
+enum class ThCase : std::uint8_t {
+  kB,             ///< C5.2 Advancing Fire
+  kBObstacle,     ///< C5.2 Advancing Fire from woods/building/rubble
+  kC,             ///< C5.3 Bounding (First) Fire: Case B's part, before the gun type's
+  kCStabilized,   ///< C5.3 the gun type's part: gyrostabilized
+  kCTurreted,     ///< C5.3: T or ST
+  kCNonTurreted,  ///< C5.3: NT, or a bow mount (D3.11)
+  kC1,            ///< C5.31 LOS 2.5-3 MP
+  kC2,            ///< C5.32 LOS <= 2 MP
+  kC4Stabilized,  ///< C5.35 Motion Fire, gyrostabilized
+  kD,             ///< C5.4 pinned
+  kE,             ///< C5.5 same hex (twice in woods/building/rubble)
+  kF,             ///< C5.61 Intensive Fire
+  kG,             ///< C5.7 Deliberate Immobilization
+  kH,             ///< C5.8 captured or non-qualified (each)
+  kI,             ///< C5.9 buttoned up
+  kJ,             ///< C6.1 moving target
+  kJ1,            ///< C6.11 Defensive First Fire, <= 3 MP in LOS
+  kJ2,            ///< C6.12 Defensive First Fire, <= 1 MP in LOS
+  kJ3,            ///< C6.13 FFNAM
+  kJ4,            ///< C6.14 FFMO
+  kK,             ///< C6.2 concealed
+  kL1,            ///< C6.3 Point Blank, 1 hex
+  kL2,            ///< C6.3 Point Blank, 2 hexes
+  kN,             ///< C6.5 Acquisition, per level
+  kCount
+};
+inline constexpr std::size_t kNumThCases = static_cast<std::size_t>(ThCase::kCount);
+
 /// Every chart entry the ASL lookups read, in one value (table_data()). Fixed-shape charts are
 /// arrays, lists (To Kill entries, A25 rows, ...) spans over static storage. A member added here
 /// must be added to for_each_table() too (it does not compile until it is), and so is hashed.
@@ -149,6 +179,10 @@ struct TableData {
   std::array<int, kNumIftColumns> ift_column_caliber{};       // C.6 HE: smallest caliber of each column
   std::array<int, kNumIftColumns> vehicle_kill_number{};      // A7.308 Vehicle line
   std::array<Outcome, 6> unlikely_kill{};                     // A7.309, by dr (3: none if hull down)
+  // C5/C6 To Hit DRM by Case (ThCase); C7.21 TK Case A; D2.5 ESB DRM by manufacturer.
+  std::array<int, kNumThCases> th_case_drm{};
+  int tk_case_a_rear = 0;
+  std::array<int, 8> esb_manufacturer_drm{};  // by Manufacturer
 };
 
 /// The ASL chart data the lookups below read.
@@ -164,7 +198,7 @@ void for_each_table(Data& data, F&& f) {
          c4_barrel, c4_ammo, c4_caliber, always_apcr, ap_tk, apcr_tk, colored_tk, heat_tk, he_tk, ap_unarmored_tk,
          heat_unarmored_tk, case_d_range_max, case_d_ap, case_d_apcr, case_d_apds, case_d_unprinted, depletion,
          armor_factors, case_a_first, case_a_further, ift_columns, ift, ift_column_caliber, vehicle_kill_number,
-         unlikely_kill] = data;
+         unlikely_kill, th_case_drm, tk_case_a_rear, esb_manufacturer_drm] = data;
   f("C3 range columns", th_range_max);
   f("C3 Vehicle black", th_vehicle_black);
   f("C3 Vehicle red", th_vehicle_red);
@@ -197,7 +231,13 @@ void for_each_table(Data& data, F&& f) {
   f("C.6 HE calibers", ift_column_caliber);
   f("A7.308 Vehicle line", vehicle_kill_number);
   f("A7.309 Unlikely Kill", unlikely_kill);
+  f("C5/C6 To Hit DRM", th_case_drm);
+  f("C7.21 TK Case A", tk_case_a_rear);
+  f("D2.5 ESB DRM", esb_manufacturer_drm);
 }
+
+/// The To Hit DRM of a C5/C6 Case (table_data().th_case_drm).
+int case_drm(ThCase c);
 
 /// The fields of a row of a TableData list, as a tuple of references. Each structured binding
 /// names every member, so a member added to a row type does not compile until it is listed.
