@@ -1,5 +1,6 @@
 // Tier 2/3: the Monte Carlo engine against the exact answers of hand-built programs (fixed
-// seeds, 5 standard errors), and its reproducibility across threads, splits and stops.
+// seeds, standard errors of the exact values, one threshold corrected for the number of checks),
+// and its reproducibility across threads, splits and stops.
 
 #include <catch2/catch.hpp>
 
@@ -13,6 +14,7 @@
 #include "salvo/sim/montecarlo.h"
 #include "salvo/sim/stats.h"
 #include "sim/programs.h"
+#include "support/mc_agreement.h"
 
 using namespace salvo;
 using namespace salvo::sim;
@@ -39,109 +41,68 @@ Tallies sum(Tallies a, const Tallies& b) {
   return a;
 }
 
-/// |estimate - p| <= 5 se with se = sqrt(p (1 - p) / n); p = 0 or 1 must be met exactly.
-void check_probabilities(const std::vector<Estimate>& got, const std::vector<double>& want, std::uint64_t n,
-                         const char* what) {
-  INFO(what);
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const double p = want[i];
-    const double se = std::sqrt(p * (1.0 - p) / static_cast<double>(n));
-    INFO("index " << i << ": got " << got[i].value << ", exact " << p << ", se " << se);
-    CHECK(std::abs(got[i].value - p) <= 5.0 * se);
+/// Every quantity of a window against its closed form: proportions in standard errors of the
+/// closed-form p, counter means in standard errors from the exact variance of the counter.
+void add_window(test::McAgreement& agree, const KnownProgram& k, Window window, const WindowStats& got,
+                const WindowAnswer& want, std::uint64_t n, const std::string& what) {
+  const auto proportions = [&](const std::vector<Estimate>& mc, const std::vector<double>& exact, const char* kind) {
+    REQUIRE(mc.size() == exact.size());
+    for (std::size_t i = 0; i < exact.size(); ++i)
+      agree.proportion(exact[i], mc[i].value, n, what + " " + kind + " #" + std::to_string(i));
+  };
+  proportions(got.flags, want.flags, "flag");
+  proportions(got.outcomes, want.outcomes, "outcome");
+  proportions(got.end_reasons, want.end_reasons, "end reason");
+  REQUIRE(got.counters.size() == want.counters.size());
+  for (std::size_t c = 0; c < want.counters.size(); ++c) {
+    const test::Moments m = test::exact_counter_moments(k.program, window, static_cast<int>(c));
+    agree.mean(want.counters[c], m.variance, got.counters[c].value, n, what + " counter #" + std::to_string(c));
   }
-}
-
-/// |mean - mu| <= 5 se with se = sqrt(s^2 / n), s^2 the sample variance of the tallies.
-void check_means(const WindowTallies& t, const std::vector<Estimate>& got, const std::vector<double>& want,
-                 std::uint64_t n) {
-  INFO("counters");
-  REQUIRE(got.size() == want.size());
-  for (std::size_t c = 0; c < want.size(); ++c) {
-    const double nd = static_cast<double>(n);
-    const double mean = static_cast<double>(t.counter_sum[c]) / nd;
-    const double var = (static_cast<double>(t.counter_sumsq[c]) - nd * mean * mean) / (nd - 1.0);
-    const double se = std::sqrt(std::max(var, 0.0) / nd);
-    INFO("counter " << c << ": got " << got[c].value << ", exact " << want[c] << ", se " << se);
-    CHECK(std::abs(got[c].value - want[c]) <= 5.0 * se);
-  }
-}
-
-void check_window(const WindowStats& got, const WindowTallies& t, const WindowAnswer& want, std::uint64_t n) {
-  check_probabilities(got.flags, want.flags, n, "flags");
-  check_probabilities(got.outcomes, want.outcomes, n, "outcomes");
-  check_probabilities(got.end_reasons, want.end_reasons, n, "end reasons");
-  check_means(t, got.counters, want.counters, n);
 }
 
 }  // namespace
 
-TEST_CASE("montecarlo: agrees with the closed forms within 5 standard errors", "[montecarlo][statistical]") {
+TEST_CASE("montecarlo: agrees with the closed forms in standard errors of the exact values",
+          "[montecarlo][statistical]") {
+  // Every quantity of every known program, judged together at one Bonferroni-corrected threshold
+  // (McAgreement): a correct engine fails the set with probability at most 1e-5.
+  test::McAgreement agree;
   std::uint64_t situation = 0;
   for (const KnownProgram& k : testing::known_programs()) {
     ++situation;
-    SECTION(k.name) {
-      McOptions o;
-      o.seed = 20240601;
-      o.situation_key = situation;
-      o.trials = std::uint64_t{1} << 20;
-      Tallies t;
-      const RunResult r = monte_carlo(k.program, o, &t);
-      REQUIRE(r.method == Method::kMonteCarlo);
-      REQUIRE(r.trials == o.trials);
-      REQUIRE(t.trials == o.trials);
-      REQUIRE(t.truncated == 0);
-      REQUIRE_FALSE(r.interrupted);
-      CHECK(r.first.end_reasons.empty());
-      CHECK(t.first.end_reasons.empty());
-      {
-        INFO("first window");
-        check_window(r.first, t.first, k.first, t.trials);
-      }
-      {
-        INFO("whole run");
-        check_window(r.run, t.run, k.run, t.trials);
-      }
-      // The exact engine agrees with the same closed forms (see test_exact), so MC ~ exact
-      const RunResult e = solve_exact(k.program);
-      CHECK(std::abs(r.run.outcomes[0].value - e.run.outcomes[0].value) <=
-            5.0 * std::sqrt(e.run.outcomes[0].value * (1.0 - e.run.outcomes[0].value) / static_cast<double>(t.trials)));
-    }
+    McOptions o;
+    o.seed = 20240601;
+    o.situation_key = situation;
+    o.trials = std::uint64_t{1} << 20;
+    Tallies t;
+    const RunResult r = monte_carlo(k.program, o, &t);
+    REQUIRE(r.method == Method::kMonteCarlo);
+    REQUIRE(r.trials == o.trials);
+    REQUIRE(t.trials == o.trials);
+    REQUIRE(t.truncated == 0);
+    REQUIRE_FALSE(r.interrupted);
+    CHECK(r.first.end_reasons.empty());
+    CHECK(t.first.end_reasons.empty());
+    add_window(agree, k, Window::kFirst, r.first, k.first, t.trials, k.name + " first");
+    add_window(agree, k, Window::kRun, r.run, k.run, t.trials, k.name + " run");
+    // The exact engine agrees with the same closed forms (see test_exact), so MC ~ exact.
+    const RunResult e = solve_exact(k.program);
+    agree.proportion(e.run.outcomes[0].value, r.run.outcomes[0].value, t.trials, k.name + " run outcome #0 vs exact");
   }
+  agree.judge();
 }
 
 TEST_CASE("montecarlo: agrees with the exact engine on pseudo-random programs", "[montecarlo][statistical]") {
+  test::McAgreement agree;
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     const RollProgram p = testing::random_program(seed, 6);
     REQUIRE_NOTHROW(p.validate());
-    const RunResult e = solve_exact(p);
-    const auto values = [](const std::vector<Estimate>& v) {
-      std::vector<double> out;
-      for (const Estimate& x : v) out.push_back(x.value);
-      return out;
-    };
-    McOptions o;
-    o.seed = 5;
-    o.situation_key = seed;
-    o.trials = std::uint64_t{1} << 20;
     Tallies t;
-    const RunResult r = monte_carlo(p, o, &t);
+    agree.both_engines(p, test::mc_options(5, seed, std::uint64_t{1} << 20), "program seed " + std::to_string(seed),
+                       &t);
     REQUIRE(t.truncated == 0);
-    INFO("program seed " << seed);
-    {
-      INFO("first window");
-      check_window(r.first, t.first,
-                   WindowAnswer{values(e.first.flags), values(e.first.counters), values(e.first.outcomes), {}},
-                   t.trials);
-    }
-    {
-      INFO("whole run");
-      check_window(
-          r.run, t.run,
-          WindowAnswer{values(e.run.flags), values(e.run.counters), values(e.run.outcomes), values(e.run.end_reasons)},
-          t.trials);
-    }
   }
+  agree.judge();
 }
 
 TEST_CASE("montecarlo: tallies do not depend on threads, splits or block order", "[montecarlo]") {
