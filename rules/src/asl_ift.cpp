@@ -231,6 +231,17 @@ int basic_th(TargetType type, bool red, int range) {
 Outcome ift_effect(const IftSpec& ift, bool critical, int original_dr) {
   const IftAttack& a = critical ? ift.critical : ift.normal;
   const int final_dr = original_dr + a.drm;
+  if (ift.gun) {
+    // C11.4, C11.6 Gun Destruction Table: a CH, or a KIA on the Final DR before the gunshield,
+    // eliminates the Gun and its crew; a K malfunctions the Gun and its crew suffers Casualty
+    // Reduction (AP: eliminated, C11.52). Otherwise a Near Miss: the gunshield DRM applies to
+    // the crew's result.
+    if (critical) return kOutcomeEliminated;
+    const Outcome direct = ift_personnel(a.column, final_dr);
+    if (direct >= kOutcome1Kia || (ift.ap && direct >= kOutcomeK1)) return kOutcomeEliminated;
+    if (direct >= kOutcomeK1) return direct;
+    return ift_personnel(a.column, final_dr + ift.gunshield);
+  }
   return ift.effects == Effects::kVehicleLine ? vehicle_line(a.column, final_dr) : ift_personnel(a.column, final_dr);
 }
 
@@ -267,6 +278,18 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
                                  ? "HE " + std::to_string(f.gun.caliber_mm) + "mm: " + std::to_string(fp) + " FP (C.6)"
                                  : "AP-type HE equivalency: " + std::to_string(fp) + " FP (C8.31)";
   const bool burst = air_burst(s, spec.ammo);
+  if (t.gun) {
+    // C11.4-.52: a hit on a Gun; its crew behind a gunshield (C11.5), which on the Area Target
+    // Type is not added to a positive TEM (salvo's reading: the TEM is kept, it shields the Gun too).
+    ift.gun = true;
+    ift.ap = spec.ammo == Ammo::kAP || spec.ammo == Ammo::kAPCR || spec.ammo == Ammo::kAPDS;
+    ift.gunshield = t.gunshield && (t.type == TargetType::kInfantry || target_tem(t) <= 0) ? 2 : 0;
+    e.effects.push_back(
+        std::string("Gun (C11.4, C11.6): a CH, or a KIA on the Final DR before the gunshield, eliminates Gun and crew; "
+                    "a K malfunctions the Gun, its crew suffers Casualty Reduction") +
+        (ift.ap ? " (AP-type: eliminated, C11.52)" : "") + "; else a Near Miss on the crew" +
+        (ift.gunshield ? ", +2 gunshield (C11.5)" : ""));
+  }
   if (t.type == TargetType::kInfantry) {
     // C.3: TEM and hindrance were paid on the To Hit DR; B13.3 Air Burst -1 on the Effects DR.
     ift.normal = IftAttack{ift_column(fp), burst ? -1 : 0};
@@ -277,7 +300,7 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
     const double half = fp / 2.0;
     const int column = ift_column(half);
     // C3.33 half FP; C3.331 TEM on the Effects DR, B13.3 Air Burst -1 instead of the woods TEM.
-    ift.normal = IftAttack{column, burst ? -1 : t.tem};
+    ift.normal = IftAttack{column, burst ? -1 : target_tem(t)};
     if (column == 0)  // below the 1 FP column: a normal hit attacks nothing; a CH still does (C3.71)
       e.effects.push_back("hit: " + source + ", halved to " + fp_text(half) +
                           " FP (C3.33): below the 1 FP column, no effect (A7.3)");
@@ -285,7 +308,7 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
       e.effects.push_back(
           "hit: " + source + ", halved to " + fp_text(half) + " FP (C3.33): " + std::to_string(column) +
           " FP column, Effects DRM " +
-          (burst ? "-1 Air Burst instead of the woods TEM (B13.3)" : signed_text(t.tem) + " TEM (C3.331)"));
+          (burst ? "-1 Air Burst instead of the woods TEM (B13.3)" : signed_text(target_tem(t)) + " TEM (C3.331)"));
   }
   // C3.71: full FP doubled (no prior halving), positive TEM reversed; FFMO/FFNAM still apply.
   const int crit_fp = 2 * fp;
@@ -295,7 +318,8 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   if (burst)
     add(mods, drm, "Air Burst instead of the woods TEM", -1, "B13.3, C3.71");
   else
-    add(mods, drm, t.tem > 0 ? "TEM reversed" : "negative TEM", t.tem > 0 ? -t.tem : t.tem, "C3.71");
+    add(mods, drm, target_tem(t) > 0 ? "TEM reversed" : "negative TEM",
+        target_tem(t) > 0 ? -target_tem(t) : target_tem(t), "C3.71");
   if (t.ffnam) add(mods, drm, "FFNAM", -1, "C3.71");
   if (t.ffmo) add(mods, drm, "FFMO", -1, "C3.71");
   ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
@@ -365,6 +389,24 @@ std::optional<RulesError> check_ift(const Situation& s) {
   auto err = [](const char* key, std::string msg) {
     return std::optional<RulesError>(RulesError(key, std::move(msg)));
   };
+  if ((t.emplaced || t.gunshield) && !t.gun)
+    return err(t.emplaced ? "target.emplaced" : "target.gunshield",
+               "is for a Gun as the target: set target.gun = true (C11)");
+  if (t.gun) {  // C11
+    if (t.type == TargetType::kVehicle)
+      return err("target.type",
+                 "a Gun is fired on with the Infantry or the Area Target Type (C11.2), not the Vehicle Target Type "
+                 "(C3.31): \"infantry\" or \"area\"");
+    if (f.weapon != Weapon::kGun)
+      return err("target.gun",
+                 "MG, IFE and Canister destroy a Gun only by Random SW/Gun Destruction (A9.74, C11.6): "
+                 "not modelled");
+    if (t.terrain != Terrain::kOpen)
+      return err("target.terrain",
+                 "a Gun in woods (the Air Burst against its crew and the Gun, B13.3) is not modelled: set the woods' "
+                 "TEM with target.tem and leave target.terrain out");
+    if (t.ffnam || t.ffmo) return err(t.ffnam ? "target.ffnam" : "target.ffmo", "a Gun's crew does not move (C11)");
+  }
   if (t.ffnam || t.ffmo) {
     const char* key = t.ffnam ? "target.ffnam" : "target.ffmo";
     if (t.type == TargetType::kVehicle) return err(key, "FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)");
@@ -535,6 +577,10 @@ void name_program(RollProgram& p, const Situation& s) {
   for (int o = kOutcomePtc; o <= kOutcome7Kia; ++o) ift_outcomes |= std::uint64_t{1} << o;
   std::uint64_t drop_flags = personnel ? tk_flags : ift_flags;
   std::uint64_t drop_outcomes = personnel ? tk_outcomes : ift_outcomes;
+  if (s.target.gun) {  // C11.6: the Gun and its crew eliminated
+    drop_flags &= ~bits({kFlagKill, kFlagEliminated});
+    drop_outcomes &= ~bits({kOutcomeEliminated});
+  }
   std::uint64_t drop_counters = 0;
   if (direct) {  // no To Hit DR: no hits, criticals or misses; no ammunition to deplete but Canister's
     drop_flags |= bits({kFlagHit, kFlagCritical, kFlagMultipleHit});
@@ -603,6 +649,12 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
     notes.push_back(
         "a #KIA result ends the phase as target_destroyed: at least # units eliminated, all others broken (A7.301)");
   }
+  if (t.gun)
+    notes.push_back(
+        "a Gun (C11): p_eliminated is the Gun and its crew eliminated (a CH, or a KIA on the Final DR before the "
+        "gunshield, C11.4); an outcome k_# is the Gun malfunctioned and its crew's Casualty Reduction; the other "
+        "outcomes and the ptc/mc/casualty/kia flags are the crew's; reading: on the Area Target Type a positive TEM "
+        "(or Emplacement) is kept and the gunshield is then not added (C11.5: one or the other)");
   if (f.weapon == Weapon::kGun) {
     if (t.type == TargetType::kInfantry)
       notes.push_back(

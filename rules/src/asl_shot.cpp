@@ -198,7 +198,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (fire.deliberate_immobilization)
     add(d, drm, "Case G: Deliberate Immobilization attempt", case_drm(ThCase::kG), "C5.7");
   if (t.size != 0) add(d, drm, "Case P: target size", t.size, "C6.7");
-  if (!area && t.tem != 0) add(d, drm, "Case Q: TEM", t.tem, "C6.8");
+  if (!area && target_tem(t) != 0)
+    add(d, drm, t.emplaced && t.tem < 2 ? "Case Q: Emplaced Gun" : "Case Q: TEM", target_tem(t),
+        t.emplaced && t.tem < 2 ? "C11.2" : "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
   if (leader_drm(f) != 0) add(d, drm, leader_name(f), leader_drm(f), leader_rule(f));
   if (fire.extra_drm != 0) add(d, drm, "other DRM", fire.extra_drm, "[extra_drm]");

@@ -467,3 +467,62 @@ TEST_CASE("C8.4: Canister is an IFT attack by the Gun's size whose DR is also th
   refused([](Situation& v) { v.target.type = TargetType::kVehicle; }, "target.armor");
   refused([](Situation& v) { v.firer.depletion.reset(); }, "firer.depletion");
 }
+
+TEST_CASE("C11.4-.6: a hit on a Gun: the Gun Destruction Table first, then the crew behind its gunshield",
+          "[asl][ift]") {
+  // C11.5 EX: a 75L fires HE on the Infantry Target Type at a Gun 6 hexes away, Modified TH# 8,
+  // Target Size +1 (C2.271): a hit on an Original DR <= 7 (21/36), a CH only on an Original 2 (a
+  // Final 3 < 8/2). A hit attacks on the 12 FP column: 1KIA on a Final 2 eliminates Gun and crew,
+  // K/3 on 3 malfunctions the Gun and reduces the crew; any other DR is a Near Miss on the crew,
+  // +2 for its gunshield: 4 -> 6 2MC, 5-6 -> 1MC, 7 -> 9 NMC, 8 -> 10 PTC, 9+ no effect.
+  Situation s;
+  s.firer.nationality = Nationality::kGerman;
+  s.firer.gun = *parse_gun("75L");
+  s.firer.ammo = Ammo::kHE;
+  s.target.type = TargetType::kInfantry;
+  s.target.gun = true;
+  s.target.size = 1;
+  s.target.gunshield = true;
+  s.fire.range = 6;
+  REQUIRE_FALSE(check(s));
+  auto window = [](const Situation& v) {
+    const Compiled c = compile(v);
+    return std::pair{c.program, salvo::sim::solve_exact(c.program).first};
+  };
+  auto [p, w] = window(s);
+  const double hit = 20.0 / 36;  // non-CH hits: Original 3..7
+  CHECK(test::flag(p, w, "hit") == Approx(21.0 / 36).epsilon(1e-12));
+  CHECK(test::flag(p, w, "eliminated") == Approx(1.0 / 36 + hit / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "k_3") == Approx(hit * 2 / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "2mc") == Approx(hit * 3 / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "1mc") == Approx(hit * 9 / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "nmc") == Approx(hit * 6 / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "ptc") == Approx(hit * 5 / 36).epsilon(1e-12));
+
+  // AP: the 2 FP column of its HE equivalency (C8.31); a K/1 on an IFT DR of 2 eliminates the
+  // Gun (C11.52); the Near Miss 3 -> 5 NMC, 4 -> 6 PTC.
+  Situation ap = s;
+  ap.firer.ammo = Ammo::kAP;
+  std::tie(p, w) = window(ap);
+  CHECK(test::flag(p, w, "eliminated") == Approx(1.0 / 36 + hit / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "k_1") == 0.0);
+  CHECK(test::outcome(p, w, "nmc") == Approx(hit * 2 / 36).epsilon(1e-12));
+  CHECK(test::outcome(p, w, "ptc") == Approx(hit * 3 / 36).epsilon(1e-12));
+
+  // C11.2 EX: Emplaced, the +2 TEM and the Target Size make +3 on the To Hit DR: a hit on an
+  // Original DR <= 5.
+  Situation emplaced = s;
+  emplaced.target.emplaced = true;
+  std::tie(p, w) = window(emplaced);
+  CHECK(test::flag(p, w, "hit") == Approx(10.0 / 36).epsilon(1e-12));
+
+  // Refused: the Vehicle Target Type, MG fire, a gunshield on a target that is not a Gun.
+  Situation v = s;
+  v.target.type = TargetType::kVehicle;
+  REQUIRE(check(v));
+  CHECK(check(v)->key() == "target.type");
+  v = s;
+  v.target.gun = false;
+  REQUIRE(check(v));
+  CHECK(check(v)->key() == "target.gunshield");
+}

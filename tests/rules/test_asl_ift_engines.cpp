@@ -159,6 +159,31 @@ std::vector<Situation> ift_situations(bool finite) {
     s.target.tem = 2;
     s.firer.rof = 1;
   });
+  // C11: a Gun and its crew, the Gun Destruction Table first, then the gunshield.
+  add("Gun ITT gunshield ROF 2", [&](Situation& s) {
+    s.target.type = TargetType::kInfantry;
+    s.target.gun = true;
+    s.target.gunshield = true;
+    s.target.size = 1;
+    s.firer.ammo = Ammo::kHE;
+    s.firer.rof = 2;
+  });
+  add("Gun Area emplaced", [&](Situation& s) {
+    s.target.type = TargetType::kArea;
+    s.target.gun = true;
+    s.target.emplaced = true;
+    s.target.gunshield = true;
+    s.firer.gun = *parse_gun("105");
+    s.firer.ammo = Ammo::kHE;
+    s.fire.range = 10;
+  });
+  add("Gun ITT AP", [&](Situation& s) {
+    s.target.type = TargetType::kInfantry;
+    s.target.gun = true;
+    s.target.gunshield = true;
+    s.firer.ammo = Ammo::kAP;
+    s.firer.rof = 1;
+  });
   // C8.4: Canister, its IFT DR also the depletion, breakdown and ROF check.
   auto canister = [](Situation& s, const char* gun, int depletion) {
     s.firer.gun = *parse_gun(gun);

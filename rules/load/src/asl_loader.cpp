@@ -259,6 +259,9 @@ const Schema<Situation>& schema() {
     s.add_bool("target.bypass", at(&Situation::target, &asl::Target::bypass));
     s.add_choice("target.terrain", kTerrains, at(&Situation::target, &asl::Target::terrain));
     s.add_bool("target.entrenched", at(&Situation::target, &asl::Target::entrenched));
+    s.add_bool("target.gun", at(&Situation::target, &asl::Target::gun));
+    s.add_bool("target.emplaced", at(&Situation::target, &asl::Target::emplaced));
+    s.add_bool("target.gunshield", at(&Situation::target, &asl::Target::gunshield));
     // [fire]
     s.add_int("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range));
     s.add_choice("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase));

@@ -143,8 +143,15 @@ struct Target {
   bool ffmo = false;                 ///< moving Infantry in Open Ground: Case J4 -1 (C6.14); IFT -1
   Terrain terrain = Terrain::kOpen;  ///< the target's terrain; only woods matters (B13.3 Air Bursts)
   bool entrenched = false;           ///< in an entrenchment or pillbox: no Air Burst (B13.3)
+  // A Gun as the target (C11), on the Infantry or Area Target Type: the Gun and its manning crew.
+  bool gun = false;        ///< C11.4, C11.6 Gun Destruction Table
+  bool emplaced = false;   ///< C11.2: +2 TEM, not cumulative with another positive TEM
+  bool gunshield = false;  ///< C11.5: the crew is behind a gunshield vs this fire (from within the Gun's CA)
   friend bool operator==(const Target&, const Target&) = default;
 };
+
+/// The target's TEM: an Emplaced Gun's +2 or the terrain's, whichever is higher (C11.2).
+constexpr int target_tem(const Target& t) { return t.emplaced && t.tem < 2 ? 2 : t.tem; }
 
 struct Fire {
   int range = 6;  ///< hexes
