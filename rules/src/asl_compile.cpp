@@ -295,7 +295,7 @@ class Compiler {
     const ShotContext ctx = context_of(k);
     // A shot at a wreck (stop_on = "never", after a kill): it hits or misses, nothing more.
     // (MG/IFE roll no To Hit DR: their shot has no effect, never a miss.)
-    if (k.wreck && fired) outcome = hit.hit || s_.firer.weapon != Weapon::kGun ? kOutcomeNoEffect : kOutcomeMiss;
+    if (k.wreck && fired) outcome = hit.hit || direct_ift(s_.firer) ? kOutcomeNoEffect : kOutcomeMiss;
     Leaf leaf;
     leaf.outcome = static_cast<std::uint8_t>(fired ? outcome : kOutcomeNoShot);
     leaf.closes_window = fired && !tracks();  // a duel's first window is its first turn
@@ -927,7 +927,7 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
         "AFPh follow-up shot after the MPh shots if the Multiple ROF was kept: Case C (C1/C2 do not apply), no further "
         "ROF (D3.32)");
   // MG/IFE roll no To Hit DR: no Acquisition, no Case C4 (their FP is halved instead, D2.42).
-  const bool th_dr = s.firer.weapon == Weapon::kGun;
+  const bool th_dr = !direct_ift(s.firer);
   if ((s.fire.phase == Phase::kBounding || s.fire.motion) && !s.firer.stabilized && th_dr)
     notes.push_back("a moving firer without a gyrostabilized gun gains and keeps no Acquisition (C6.55)");
   if (s.fire.motion && !s.firer.stabilized && th_dr)
@@ -960,7 +960,7 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
         "Intensive Fire by a vehicle: allowed here; the rules imply it (C5.6, D3.12) without saying so outright");
   if (s.target.mp_in_los && s.fire.phase != Phase::kDefensive)
     notes.push_back("target.mp_in_los matters only for Defensive First Fire (C6.11-.12): ignored");
-  if (s.firer.depletion && !is_special(s.firer.ammo) && s.firer.weapon != Weapon::kCanister)
+  if (s.firer.depletion && !is_special(s.firer.ammo) && s.firer.weapon != Weapon::kCanister && !places_smoke(s.firer))
     notes.push_back("firer.depletion applies only to special ammunition (C8.9): ignored for this ammo");
   if (is_special(s.firer.ammo) && s.firer.fallback_ammo != Ammo::kNone && s.target.type == TargetType::kVehicle)
     notes.push_back(

@@ -44,8 +44,9 @@ std::string explain_shot(const ShotExplain& s) {
   else
     out +=
         fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th, s.modified_th - s.total_drm);
-  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n", ammo_text(s.ammo), s.rof, s.breakdown,
-                     opt_number(s.x_number), opt_number(s.depletion));
+  out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n",
+                     s.ammo_name ? s.ammo_name : ammo_text(s.ammo), s.rof, s.breakdown, opt_number(s.x_number),
+                     opt_number(s.depletion));
   if (!s.effects.empty()) {
     out += "    Infantry Fire Table\n";
     for (const auto& line : s.effects) out += "      " + line + '\n';

@@ -229,6 +229,9 @@ int basic_th(TargetType type, bool red, int range) {
 }
 
 Outcome ift_effect(const IftSpec& ift, bool critical, int original_dr) {
+  // C8.52: SMOKE is placed in the hex hit; A24.31: WP makes every unit in it take an NMC.
+  if (ift.placement == Weapon::kSmoke) return kOutcomeNoEffect;
+  if (ift.placement == Weapon::kWp) return kOutcomeNmc;
   const IftAttack& a = critical ? ift.critical : ift.normal;
   const int final_dr = original_dr + a.drm;
   if (ift.gun) {
@@ -261,8 +264,18 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   const Target& t = s.target;
   spec.ift.target = t.type;
   spec.ift.hull_down = t.hull_down;
-  if (f.weapon != Weapon::kGun) {
+  if (direct_ift(f)) {
     build_direct(s, ctx, spec, e);
+    return true;
+  }
+  if (places_smoke(f)) {  // C8.5, C8.6: the Area Target Type; a hit places it
+    spec.ift.effects = Effects::kPersonnel;
+    spec.ift.placement = f.weapon;
+    e.effects.push_back(
+        f.weapon == Weapon::kSmoke
+            ? "a hit places SMOKE in the target hex (C8.52); no attack"
+            : "a hit places WP in the target hex: every unit in it takes an NMC (A24.31), not rolled here");
+    for (std::size_t i = 0; i < spec.kill.size(); ++i) spec.kill[i] = KillSpec{true, false, 0, (i & 1) != 0};
     return true;
   }
   if (t.type == TargetType::kVehicle) return false;
@@ -334,9 +347,8 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
 }
 
 int ift_rof(const Situation& s, int rof) {
-  if (s.firer.weapon == Weapon::kGun && s.target.type == TargetType::kArea && !s.firer.mortar)
-    return 0;                                                       // C3.33 (non-mortar)
-  if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);  // C2.29
+  if (!direct_ift(s.firer) && s.target.type == TargetType::kArea && !s.firer.mortar) return 0;  // C3.33 (non-mortar)
+  if (s.firer.weapon == Weapon::kIfe) return std::max(0, rof - 1);                              // C2.29
   return rof;
 }
 
@@ -434,15 +446,15 @@ std::optional<RulesError> check_ift(const Situation& s) {
                    ": set target.tem = 1, or target.entrenched = true for an entrenchment's or pillbox's TEM");
   if (f.mortar) {
     // C9.1, C3.33: a mortar fires HE on the Area Target Type only, never closer than its minimum range.
-    if (f.weapon != Weapon::kGun)
-      return err("firer.weapon", "a mortar fires as ordnance (To Hit), not as MG/IFE: remove firer.weapon");
+    if (direct_ift(f))
+      return err("firer.weapon", "a mortar fires as ordnance (To Hit), not as MG/IFE or Canister: remove firer.weapon");
     if (t.type != TargetType::kArea)
       return err("target.type",
                  "a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits vs "
                  "vehicles, C1.55, are not modelled)");
-    if (f.ammo != Ammo::kHE)
+    if (f.ammo != Ammo::kHE && !places_smoke(f))
       return err("firer.ammo",
-                 "a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+                 "a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set firer.weapon");
     if (!f.min_range)
       return err("firer.min_range", "required for a mortar: the minimum range printed on its counter (C9.1)");
     if (f.max_range && *f.max_range < *f.min_range)
@@ -498,7 +510,26 @@ std::optional<RulesError> check_ift(const Situation& s) {
                 "an Armor Leader modifies a To Hit DR (D3.44); Canister rolls none (C8.4): not modelled");
     return std::nullopt;
   }
-  if (f.weapon != Weapon::kGun) {
+  if (places_smoke(f)) {  // C8.5, C8.6
+    const char* key = "firer.weapon";
+    if (t.type != TargetType::kArea)
+      return err("target.type", "SMOKE and WP are fired on the Area Target Type (C3.33): \"area\"");
+    if (!f.depletion)
+      return err("firer.depletion", "SMOKE and WP need their Depletion Number from the counter (s#, WP#; C8.9)");
+    if (is_special(f.ammo) || f.ammo == Ammo::kHE)
+      return err("firer.ammo", "SMOKE or WP is the ammunition here (firer.weapon): remove firer.ammo");
+    if (f.fp != 0 || f.normal_range) return err(f.fp != 0 ? "firer.fp" : "firer.normal_range", "not for SMOKE or WP");
+    if (t.gun) return err(key, "SMOKE or WP at a Gun: fire it at the Gun's hex (target.gun = false)");
+    // C8.5: SMOKE at the start of the PFPh or DFPh; C8.6: WP in any friendly fire phase.
+    const bool smoke_phase = fire.phase == Phase::kPrep || fire.phase == Phase::kFinal ||
+                             (f.weapon == Weapon::kWp && fire.phase == Phase::kAdvancing);
+    if (!smoke_phase)
+      return err("fire.phase",
+                 f.weapon == Weapon::kSmoke
+                     ? "SMOKE is placed at the start of the PFPh or DFPh (C8.5): \"prep\" or \"final\""
+                     : "WP is fired in a friendly fire phase (C8.6): \"prep\", \"final\" or \"advancing\"");
+  }
+  if (f.weapon == Weapon::kMg || f.weapon == Weapon::kIfe) {
     const bool ife = f.weapon == Weapon::kIfe;
     if (f.fp < 1) return err("firer.fp", "MG/IFE fire needs its FP: firer.fp >= 1 (D3.5, C2.29)");
     if (!ife && !f.vehicle)
@@ -545,6 +576,7 @@ std::optional<RulesError> check_ift(const Situation& s) {
   if (t.type == TargetType::kVehicle) return std::nullopt;
   const bool area = t.type == TargetType::kArea;
   for (const Ammo a : {f.ammo, is_special(f.ammo) ? f.fallback_ammo : f.ammo}) {
+    if (places_smoke(f)) break;  // SMOKE or WP, whatever firer.ammo says (refused above if set)
     if (a == Ammo::kHEAT)
       return err("firer.ammo", "HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency");
     if (area && a != Ammo::kHE && a != Ammo::kNone) return err("firer.ammo", "the Area Target Type fires HE (C3.33)");
@@ -560,7 +592,7 @@ std::optional<RulesError> check_ift(const Situation& s) {
 }
 
 void name_program(RollProgram& p, const Situation& s) {
-  const bool direct = s.firer.weapon != Weapon::kGun;
+  const bool direct = direct_ift(s.firer);
   const bool personnel = s.target.type != TargetType::kVehicle;
   // The flags, outcomes and counters this situation cannot produce, as bit masks by index
   const auto bits = [](std::initializer_list<int> indices) {
@@ -642,6 +674,24 @@ void ift_notes(const Situation& s, std::vector<std::string>& notes) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   if (f.weapon == Weapon::kGun && t.type == TargetType::kVehicle) return;
+  if (places_smoke(f)) {
+    notes.push_back(
+        std::string(f.weapon == Weapon::kSmoke ? "SMOKE" : "WP") +
+        ": p_hit is the chance it is placed in the target hex (C8.52); an Original DR > the Depletion Number is no " +
+        (f.weapon == Weapon::kSmoke ? "SMOKE" : "WP") +
+        " at all (C8.9), and the Gun then fires nothing else here; SMOKE acquires nothing, an existing Acquisition "
+        "is used (C6.56); Case K applies (target.concealed) only if the hex holds enemy units none of which are "
+        "Known (C6.2)");
+    if (f.weapon == Weapon::kWp)
+      notes.push_back(
+          "WP: every unit in the hex takes an NMC (outcome nmc), which salvo does not roll: leadership and TEM are "
+          "negative DRM on it, positive after a CH (A24.31); full strength only in the PFPh, Dispersed otherwise "
+          "(C8.6)");
+    else
+      notes.push_back(
+          "SMOKE: full strength only at the start of the PFPh before other fire, Dispersed otherwise (C8.51)");
+    return;
+  }
   if (t.type != TargetType::kVehicle) {
     notes.push_back(
         "IFT results are reported as categories (ptc, nmc, 1mc..4mc, k_1..k_4 = K/#, 1kia..7kia); no Morale Check is "

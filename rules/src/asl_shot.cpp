@@ -83,8 +83,8 @@ bool conditional_rof_bars_intensive(const Situation& s) {
 }
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
-  // C8.4, C8.9: once Canister is gone the Gun fires no other ammunition in this situation.
-  if (s.firer.weapon == Weapon::kCanister) return ctx.special_out ? Ammo::kNone : s.firer.ammo;
+  // C8.4-.6, C8.9: once Canister, SMOKE or WP is gone the Gun fires nothing else in this situation.
+  if (s.firer.weapon == Weapon::kCanister || places_smoke(s.firer)) return ctx.special_out ? Ammo::kNone : s.firer.ammo;
   return ctx.special_out ? s.firer.fallback_ammo : s.firer.ammo;
 }
 
@@ -106,6 +106,9 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
   e.basic_th = basic_th(t.type, red, fire.range);
   e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
+  if (places_smoke(f)) e.ammo_name = f.weapon == Weapon::kSmoke ? "SMOKE" : "WP";
+  if (places_smoke(f) && fire.range <= table_data().c4_smoke[1])
+    e.th_mods.push_back({"SMOKE at 12 hexes or less", table_data().c4_smoke[0], "C4.4"});
   int mth = e.basic_th;
   for (const Modifier& m : e.th_mods) mth += m.value;
   if (s.override_.modified_th) {
@@ -190,7 +193,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
   const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
   const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
-  const int built = ctx.acquiring_shots >= 0 ? ctx.acquiring_shots : ctx.shots_fired;  // C6.5, C6.57
+  // C6.5, C6.57; C6.56: SMOKE acquires nothing (an existing Acquisition is used).
+  const int built = places_smoke(f) ? 0 : ctx.acquiring_shots >= 0 ? ctx.acquiring_shots : ctx.shots_fired;
   const int acq = keeps_acq ? std::min(2, acq_before + built) : 0;
   // C5.71: no Acquisition DRM on a Deliberate Immobilization attempt (Acquisition is still gained).
   if (acq > 0 && !fire.deliberate_immobilization)
@@ -323,7 +327,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   spec.low_ammo_possible = circled;
 
   // --- Special ammunition depletion (C8.9, C8.2, C8.12, C8.92); Canister on the IFT DR (C8.4) ---
-  if (f.weapon == Weapon::kCanister) {
+  if (f.weapon == Weapon::kCanister || places_smoke(f)) {
     spec.depletion = e.depletion = *f.depletion + (f.elite ? 1 : 0);  // check_ift requires it
   } else if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality)) {
     std::optional<int> dep = f.depletion;

@@ -313,6 +313,7 @@ constexpr TableData kTables{
     // D2.5 ESB DRM Table, in Manufacturer order: U.S. 0, Czech 0, Russian +1, British +2,
     // German +2, French +3, Italian +3, other +3.
     .esb_manufacturer_drm = {0, 0, 1, 2, 2, 3, 3, 3},
+    .c4_smoke = {2, 12},  // C4.4: SMOKE at <= 12 hexes adds two to the Basic TH#
 };
 
 std::string designation(const Gun& g) {

@@ -647,8 +647,8 @@ range = 8
   CHECK(error_of(mortar("HE", "[target]\ntype = \"area\"\n[fire]\nrange = 2\n")) ==
         "t.toml:10: fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
   CHECK(error_of(mortar("AP", "[target]\ntype = \"area\"\n")) ==
-        "t.toml:6: firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not "
-        "modelled)");
+        "t.toml:6: firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set "
+        "firer.weapon");
   CHECK(error_of(R"(ruleset = "asl"
 [firer]
 ammo = "HE"

@@ -15,6 +15,34 @@ using namespace salvo::asl::testing;
 
 namespace {
 
+/// A situation of a Gun that rolls no IFT To Hit DR itself: `weapon` firing from a non-vehicular
+/// `gun`, `depletion` its Depletion Number, at `type` `range` hexes away.
+Situation special_fire(const char* gun, Weapon weapon, int depletion, TargetType type, int range) {
+  Situation s;
+  s.firer.gun = *parse_gun(gun);
+  s.firer.vehicle = false;
+  s.firer.weapon = weapon;
+  s.firer.depletion = depletion;
+  s.target.type = type;
+  s.fire.range = range;
+  return s;
+}
+
+/// P(flag) over the first shot of the exact solution.
+double first_flag(const Situation& v, const char* flag) {
+  const Compiled c = compile(v);
+  return test::flag(c.program, salvo::sim::solve_exact(c.program).first, flag);
+}
+
+/// `base` changed by `edit` is refused by check() on `key`.
+template <class Edit>
+void check_refused_on(Situation base, Edit edit, const char* key) {
+  edit(base);
+  const auto e = check(base);
+  REQUIRE(e);
+  CHECK(e->key() == key);
+}
+
 /// German 75L HE at a squad 6 hexes away on the Infantry Target Type.
 Situation itt() {
   Situation s = base();
@@ -427,19 +455,10 @@ TEST_CASE("C8.4: Canister is an IFT attack by the Gun's size whose DR is also th
   // A 75mm Gun's Canister: 20 FP (C8.4) at 2 hexes, DRM 0, Depletion Number 8. From the IFT's 20
   // FP column: 1KIA on a Final DR <= 3, K/4 on 4, PTC or worse on every DR <= 12. An Original DR
   // > 8 is no Canister at all (C8.9: not fired, and nothing else to fire), 8 uses the last.
-  Situation s;
+  Situation s = special_fire("75", Weapon::kCanister, 8, TargetType::kInfantry, 2);
   s.firer.nationality = Nationality::kAmerican;
-  s.firer.gun = *parse_gun("75");
-  s.firer.vehicle = false;
-  s.firer.weapon = Weapon::kCanister;
-  s.firer.depletion = 8;
-  s.target.type = TargetType::kInfantry;
-  s.fire.range = 2;
   REQUIRE_FALSE(check(s));
-  auto p = [](const Situation& v, const char* flag) {
-    const Compiled c = compile(v);
-    return test::flag(c.program, salvo::sim::solve_exact(c.program).first, flag);
-  };
+  const auto p = first_flag;
   CHECK(p(s, "kia") == Approx(3.0 / 36).epsilon(1e-12));
   CHECK(p(s, "casualty") == Approx(6.0 / 36).epsilon(1e-12));
   CHECK(p(s, "ptc_or_worse") == Approx(26.0 / 36).epsilon(1e-12));
@@ -455,13 +474,7 @@ TEST_CASE("C8.4: Canister is an IFT attack by the Gun's size whose DR is also th
   woods.target.tem = 1;
   CHECK(p(woods, "casualty") == Approx(3.0 / 36).epsilon(1e-12));
   // Refused: beyond 2 hexes, a size with no Canister FP, armored targets, no Depletion Number.
-  auto refused = [&](auto edit, const char* key) {
-    Situation v = s;
-    edit(v);
-    const auto e = check(v);
-    REQUIRE(e);
-    CHECK(e->key() == key);
-  };
+  auto refused = [&](auto edit, const char* key) { check_refused_on(s, edit, key); };
   refused([](Situation& v) { v.fire.range = 3; }, "fire.range");
   refused([](Situation& v) { v.firer.gun = *parse_gun("76L"); }, "firer.gun");
   refused([](Situation& v) { v.target.type = TargetType::kVehicle; }, "target.armor");
@@ -525,4 +538,37 @@ TEST_CASE("C11.4-.6: a hit on a Gun: the Gun Destruction Table first, then the c
   v.target.gun = false;
   REQUIRE(check(v));
   CHECK(check(v)->key() == "target.gunshield");
+}
+
+TEST_CASE("C8.5-.6: SMOKE and WP on the Area Target Type, the Depletion Number on the To Hit DR", "[asl][ift]") {
+  // A 75 fires SMOKE at 6 hexes: the Area row's red Basic TH# 7, +2 for SMOKE at <= 12 hexes
+  // (C4.4) = 9; s# 7: an Original DR > 7 is no SMOKE (C8.9), so it is placed on an Original DR
+  // <= 7 (21/36, all of them <= 9), and 7 or more uses up the last (21/36).
+  Situation s = special_fire("75", Weapon::kSmoke, 7, TargetType::kArea, 6);
+  REQUIRE_FALSE(check(s));
+  const auto first = first_flag;
+  CHECK(first(s, "hit") == Approx(21.0 / 36).epsilon(1e-12));
+  CHECK(first(s, "depleted") == Approx(21.0 / 36).epsilon(1e-12));
+  // 13 hexes: Basic TH# 8 and no C4.4 bonus; s# 10: placed on an Original DR <= 8 (26/36).
+  Situation far = s;
+  far.fire.range = 13;
+  far.firer.depletion = 10;
+  CHECK(first(far, "hit") == Approx(26.0 / 36).epsilon(1e-12));
+  // WP from an 81mm mortar at 10 hexes, WP# 8: placed on an Original DR <= 8; every placement is
+  // an NMC for the hex (A24.31).
+  Situation wp = s;
+  wp.firer.gun = *parse_gun("81");
+  wp.firer.mortar = true;
+  wp.firer.min_range = 2;
+  wp.firer.weapon = Weapon::kWp;
+  wp.firer.depletion = 8;
+  wp.fire.range = 10;
+  REQUIRE_FALSE(check(wp));
+  CHECK(first(wp, "hit") == Approx(26.0 / 36).epsilon(1e-12));
+  CHECK(first(wp, "mc_or_worse") == Approx(26.0 / 36).epsilon(1e-12));
+  // Refused: another Target Type, the AFPh for SMOKE, no Depletion Number.
+  auto refused = [&](auto edit, const char* key) { check_refused_on(s, edit, key); };
+  refused([](Situation& v) { v.target.type = TargetType::kInfantry; }, "target.type");
+  refused([](Situation& v) { v.fire.phase = Phase::kAdvancing; }, "fire.phase");
+  refused([](Situation& v) { v.firer.depletion.reset(); }, "firer.depletion");
 }

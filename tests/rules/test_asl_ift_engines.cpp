@@ -184,6 +184,25 @@ std::vector<Situation> ift_situations(bool finite) {
     s.firer.ammo = Ammo::kAP;
     s.firer.rof = 1;
   });
+  // C8.5-.6: SMOKE and WP, the To Hit DR also the depletion check.
+  add("SMOKE 75 s# 8", [&](Situation& s) {
+    s.target.type = TargetType::kArea;
+    s.firer.weapon = Weapon::kSmoke;
+    s.firer.ammo = Ammo::kAP;
+    s.firer.depletion = 8;
+    s.fire.range = 9;
+  });
+  add("WP mortar ROF 2", [&](Situation& s) {
+    s.target.type = TargetType::kArea;
+    s.firer.gun = *parse_gun("81");
+    s.firer.mortar = true;
+    s.firer.min_range = 2;
+    s.firer.weapon = Weapon::kWp;
+    s.firer.ammo = Ammo::kAP;
+    s.firer.depletion = 9;
+    s.firer.rof = 2;
+    s.fire.range = 14;
+  });
   // C8.4: Canister, its IFT DR also the depletion, breakdown and ROF check.
   auto canister = [](Situation& s, const char* gun, int depletion) {
     s.firer.gun = *parse_gun(gun);

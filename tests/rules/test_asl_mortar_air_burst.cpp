@@ -216,7 +216,8 @@ TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
   s = mortar81();
   s.firer.ammo = Ammo::kAP;
   CHECK(refusal(s) ==
-        "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT; SMOKE and WP are not modelled)");
+        "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set "
+        "firer.weapon");
   s = mortar81();
   s.firer.min_range.reset();
   CHECK(refusal(s) == "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)");

@@ -84,10 +84,9 @@ const Choices<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", a
 const Choices<asl::GunType> kGunTypes = {{"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
 const Choices<asl::TargetType> kTargetTypes = {
     {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
-const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},
-                                       {"mg", asl::Weapon::kMg},
-                                       {"ife", asl::Weapon::kIfe},
-                                       {"canister", asl::Weapon::kCanister}};
+const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},     {"mg", asl::Weapon::kMg},
+                                       {"ife", asl::Weapon::kIfe},     {"canister", asl::Weapon::kCanister},
+                                       {"smoke", asl::Weapon::kSmoke}, {"wp", asl::Weapon::kWp}};
 const Choices<asl::MovementRoll> kMovementRolls = {
     {"esb", asl::MovementRoll::kEsb}, {"start", asl::MovementRoll::kStart}, {"motion", asl::MovementRoll::kMotion}};
 const Choices<asl::Manufacturer> kManufacturers = {
@@ -357,13 +356,17 @@ constexpr NoEffect kNoEffect[] = {
      "matters only against a moving target in Defensive First Fire (target.moving = true, fire.phase = "
      "\"defensive\", C6.11-.12): remove it"},
     {"firer.elite",
-     [](const Situation& s) { return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister; },
+     [](const Situation& s) {
+       return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister || asl::places_smoke(s.firer);
+     },
      "an elite crew's +1 is to the Depletion Number of special ammunition, APCR, APDS, HEAT or Canister (C8.2): "
      "remove it"},
     {"firer.fallback_ammo", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
      "the fallback is fired only when special ammunition (APCR, APDS or HEAT) runs out (C8.9): remove it"},
     {"firer.depletion",
-     [](const Situation& s) { return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister; },
+     [](const Situation& s) {
+       return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister || asl::places_smoke(s.firer);
+     },
      "a Depletion Number applies only to special ammunition, APCR, APDS, HEAT or Canister (C8.1, C8.4, C8.9): remove "
      "it"},
     {"fire.rally_phases", [](const Situation& s) { return s.fire.turns > 1; },

@@ -179,6 +179,7 @@ struct AspectKill {
 struct ShotExplain {
   std::string label;  ///< "shot 1 (APCR)", "shots 3+", "Intensive Fire shot"
   Ammo ammo = Ammo::kAP;
+  const char* ammo_name = nullptr;  ///< what the Gun fires when it is not an Ammo: "SMOKE", "WP"
   int basic_th = 0;
   std::vector<Modifier> th_mods;  ///< C4 Gun/Ammo modifications to the Basic TH#
   int modified_th = 0;

@@ -71,13 +71,14 @@ struct IftAttack {
 struct IftSpec {
   Effects effects = Effects::kToKill;
   TargetType target = TargetType::kVehicle;
-  bool direct = false;     ///< MG/IFE: no To Hit DR; the IFT DR itself is the attack
-  bool hull_down = false;  ///< A7.309: Unlikely Kill dr 3 does not immobilize a HD vehicle
-  bool gun = false;        ///< the target is a Gun: the Gun Destruction Table first (C11.4, C11.6)
-  bool ap = false;         ///< AP-type ammunition: a K eliminates the Gun too (C11.52)
-  int gunshield = 0;       ///< the gunshield DRM on a Near Miss's crew result (C11.5)
-  IftAttack normal;        ///< a normal hit (or the MG/IFE attack)
-  IftAttack critical;      ///< a Critical Hit (C3.71: full FP doubled, positive TEM reversed)
+  bool direct = false;              ///< MG/IFE: no To Hit DR; the IFT DR itself is the attack
+  bool hull_down = false;           ///< A7.309: Unlikely Kill dr 3 does not immobilize a HD vehicle
+  bool gun = false;                 ///< the target is a Gun: the Gun Destruction Table first (C11.4, C11.6)
+  bool ap = false;                  ///< AP-type ammunition: a K eliminates the Gun too (C11.52)
+  int gunshield = 0;                ///< the gunshield DRM on a Near Miss's crew result (C11.5)
+  Weapon placement = Weapon::kGun;  ///< kSmoke: a hit places SMOKE; kWp: WP, an NMC for the hex (A24.31)
+  IftAttack normal;                 ///< a normal hit (or the MG/IFE attack)
+  IftAttack critical;               ///< a Critical Hit (C3.71: full FP doubled, positive TEM reversed)
 };
 
 /// Effects of an IFT attack with this Original Effects DR (the outcome of one hit).

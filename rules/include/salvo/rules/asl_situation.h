@@ -57,7 +57,8 @@ enum class Phase : std::uint8_t {
 enum class TargetType : std::uint8_t { kVehicle, kInfantry, kArea };
 /// What the firer shoots: an ordnance Gun (To Hit, then To Kill or the IFT), or fire resolved
 /// directly on the IFT: a vehicular MG (D3.5) or a Gun's Infantry Fire Equivalent (C2.29).
-enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister };  ///< kCanister: the Gun fires Canister (C8.4)
+/// kCanister: the Gun fires Canister (C8.4); kSmoke, kWp: it fires SMOKE or WP (C8.5, C8.6).
+enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister, kSmoke, kWp };
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
@@ -116,6 +117,13 @@ constexpr const char* leader_name(const Firer& f) {
   return f.inexperienced_crew ? "Inexperienced Crew: quasi-Armor Leader" : "Armor Leader";
 }
 constexpr const char* leader_rule(const Firer& f) { return f.inexperienced_crew ? "D3.45" : "D3.44"; }
+
+/// Fire that rolls no To Hit DR: its IFT DR is the attack (MG, IFE, Canister).
+constexpr bool direct_ift(const Firer& f) {
+  return f.weapon == Weapon::kMg || f.weapon == Weapon::kIfe || f.weapon == Weapon::kCanister;
+}
+/// The Gun fires SMOKE or WP on the Area Target Type (C8.5, C8.6).
+constexpr bool places_smoke(const Firer& f) { return f.weapon == Weapon::kSmoke || f.weapon == Weapon::kWp; }
 
 constexpr bool light_mortar(const Firer& f) { return f.mortar && f.gun.caliber_mm <= 60; }
 
