@@ -436,6 +436,9 @@ TEST_CASE("enumerated values", "[load][errors]") {
         "t.toml:3: firer.fallback_ammo: expected one of AP, APCR, APDS, HEAT, HE, none, got 0");
   CHECK(error_of("ruleset = \"asl\"\n[target]\ntype = \"squad\"\n") ==
         R"(t.toml:3: target.type: expected one of vehicle, infantry, area, got "squad")");
+  CHECK(
+      error_of("ruleset = \"asl\"\n[target]\ntype = \"gun\"\n") ==
+      R"(t.toml:3: target.type: a Gun is fired on with the Infantry or the Area Target Type: set target.type = "infantry" (or "area") and target.gun = true (C11.2))");
 }
 
 TEST_CASE("ruleset is required and must be asl", "[load][errors]") {

@@ -235,7 +235,13 @@ const Schema<Situation>& schema() {
     // [target]
     s.add_string(
         "target.unit", [](Situation& sit) -> std::string& { return sit.units.target; }, kUnitName);
-    s.add_choice("target.type", kTargetTypes, at(&Situation::target, &asl::Target::type));
+    s.add("target.type", [](const Ctx& c, const std::string& p, const toml::node& n, Situation& sit, Lines*) {
+      if (const auto* v = n.as_string(); v != nullptr && v->get() == "gun")  // C11.2, C3.31
+        fail(c, line_of(n), p,
+             "a Gun is fired on with the Infantry or the Area Target Type: set target.type = \"infantry\" (or "
+             "\"area\") and target.gun = true (C11.2)");
+      sit.target.type = read_choice(c, p, n, kTargetTypes);
+    });
     s.add("target.armor", apply_armor);
     for (const auto& aspect : kAspects) {
       s.add("target.armor." + std::string(aspect.first),
