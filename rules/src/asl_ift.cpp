@@ -146,21 +146,10 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
 
 }  // namespace
 
-int canister_fp(int caliber_mm) {
-  // C8.4 Canister FP IFT Equivalency: 37mm 12, 75mm 20, 105mm 24 in the rule's table; the
-  // chapter's chart also has 57mm 16 (salvo's reading: both hold).
-  switch (caliber_mm) {
-    case 37:
-      return 12;
-    case 57:
-      return 16;
-    case 75:
-      return 20;
-    case 105:
-      return 24;
-    default:
-      return 0;
-  }
+int canister_fp(int caliber_mm) {  // C8.4, from the chart data
+  for (const auto& [size, fp] : table_data().canister_fp)
+    if (size == caliber_mm) return fp;
+  return 0;
 }
 
 int ift_column(double fp) {

@@ -314,6 +314,9 @@ constexpr TableData kTables{
     // German +2, French +3, Italian +3, other +3.
     .esb_manufacturer_drm = {0, 0, 1, 2, 2, 3, 3, 3},
     .c4_smoke = {2, 12},  // C4.4: SMOKE at <= 12 hexes adds two to the Basic TH#
+    // C8.4 Canister FP IFT Equivalency: 37mm 12, 75mm 20, 105mm 24 in the rule's table; the
+    // chapter's chart also has 57mm 16 (salvo's reading: both hold).
+    .canister_fp = {{{37, 12}, {57, 16}, {75, 20}, {105, 24}}},
 };
 
 std::string designation(const Gun& g) {

@@ -463,6 +463,10 @@ TEST_CASE("C8.4: Canister is an IFT attack by the Gun's size whose DR is also th
   CHECK(p(s, "casualty") == Approx(6.0 / 36).epsilon(1e-12));
   CHECK(p(s, "ptc_or_worse") == Approx(26.0 / 36).epsilon(1e-12));
   CHECK(p(s, "depleted") == Approx(15.0 / 36).epsilon(1e-12));
+  {  // the 20 FP column, not 16: a DR of 5 is a 4MC (16 FP: 3MC)
+    const Compiled c = compile(s);
+    CHECK(test::outcome(c.program, salvo::sim::solve_exact(c.program).first, "4mc") == Approx(4.0 / 36).epsilon(1e-12));
+  }
   CHECK(p(s, "malfunction") == Approx(1.0 / 36).epsilon(1e-12));
   // C8.41: the adjacent hex as Area Fire, 10 FP: the 8 FP column, 1KIA on <= 2, K/2 on 3.
   Situation adjacent = s;

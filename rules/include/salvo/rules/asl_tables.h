@@ -182,8 +182,9 @@ struct TableData {
   // C5/C6 To Hit DRM by Case (ThCase); C7.21 TK Case A; D2.5 ESB DRM by manufacturer.
   std::array<int, kNumThCases> th_case_drm{};
   int tk_case_a_rear = 0;
-  std::array<int, 8> esb_manufacturer_drm{};  // by Manufacturer
-  std::array<int, 2> c4_smoke{};              // C4.4: SMOKE adds [0] to the Basic TH# at <= [1] hexes
+  std::array<int, 8> esb_manufacturer_drm{};        // by Manufacturer
+  std::array<int, 2> c4_smoke{};                    // C4.4: SMOKE adds [0] to the Basic TH# at <= [1] hexes
+  std::array<std::array<int, 2>, 4> canister_fp{};  // C8.4: {Gun size (mm), IFT FP}
 };
 
 /// The ASL chart data the lookups below read.
@@ -199,7 +200,7 @@ void for_each_table(Data& data, F&& f) {
          c4_barrel, c4_ammo, c4_caliber, always_apcr, ap_tk, apcr_tk, colored_tk, heat_tk, he_tk, ap_unarmored_tk,
          heat_unarmored_tk, case_d_range_max, case_d_ap, case_d_apcr, case_d_apds, case_d_unprinted, depletion,
          armor_factors, case_a_first, case_a_further, ift_columns, ift, ift_column_caliber, vehicle_kill_number,
-         unlikely_kill, th_case_drm, tk_case_a_rear, esb_manufacturer_drm, c4_smoke] = data;
+         unlikely_kill, th_case_drm, tk_case_a_rear, esb_manufacturer_drm, c4_smoke, canister_fp] = data;
   f("C3 range columns", th_range_max);
   f("C3 Vehicle black", th_vehicle_black);
   f("C3 Vehicle red", th_vehicle_red);
@@ -236,6 +237,7 @@ void for_each_table(Data& data, F&& f) {
   f("C7.21 TK Case A", tk_case_a_rear);
   f("D2.5 ESB DRM", esb_manufacturer_drm);
   f("C4.4 SMOKE", c4_smoke);
+  f("C8.4 Canister FP", canister_fp);
 }
 
 /// The To Hit DRM of a C5/C6 Case (table_data().th_case_drm).
