@@ -147,6 +147,9 @@ READINGS = {
     "a9.4-mandatory-fire-direction":
         "the rule text, not the situation format: an MG attack at >= 17 hexes treats an "
         "unconcealed, unbroken target as concealed (A9.4, A12.14 EX: x1/2 for the MG's FP)",
+    "no-mg-ends-rof":
+        "a phase without an MG ends \"rof_exhausted\" even when its only attack cowered (the "
+        "default takes the order of end_* literally: cowered comes first)",
     "a6.7-hindrance-negates-ffmo":
         "the rule text, not the situation format: any LOS Hindrance DRM negates FFMO (A6.7)",
 }
@@ -419,7 +422,9 @@ class Model:
                 return "target_effect"
         if malf:
             return "malfunction"
-        if cowered:
+        if cowered and not (self.mg is None and "no-mg-ends-rof" in self.r):
+            # READING: the first that applies, so an attack without an MG that cowers ends
+            # the phase "cowered", not "rof_exhausted" (alternative: no-mg-ends-rof)
             return "cowered"
         if not keeps:
             return "rof_exhausted"
@@ -738,6 +743,49 @@ def hand_cases():
                                                 "p_broken": F(285, 1296)}}))
     s1d = _sit({"nationality": "german", "fp": 6, "normal_range": 6}, {"tem": 1, "elr": 0})
     cases.append(("ELR 0", s1d, {"first_shot": {"p_replaced": F(285, 1296)}}))
+    # A19.11: never a crew.  The crew breaks like the squad (285 - 14 = 271/1296: its
+    # Casualty MCs eliminate it, 14/1296, and are not counted as breaking, READING)
+    s1e = _sit({"nationality": "german", "fp": 6, "normal_range": 6},
+               {"tem": 1, "elr": 0, "personnel": "crew"})
+    cases.append(("ELR crew", s1e, {"first_shot": {
+        "p_replaced": 0, "p_broken": F(271, 1296), "outcome_eliminated": F(14, 1296),
+        "p_heat_of_battle": 0}}))
+
+    # 1d. Case 1 with a -1 leader in the target's Location (A10.21): breaks on e + n - 1 > 7:
+    #     NMC e > 8 (10/36), 1MC e > 7 (15/36), 2MC e > 6 (21/36): 208/1296; the PTC's NTC
+    #     fails on e > 8 (10/36); a MC pins on e + n - 1 = 7: NMC 5/36, 1MC 6/36, 2MC 5/36:
+    #     pinned (7*10 + 4*5 + 7*6 + 3*5)/1296 = 147/1296.
+    s1f = _sit({"nationality": "german", "fp": 6, "normal_range": 6},
+               {"tem": 1, "leader": -1})
+    cases.append(("target leader -1", s1f, {"first_shot": {"p_broken": F(208, 1296),
+                                                           "p_pinned": F(147, 1296)}}))
+    # 1e. Encircled (A7.7): morale 8 checks as 7: the values of case 1.
+    s1g = _sit({"nationality": "german", "fp": 6, "normal_range": 6},
+               {"tem": 1, "morale": 8, "encircled": True})
+    cases.append(("encircled", s1g, {"first_shot": {"p_broken": F(285, 1296),
+                                                    "p_pinned": F(176, 1296)}}))
+
+    # 1f. FP modifiers (A7.2, fractions kept): each of these makes 2 FP (the 2 column, MC or
+    #     worse 10/36 with Cowering, see 3b) or 1.5 / 1 FP (the 1 column: 4/36, see 3):
+    #     4 FP at 3 hexes with Normal Range 2 (Long Range) -> 2; 1 FP at 1 hex (PBF) -> 2;
+    #     4 FP concealed -> 2; 4 FP in the AFPh -> 2, with Opportunity Fire 4 (not this);
+    #     4 FP pinned -> 2; 16 FP long range, concealed, AFPh, pinned -> 1; a FG of 1 FP and a
+    #     1 FP MG in range -> 2, the MG at Long Range -> 1.5; 3 FP + 3 FP MG both at Long
+    #     Range vs a concealed target: 3/4 + 3/4 = 1.5 (kept fractions, 1 column).
+    mods = [({"fp": 4, "normal_range": 2}, {}, {}, 10),
+            ({"fp": 1, "normal_range": 2}, {}, {"range": 1}, 10),
+            ({"fp": 4, "normal_range": 6}, {"concealed": True}, {}, 10),
+            ({"fp": 4, "normal_range": 6}, {}, {"phase": "advancing"}, 10),
+            ({"fp": 4, "normal_range": 6}, {}, {"pinned": True}, 10),
+            ({"fp": 16, "normal_range": 2}, {"concealed": True},
+             {"phase": "advancing", "pinned": True}, 4),
+            ({"fp": 1, "normal_range": 6, "mg": {"fp": 1, "normal_range": 6}}, {}, {}, 10),
+            ({"fp": 1, "normal_range": 6, "mg": {"fp": 1, "normal_range": 2}}, {}, {}, 4),
+            ({"fp": 3, "normal_range": 2, "mg": {"fp": 3, "normal_range": 2}},
+             {"concealed": True}, {}, 4)]
+    for i, (fr, tg, fi, want) in enumerate(mods):
+        cases.append(("FP modifiers %d" % i, _sit(fr, tg, fi),
+                      {"first_shot": {"p_mc_or_worse": F(want, 36)}}))
 
     # 2. A K/1 on a squad.  1 FP, no Cowering (cowers = false), extra DRM -10 vs morale 7:
     #    Final = d - 10 on the 1 column: d <= 10 (33/36) row <= 0: 1KIA; d = 11 (2/36) row 1:
