@@ -154,6 +154,29 @@ READINGS = {
         "the rule text, not the situation format: any LOS Hindrance DRM negates FFMO (A6.7)",
 }
 
+# SPEC-vs-RULE: where the situation format (followed by default) departs from the rule text.
+#  1. A9.4 (and the A12.14 EX "6 x 1/2 x 1/2 = 1 1/2"): an MG at >= 17 hexes treats
+#     unconcealed, unbroken Infantry as concealed (its FP halved); the format halves only for
+#     target.concealed.  Alternative: a9.4-mandatory-fire-direction.
+#  2. A6.7: "The presence of such a Hindrance always negates ... FFMO"; the format applies
+#     ffmo's -1 with any hindrance (it refuses only ffmo with tem > 0).  Alternative:
+#     a6.7-hindrance-negates-ffmo.
+#  3. target.leader: A7.4 makes every unit in the Location a target, A10.2 has the leader
+#     check first, A10.21 lets only an unbroken leader modify, A7.831 not a pinned one, and his
+#     breaking/elimination causes LLTC/LLMC; the format keeps his DRM on every MC/TC of the
+#     phase and never attacks him.
+#  4. A19.13: a Replaced unit becomes one of lesser quality (usually lower morale; an
+#     underscored-morale squad two broken HS), A19.12 Disrupts one that cannot be; the format
+#     keeps the same morale (its stated reading) and has no Disruption.
+#  5. A19.3: a Green MMC stacked with an unbroken leader is exempt from the Inexperienced
+#     rules (B# -1, A19.32); the format applies B# -1 whenever inexperienced = true, with a
+#     leader too (only Conscripts keep it with a leader).
+#  6. A15.1: the Heat of Battle DR can make a hero, a berserk or Battle Hardened unit or a
+#     surrender, changing later MCs; the format flags it and resolves the MC as usual (stated).
+#  7. A12.12/A12.14: a broken unit cannot gain a "?" and a concealed unit that breaks loses it,
+#     so target.broken with target.concealed cannot happen; the format accepts it (the
+#     generator writes it rarely; the model halves the FP as for any concealed target).
+
 
 # --------------------------------------------------------------------------- the situation
 def refusal(sit):
