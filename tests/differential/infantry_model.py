@@ -189,6 +189,8 @@ def refusal(sit):
     phase = fi.get("phase", "prep")
     if rng is None or rng < 1:
         return "range below 1"
+    if fp > 0 and "normal_range" not in f:
+        return "fp > 0 without normal_range"
     if fp > 0 and rng > 2 * f["normal_range"]:
         return "range beyond twice the inherent Normal Range (A7.22)"
     if mg is not None and rng > 2 * mg["normal_range"]:
