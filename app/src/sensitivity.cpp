@@ -40,7 +40,10 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     bool worse = false;
     double p = 0.0, p_first = 0.0, effect = 0.0;
   };
-  const std::string flag = quantity.rfind("p_", 0) == 0 ? quantity.substr(2) : quantity;
+  // No --quantity: the file's headline (p_kill for a shot, p_broken for infantry fire).
+  const DisplayHints* file_hints = source.size() > 0 ? source.file(0).hints() : nullptr;
+  const std::string& asked = !quantity.empty() ? quantity : (file_hints ? *file_hints : ruleset.hints()).headline;
+  const std::string flag = asked.rfind("p_", 0) == 0 ? asked.substr(2) : asked;
   const auto value_of = [&](const RollProgram& prog, bool phase) {
     const int i = index_of(prog.flag_names, flag);
     if (i < 0) throw UsageError(fmt::format("--quantity: no probability p_{} in this ruleset", flag));

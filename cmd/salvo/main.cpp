@@ -67,10 +67,13 @@ int main(int argc, char** argv) {
   compare->add_option("FILE", compare_flags.files, "Option A, then B, ... (TOML); each against A")->required();
   ChartFlags chart_flags;
   AnalysisFlags sens_flags;
-  std::string sens_quantity = "p_kill";
+  std::string sens_quantity;  // empty: the situation's headline probability
   CLI::App* sensitivity = app.add_subcommand("sensitivity", "What each modifier is worth: removed, one worse");
   sensitivity->add_option("FILE", sens_flags.files, "Situation file (TOML)")->required();
-  sensitivity->add_option("--quantity", sens_quantity, "Probability to rank by (default p_kill)")->option_text("Q");
+  sensitivity
+      ->add_option("--quantity", sens_quantity,
+                   "Probability to rank by (default: p_kill, or p_broken for infantry fire)")
+      ->option_text("Q");
   CLI::App* chart = app.add_subcommand("chart", "Odds charts (PNG and SVG) through scripts/chart.py");
   chart->add_option("KIND", chart_flags.kind, "range, heatmap, outcomes or hits")->required();
   chart->add_option("FILE", chart_flags.run.files, "Situation files (TOML)")->required();

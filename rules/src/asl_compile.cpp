@@ -11,6 +11,7 @@
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_ift.h"
+#include "salvo/rules/asl_infantry.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_tables.h"
@@ -707,6 +708,8 @@ namespace {
 
 // check(); on success also the spec of the first shot (unexplained), if `first_shot` is given.
 std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_shot) {
+  if (infantry_fire(s))  // compile() and check() take infantry fire apart; here: a fight's unit
+    return RulesError("firer.weapon", "infantry fire (\"infantry\") is not a fight unit yet: use a situation file");
   if (auto e = check_duel(s)) return e;
   if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
   if (auto e = check_ift(s)) return e;
@@ -871,7 +874,9 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
 
 }  // namespace
 
-std::optional<RulesError> check(const Situation& s) { return check_situation(s, nullptr); }
+std::optional<RulesError> check(const Situation& s) {
+  return infantry_fire(s) ? check_infantry(s) : check_situation(s, nullptr);
+}
 
 phase::Program phase::compile(const Situation& s, const Start& start) {
   if (auto e = check_situation(s, nullptr)) throw *e;
@@ -883,6 +888,7 @@ phase::Program phase::compile(const Situation& s, const Start& start) {
 }
 
 Compiled compile(const Situation& s, const CompileOptions& options) {
+  if (infantry_fire(s)) return compile_infantry(s, options.explain);
   if (s.movement) {
     Compiled c = compile_movement(*s.movement);
     if (!options.explain)

@@ -13,17 +13,6 @@
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
-namespace {
-
-// The charts (A7.3 IFT, A7.308 Kill Numbers, C.6 column calibers, C3 Infantry and Area rows)
-// are in table_data() (asl_tables.cpp).
-
-int column_index(int column) {
-  const auto& columns = table_data().ift_columns;
-  for (std::size_t i = 0; i < columns.size(); ++i)
-    if (columns[i] == column) return static_cast<int>(i);
-  throw std::logic_error("IFT: no column " + std::to_string(column));
-}
 
 std::string fp_text(double fp) {
   if (fp == std::floor(fp)) return std::to_string(static_cast<int>(fp));
@@ -38,7 +27,7 @@ std::string signed_text(int v) {
   return t;
 }
 
-void add(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule) {
+void add_modifier(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule) {
   if (value == 0) return;
   total += value;
   mods.push_back(Modifier{std::move(what), value, std::move(rule)});
@@ -49,6 +38,18 @@ std::string modifiers_text(const std::vector<Modifier>& mods) {
   for (const Modifier& m : mods)
     out += (out.empty() ? "" : ", ") + signed_text(m.value) + " " + m.what + " (" + m.rule + ")";
   return out.empty() ? "none" : out;
+}
+
+namespace {
+
+// The charts (A7.3 IFT, A7.308 Kill Numbers, C.6 column calibers, C3 Infantry and Area rows)
+// are in table_data() (asl_tables.cpp).
+
+int column_index(int column) {
+  const auto& columns = table_data().ift_columns;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == column) return static_cast<int>(i);
+  throw std::logic_error("IFT: no column " + std::to_string(column));
 }
 
 // FP of an ordnance hit vs Personnel (C.6 HE columns; C8.31 HE equivalency).
@@ -127,13 +128,13 @@ void build_direct(const Situation& s, const ShotContext& ctx, ShotSpec& spec, Sh
   // as for a To Hit DR); C5.12 the CA-changing shot only, C5.13 never Bounding First Fire.
   if (ctx.shots_fired == 0 && !ctx.later_turn && fire.phase != Phase::kBounding)
     for (const Modifier& m : case_a_modifiers(s))
-      add(mods, drm, "as an IFT DRM, " + m.what, m.value, m.rule + ", D3.52");
-  add(mods, drm, "TEM", t.tem, "A7.3");
-  add(mods, drm, "hindrance", t.hindrance, "A6.7");
-  if (t.ffnam) add(mods, drm, "FFNAM", -1, "A4.6");
-  if (t.ffmo) add(mods, drm, "FFMO", -1, "A4.6");
-  add(mods, drm, leader_name(f), leader_drm(f), leader_rule(f));
-  add(mods, drm, "other DRM", fire.extra_drm, "[extra_drm]");
+      add_modifier(mods, drm, "as an IFT DRM, " + m.what, m.value, m.rule + ", D3.52");
+  add_modifier(mods, drm, "TEM", t.tem, "A7.3");
+  add_modifier(mods, drm, "hindrance", t.hindrance, "A6.7");
+  if (t.ffnam) add_modifier(mods, drm, "FFNAM", -1, "A4.6");
+  if (t.ffmo) add_modifier(mods, drm, "FFMO", -1, "A4.6");
+  add_modifier(mods, drm, leader_name(f), leader_drm(f), leader_rule(f));
+  add_modifier(mods, drm, "other DRM", fire.extra_drm, "[extra_drm]");
   ift.normal.drm = drm;
   e.effects.push_back("IFT DRM " + signed_text(drm) + ": " + modifiers_text(mods));
   if (ift.effects == Effects::kVehicleLine)
@@ -316,14 +317,14 @@ bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spe
   const int crit_fp = 2 * fp;
   std::vector<Modifier> mods;
   int drm = 0;
-  add(mods, drm, "Heavy Payload", heavy_payload_drm(crit_fp), "C.7");
+  add_modifier(mods, drm, "Heavy Payload", heavy_payload_drm(crit_fp), "C.7");
   if (burst)
-    add(mods, drm, "Air Burst instead of the woods TEM", -1, "B13.3, C3.71");
+    add_modifier(mods, drm, "Air Burst instead of the woods TEM", -1, "B13.3, C3.71");
   else
-    add(mods, drm, target_tem(t) > 0 ? "TEM reversed" : "negative TEM",
-        target_tem(t) > 0 ? -target_tem(t) : target_tem(t), "C3.71");
-  if (t.ffnam) add(mods, drm, "FFNAM", -1, "C3.71");
-  if (t.ffmo) add(mods, drm, "FFMO", -1, "C3.71");
+    add_modifier(mods, drm, target_tem(t) > 0 ? "TEM reversed" : "negative TEM",
+                 target_tem(t) > 0 ? -target_tem(t) : target_tem(t), "C3.71");
+  if (t.ffnam) add_modifier(mods, drm, "FFNAM", -1, "C3.71");
+  if (t.ffmo) add_modifier(mods, drm, "FFMO", -1, "C3.71");
   ift.critical = IftAttack{ift_column(std::min(crit_fp, 36)), drm};
   e.effects.push_back("Critical Hit: " + std::to_string(fp) + " FP doubled = " + std::to_string(crit_fp) +
                       " FP (C3.71): " + std::to_string(ift.critical.column) + " FP column, Effects DRM " +

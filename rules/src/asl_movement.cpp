@@ -2,6 +2,7 @@
 // compiled to one-step roll programs.
 #include "salvo/rules/asl_movement.h"
 
+#include "salvo/rules/asl_ift.h"  // signed_text
 #include "salvo/rules/asl_tables.h"
 
 #include <cmath>
@@ -15,12 +16,6 @@ const char* kMoveFlagNames[kNumMoveFlags] = {"success", "immobilized"};
 std::string mp_text(double mp) {
   if (mp == std::floor(mp)) return std::to_string(static_cast<int>(mp));
   return std::to_string(static_cast<int>(mp)) + ".5";
-}
-
-std::string signed_text(int v) {
-  std::string t = std::to_string(v);
-  if (v > 0) t.insert(t.begin(), '+');
-  return t;
 }
 
 const char* manufacturer_text(Manufacturer m) {

@@ -90,16 +90,28 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
     }
     return l;
   }
-  if (r == "C6.8" && t.tem != 0) {
+  if ((r == "C6.8" || r == "A7.6") && t.tem != 0) {  // A7.6: the TEM of infantry fire
     const int n = t.tem + 1;
     return Lever{"target.tem = 0", [](Situation& v) { v.target.tem = 0; }, "target.tem = " + num(n),
                  [n](Situation& v) { v.target.tem = n; }};
   }
-  if (r == "C6.9" && t.hindrance != 0) {
+  if ((r == "C6.9" || r == "A6.7") && t.hindrance != 0) {
     const int n = t.hindrance + 1;
     return Lever{"target.hindrance = 0", [](Situation& v) { v.target.hindrance = 0; }, "target.hindrance = " + num(n),
                  [n](Situation& v) { v.target.hindrance = n; }};
   }
+  if (r == "A7.53" && s.firer.leader) {  // infantry fire: the leader directing it (no Cowering)
+    Lever l{"firer.leader unset (no leader directs it)", [](Situation& v) { v.firer.leader.reset(); }, "", {}};
+    if (*s.firer.leader < 2) {
+      const int n = *s.firer.leader + 1;
+      l.worse_change = "firer.leader = " + num(n);
+      l.worse = [n](Situation& v) { v.firer.leader = n; };
+    }
+    return l;
+  }
+  if (r == "A4.6, A8.13")  // infantry fire: FFNAM / FFMO
+    return m.what == "FFMO" ? with_extra_worse(s, "target.ffmo = false", [](Situation& v) { v.target.ffmo = false; })
+                            : with_extra_worse(s, "target.ffnam = false", [](Situation& v) { v.target.ffnam = false; });
   if (r == "D3.44" && s.firer.armor_leader != 0) {
     Lever l{"firer.armor_leader = 0", [](Situation& v) { v.firer.armor_leader = 0; }, "", {}};
     if (s.firer.armor_leader < -1) {

@@ -6,15 +6,36 @@
 #include "load_options.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl.h"
+#include "salvo/rules/asl_infantry.h"
 #include "salvo/rules/asl_sensitivity.h"
 #include "salvo/rulesets/builtin.h"
 
 namespace salvo {
 namespace {
 
+// Infantry fire through the Morale Check (asl_infantry.h): what happened to the target unit.
+DisplayHints infantry_hints() {
+  DisplayHints h;
+  h.key = {{"p_broken", false, "first p_broken"}, {"p_broken", true, "phase p_broken"},
+           {"p_pinned", true, "p_pinned"},        {"p_casualty_reduction", true, "p_cr"},
+           {"p_eliminated", true, "p_elim"},      {"p_cowered", true, "p_cowered"},
+           {"p_malfunction", true, "p_malf"},     {"e_shots", true, "e_shots"}};
+  // Cowering and a malfunction are the firer's loss; Heat of Battle can go either way (A15.1).
+  h.lower_is_better = {"p_cowered", "p_malfunction"};
+  h.neutral = {"e_shots", "p_heat_of_battle"};
+  h.first_window = "first attack";
+  h.headline = "p_broken";
+  h.hits_counter.clear();
+  return h;
+}
+
 class AslFile final : public SituationFile {
  public:
-  explicit AslFile(load::LoadedFile file) : file_(std::move(file)) {}
+  explicit AslFile(load::LoadedFile file) : file_(std::move(file)) {
+    // A sweep's points share the weapon unless it is swept (then the first point decides).
+    infantry_ = file_.situations.size() > 0 && asl::infantry_fire(file_.situations.at(0).situation);
+  }
+  const DisplayHints* hints() const override { return infantry_ ? &infantry_hints_ : nullptr; }
   std::size_t size() const override { return file_.situations.size(); }
   std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
   SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
@@ -28,6 +49,8 @@ class AslFile final : public SituationFile {
 
  private:
   load::LoadedFile file_;
+  bool infantry_ = false;  // every situation is infantry fire: its own key columns
+  DisplayHints infantry_hints_ = infantry_hints();
 };
 
 // A fight file (asl_fight.h): one fight, shown by who wins.

@@ -144,23 +144,18 @@ READINGS = {
     "effect-needs-change":
         "stop_on = \"effect\" stops only once the target became broken or reduced during the "
         "phase (the default also stops after the first attack on a target that started broken)",
-    "a9.4-mandatory-fire-direction":
-        "the rule text, not the situation format: an MG attack at >= 17 hexes treats an "
-        "unconcealed, unbroken target as concealed (A9.4, A12.14 EX: x1/2 for the MG's FP)",
     "no-mg-ends-rof":
         "a phase without an MG ends \"rof_exhausted\" even when its only attack cowered (the "
         "default takes the order of end_* literally: cowered comes first)",
-    "a6.7-hindrance-negates-ffmo":
-        "the rule text, not the situation format: any LOS Hindrance DRM negates FFMO (A6.7)",
 }
 
 # SPEC-vs-RULE: where the situation format (followed by default) departs from the rule text.
 #  1. A9.4 (and the A12.14 EX "6 x 1/2 x 1/2 = 1 1/2"): an MG at >= 17 hexes treats
-#     unconcealed, unbroken Infantry as concealed (its FP halved); the format halves only for
-#     target.concealed.  Alternative: a9.4-mandatory-fire-direction.
-#  2. A6.7: "The presence of such a Hindrance always negates ... FFMO"; the format applies
-#     ffmo's -1 with any hindrance (it refuses only ffmo with tem > 0).  Alternative:
-#     a6.7-hindrance-negates-ffmo.
+#     unconcealed, unbroken Infantry as concealed (its FP halved).  The first draft of the
+#     format halved only for target.concealed; salvo now follows the rule text, and so does
+#     this model.
+#  2. A6.7: "The presence of such a Hindrance always negates ... FFMO": salvo refuses
+#     target.ffmo with a hindrance, and this model predicts that refusal.
 #  3. target.leader: A7.4 makes every unit in the Location a target, A10.2 has the leader
 #     check first, A10.21 lets only an unbroken leader modify, A7.831 not a pinned one, and his
 #     breaking/elimination causes LLTC/LLMC; the format keeps his DRM on every MC/TC of the
@@ -201,6 +196,10 @@ def refusal(sit):
         return "FFMO/FFNAM outside Defensive First Fire"
     if t.get("ffmo") and t.get("tem", 0) > 0:
         return "FFMO with a positive TEM"
+    if t.get("ffmo") and t.get("hindrance", 0) > 0:
+        return "FFMO with a LOS Hindrance (A6.7)"
+    if t.get("broken") and t.get("concealed"):
+        return "a broken unit cannot be concealed (A12.12, A12.14)"
     if fi.get("stop_on", "destroyed") not in ("destroyed", "effect"):
         return "stop_on other than destroyed/effect"
     if fp == 0 and mg is None:
@@ -268,12 +267,10 @@ class Model:
                 x *= 2                                    # A7.21 Point Blank
             if concealed:
                 x /= 2                                    # A7.23, A12.13 Area Fire
-            elif (is_mg and self.rng >= 17 and not broken
-                  and "a9.4-mandatory-fire-direction" in self.r):
-                # SPEC-vs-RULE (A9.4, A12.14 EX "6 x 1/2 [Long Range] x 1/2 [treated as
-                # Concealed target (Mandatory Fire Direction; 9.4)]"): an MG at >= 17 hexes
-                # treats unconcealed, unbroken Infantry as concealed.  The situation format
-                # halves only for target.concealed, so only this alternative does this.
+            elif is_mg and self.rng >= 17 and not broken:
+                # A9.4, A12.14 EX "6 x 1/2 [Long Range] x 1/2 [treated as Concealed target
+                # (Mandatory Fire Direction; 9.4)]": an MG at >= 17 hexes treats unconcealed,
+                # unbroken Infantry as concealed (salvo follows the rule text here).
                 x /= 2
             if self.phase == "advancing" and not self.opp:
                 x /= 2                                    # A7.24 AFPh
@@ -288,10 +285,9 @@ class Model:
     def drm(self, status):
         d = (self.leader or 0) + self.tem + self.hind + self.extra
         if status != PINNED:                              # A7.83, A8.14
-            ffmo = self.ffmo and not (self.hind > 0 and "a6.7-hindrance-negates-ffmo" in self.r)
-            # SPEC-vs-RULE (A6.7: "The presence of such a Hindrance always negates ...
-            # FFMO"): the situation format applies FFMO's -1 whatever the hindrance.
-            d -= int(ffmo) + int(self.ffnam)
+            # A6.7 "a Hindrance always negates ... FFMO": salvo refuses FFMO with a hindrance
+            # (refusal()), so the two never meet here.
+            d -= int(self.ffmo) + int(self.ffnam)
         return d
 
     def attack(self, state, first):

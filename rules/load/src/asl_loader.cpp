@@ -84,9 +84,23 @@ const Choices<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", a
 const Choices<asl::GunType> kGunTypes = {{"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
 const Choices<asl::TargetType> kTargetTypes = {
     {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
-const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},     {"mg", asl::Weapon::kMg},
-                                       {"ife", asl::Weapon::kIfe},     {"canister", asl::Weapon::kCanister},
-                                       {"smoke", asl::Weapon::kSmoke}, {"wp", asl::Weapon::kWp}};
+const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},          {"mg", asl::Weapon::kMg},
+                                       {"ife", asl::Weapon::kIfe},          {"canister", asl::Weapon::kCanister},
+                                       {"smoke", asl::Weapon::kSmoke},      {"wp", asl::Weapon::kWp},
+                                       {"infantry", asl::Weapon::kInfantry}};
+const Choices<asl::Personnel> kPersonnel = {
+    {"squad", asl::Personnel::kSquad}, {"half_squad", asl::Personnel::kHalfSquad}, {"crew", asl::Personnel::kCrew}};
+
+/// firer.mg: the SW MG infantry fire with (A9): {fp, normal_range, rof, breakdown}.
+struct MgKey {
+  const char* name;
+  int lo, hi;
+  int asl::SwMg::*member;
+};
+constexpr MgKey kMgKeys[] = {{"fp", 1, 50, &asl::SwMg::fp},
+                             {"normal_range", 1, 50, &asl::SwMg::normal_range},
+                             {"rof", 0, 3, &asl::SwMg::rof},
+                             {"breakdown", 2, 12, &asl::SwMg::breakdown}};
 const Choices<asl::MovementRoll> kMovementRolls = {
     {"esb", asl::MovementRoll::kEsb}, {"start", asl::MovementRoll::kStart}, {"motion", asl::MovementRoll::kMotion}};
 const Choices<asl::Manufacturer> kManufacturers = {
@@ -188,6 +202,21 @@ void apply_armor(const Ctx& c, const std::string& path, const toml::node& n, Sit
   }
 }
 
+void apply_mg(const Ctx& c, const std::string& path, const toml::node& n, Situation& s, Lines* lines) {
+  const auto& table = read_table(c, path, n);
+  asl::SwMg mg;
+  for (const Entry& e : entries_in_file_order(table)) {
+    const std::string sub = path + "." + e.key;
+    const auto* key =
+        std::find_if(std::begin(kMgKeys), std::end(kMgKeys), [&](const MgKey& k) { return e.key == k.name; });
+    if (key == std::end(kMgKeys)) unknown(c, line_of(e.pos), sub, *e.node, schema().keys);
+    mg.*(key->member) = read_int(c, sub, *e.node, key->lo, key->hi);
+    if (lines != nullptr) (*lines)[sub] = line_of(e.pos);
+  }
+  require(c, table, path, {"fp", "normal_range"});
+  s.firer.mg = mg;
+}
+
 /// Every setting, in the order of the format's documentation.
 const Schema<Situation>& schema() {
   static const Schema<Situation> fields = [] {
@@ -223,7 +252,7 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.non_qualified", at(&Situation::firer, &asl::Firer::non_qualified));
     s.add_bool("firer.no_intensive_fire", at(&Situation::firer, &asl::Firer::no_intensive_fire));
     s.add_choice("firer.weapon", kWeapons, at(&Situation::firer, &asl::Firer::weapon));
-    s.add_int("firer.fp", 1, 200, at(&Situation::firer, &asl::Firer::fp));
+    s.add_int("firer.fp", 0, 200, at(&Situation::firer, &asl::Firer::fp));
     s.add_int("firer.normal_range", 1, 100, at(&Situation::firer, &asl::Firer::normal_range));
     s.add_int("firer.repair", 1, 5, at(&Situation::firer, &asl::Firer::repair));
     s.add_bool("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted));
@@ -232,6 +261,16 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.mortar", at(&Situation::firer, &asl::Firer::mortar));
     s.add_int("firer.min_range", 0, 200, at(&Situation::firer, &asl::Firer::min_range));
     s.add_int("firer.max_range", 1, 500, at(&Situation::firer, &asl::Firer::max_range));
+    // infantry fire (A7-A10, asl_infantry.h)
+    s.add_int("firer.leader", -3, 2, at(&Situation::firer, &asl::Firer::leader));
+    s.add_bool("firer.inexperienced", at(&Situation::firer, &asl::Firer::inexperienced));
+    s.add_bool("firer.cowers", at(&Situation::firer, &asl::Firer::cowers));
+    s.add("firer.mg", apply_mg);
+    for (const MgKey& k : kMgKeys)
+      s.add_int("firer.mg." + std::string(k.name), k.lo, k.hi, [m = k.member](Situation& sit) -> int& {
+        if (!sit.firer.mg) sit.firer.mg.emplace();
+        return *sit.firer.mg.*m;
+      });
     // [target]
     s.add_string(
         "target.unit", [](Situation& sit) -> std::string& { return sit.units.target; }, kUnitName);
@@ -267,6 +306,13 @@ const Schema<Situation>& schema() {
     s.add_bool("target.gun", at(&Situation::target, &asl::Target::gun));
     s.add_bool("target.emplaced", at(&Situation::target, &asl::Target::emplaced));
     s.add_bool("target.gunshield", at(&Situation::target, &asl::Target::gunshield));
+    s.add_choice("target.personnel", kPersonnel, at(&Situation::target, &asl::Target::personnel));
+    s.add_int("target.morale", 2, 10, at(&Situation::target, &asl::Target::morale));
+    s.add_int("target.broken_morale", 2, 10, at(&Situation::target, &asl::Target::broken_morale));
+    s.add_bool("target.broken", at(&Situation::target, &asl::Target::broken));
+    s.add_int("target.leader", -3, 2, at(&Situation::target, &asl::Target::leader));
+    s.add_int("target.elr", 0, 5, at(&Situation::target, &asl::Target::elr));
+    s.add_bool("target.encircled", at(&Situation::target, &asl::Target::encircled));
     // [fire]
     s.add_int("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range));
     s.add_choice("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase));

@@ -17,6 +17,16 @@ struct ShotSpec;
 struct ShotContext;
 struct Hit;
 
+// Text of the IFT explanations, shared by the shot builder and infantry fire (asl_infantry.cpp).
+/// FP with its fraction kept: "4", "1.5", "0.75".
+std::string fp_text(double fp);
+/// "+1", "0", "-2".
+std::string signed_text(int v);
+/// Append a non-zero modifier and add it to `total`.
+void add_modifier(std::vector<Modifier>& mods, int& total, std::string what, int value, std::string rule);
+/// "+1 TEM (A7.3), -1 FFMO (A4.6)", or "none".
+std::string modifiers_text(const std::vector<Modifier>& mods);
+
 /// The IFT columns (A7.3): 1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36. The lookups read them, and the
 /// rest of the IFT, from table_data() (asl_tables.h), which holds a copy.
 inline constexpr int kIftColumns[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36};

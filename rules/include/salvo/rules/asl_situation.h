@@ -58,7 +58,9 @@ enum class TargetType : std::uint8_t { kVehicle, kInfantry, kArea };
 /// What the firer shoots: an ordnance Gun (To Hit, then To Kill or the IFT), or fire resolved
 /// directly on the IFT: a vehicular MG (D3.5) or a Gun's Infantry Fire Equivalent (C2.29).
 /// kCanister: the Gun fires Canister (C8.4); kSmoke, kWp: it fires SMOKE or WP (C8.5, C8.6).
-enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister, kSmoke, kWp };
+/// kInfantry: squads and crews with their inherent FP and a SW MG, on the IFT through the target's
+/// Morale Check (A7-A10; asl_infantry.h).
+enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister, kSmoke, kWp, kInfantry };
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
@@ -71,6 +73,16 @@ struct Gun {
   enum class Barrel : std::uint8_t { kNormal, kShort, kLong, kVeryLong } barrel = Barrel::kNormal;
   std::string designation;  ///< as written: "75L", "37*", "88LL"
   friend bool operator==(const Gun&, const Gun&) = default;
+};
+
+/// A SW MG fired by Infantry (A9): with their inherent FP as a Fire Group (A7.5), then alone while
+/// it keeps its Multiple ROF (A9.2).
+struct SwMg {
+  int fp = 0;            ///< printed FP
+  int normal_range = 0;  ///< printed Normal Range
+  int rof = 0;           ///< Multiple ROF (A9.2); 0 = none
+  int breakdown = 12;    ///< B# (A9.7): inherent B12 unless printed
+  friend bool operator==(const SwMg&, const SwMg&) = default;
 };
 
 struct Firer {
@@ -106,6 +118,11 @@ struct Firer {
   bool mortar = false;              ///< the Gun is a mortar (C9): Area Target Type only, keeps its Multiple ROF (C3.33)
   std::optional<int> min_range;     ///< a mortar's minimum range in hexes, as printed (C9.1); required for a mortar
   std::optional<int> max_range;     ///< a mortar's maximum range in hexes, as printed (C9.1); optional
+  // Infantry fire (weapon = kInfantry; fp and normal_range are the inherent FP and its range).
+  std::optional<int> leader;   ///< a leader directing the attack: its DRM on every IFT DR, no Cowering (A7.53, A7.9)
+  bool inexperienced = false;  ///< Inexperienced Personnel: Cowering two columns (A19.33), SW B# -1 (A19.32)
+  std::optional<bool> cowers;  ///< subject to Cowering (A7.9); unset: all but Finns
+  std::optional<SwMg> mg;      ///< the SW MG fired with them, if any
   friend bool operator==(const Firer&, const Firer&) = default;
 };
 
@@ -132,6 +149,10 @@ struct Armor {
   friend bool operator==(const Armor&, const Armor&) = default;
 };
 
+/// The size of a Personnel target (A7.302: Casualty Reduction reduces a squad to a HS and
+/// eliminates a HS or crew).
+enum class Personnel : std::uint8_t { kSquad, kHalfSquad, kCrew };
+
 struct Target {
   TargetType type = TargetType::kVehicle;
   bool unarmored = false;  ///< the whole vehicle is unarmored (C7.311, C7.331, C7.34)
@@ -155,6 +176,14 @@ struct Target {
   bool gun = false;        ///< C11.4, C11.6 Gun Destruction Table
   bool emplaced = false;   ///< C11.2: +2 TEM, not cumulative with another positive TEM
   bool gunshield = false;  ///< C11.5: the crew is behind a gunshield vs this fire (from within the Gun's CA)
+  // A Personnel unit taking the Morale Check of infantry fire (A10; asl_infantry.h).
+  Personnel personnel = Personnel::kSquad;
+  std::optional<int> morale;         ///< Morale Level (A10.1)
+  std::optional<int> broken_morale;  ///< on its broken side (A10.4); unset: the same as morale
+  bool broken = false;               ///< broken before the phase (A10.4)
+  std::optional<int> leader;         ///< an unbroken leader in its Location: DRM on its MC and PTC (A10.21)
+  std::optional<int> elr;            ///< its Experience Level Rating (A19.1)
+  bool encircled = false;            ///< A7.7: one Morale Level lower
   friend bool operator==(const Target&, const Target&) = default;
 };
 
