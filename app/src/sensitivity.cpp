@@ -40,7 +40,7 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     bool worse = false;
     double p = 0.0, p_first = 0.0, effect = 0.0;
   };
-  // No --quantity: the file's headline (p_kill for a shot, p_broken for infantry fire).
+  // No --quantity: the file's headline (p_kill for a shot, p_broken_or_worse for infantry fire).
   const DisplayHints* file_hints = source.size() > 0 ? source.file(0).hints() : nullptr;
   const std::string& asked = !quantity.empty() ? quantity : (file_hints ? *file_hints : ruleset.hints()).headline;
   const std::string flag = asked.rfind("p_", 0) == 0 ? asked.substr(2) : asked;

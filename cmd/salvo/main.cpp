@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   sensitivity->add_option("FILE", sens_flags.files, "Situation file (TOML)")->required();
   sensitivity
       ->add_option("--quantity", sens_quantity,
-                   "Probability to rank by (default: p_kill, or p_broken for infantry fire)")
+                   "Probability to rank by (default: p_kill, or p_broken_or_worse for infantry fire)")
       ->option_text("Q");
   CLI::App* chart = app.add_subcommand("chart", "Odds charts (PNG and SVG) through scripts/chart.py");
   chart->add_option("KIND", chart_flags.kind, "range, heatmap, outcomes or hits")->required();

@@ -28,6 +28,7 @@ enum Flag : int {
   kMalfunction,  // only with a SW MG
   kPinned,
   kBroken,
+  kBrokenOrWorse,  // broken or eliminated after an attack: the classic "P(break)" of IFT charts
   kCasualtyReduction,
   kEliminated,
   kReplaced,  // only with an ELR
@@ -35,8 +36,8 @@ enum Flag : int {
   kNumFlags
 };
 constexpr std::array<const char*, kNumFlags> kFlagNames = {
-    "ptc_or_worse", "mc_or_worse", "casualty",           "kia",        "cowered",  "malfunction",
-    "pinned",       "broken",      "casualty_reduction", "eliminated", "replaced", "heat_of_battle"};
+    "ptc_or_worse", "mc_or_worse",     "casualty",           "kia",        "cowered",  "malfunction",   "pinned",
+    "broken",       "broken_or_worse", "casualty_reduction", "eliminated", "replaced", "heat_of_battle"};
 
 // The target's state after an attack: unharmed .. eliminated ("reduced": a squad now a HS).
 constexpr std::array<const char*, 7> kOutcomeNames = {"unharmed",       "pinned",         "broken",    "reduced",
@@ -283,6 +284,7 @@ class Compiler {
   Link leaf(int k, const Unit& u, FlagMask flags, bool malfunction, bool cowered, bool rof_kept) {
     Leaf l;
     l.flags = flags;
+    if (u.eliminated || u.status == Status::kBroken) l.flags |= bit(kBrokenOrWorse);
     l.counts[0] = 1;
     l.closes_window = true;  // the first window: the first attack
     l.outcome = static_cast<std::uint8_t>(u.eliminated ? 6 : static_cast<int>(u.status) + (reduced(u) ? 3 : 0));

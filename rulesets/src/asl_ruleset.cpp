@@ -16,15 +16,19 @@ namespace {
 // Infantry fire through the Morale Check (asl_infantry.h): what happened to the target unit.
 DisplayHints infantry_hints() {
   DisplayHints h;
-  h.key = {{"p_broken", false, "first p_broken"}, {"p_broken", true, "phase p_broken"},
-           {"p_pinned", true, "p_pinned"},        {"p_casualty_reduction", true, "p_cr"},
-           {"p_eliminated", true, "p_elim"},      {"p_cowered", true, "p_cowered"},
-           {"p_malfunction", true, "p_malf"},     {"e_shots", true, "e_shots"}};
+  h.key = {{"p_broken_or_worse", false, "first p_broken+"},
+           {"p_broken_or_worse", true, "phase p_broken+"},
+           {"p_pinned", true, "p_pinned"},
+           {"p_casualty_reduction", true, "p_cr"},
+           {"p_eliminated", true, "p_elim"},
+           {"p_cowered", true, "p_cowered"},
+           {"p_malfunction", true, "p_malf"},
+           {"e_shots", true, "e_shots"}};
   // Cowering and a malfunction are the firer's loss; Heat of Battle can go either way (A15.1).
   h.lower_is_better = {"p_cowered", "p_malfunction"};
   h.neutral = {"e_shots", "p_heat_of_battle"};
   h.first_window = "first attack";
-  h.headline = "p_broken";
+  h.headline = "p_broken_or_worse";
   h.hits_counter.clear();
   return h;
 }

@@ -127,7 +127,8 @@ GOOD, PINNED, BROKEN = "good", "pinned", "broken"
 SQUAD, HS, CREW, DEAD = "squad", "half_squad", "crew", "eliminated"
 
 P_NAMES = ["p_ptc_or_worse", "p_mc_or_worse", "p_casualty", "p_kia", "p_cowered",
-           "p_pinned", "p_broken", "p_casualty_reduction", "p_eliminated", "p_heat_of_battle"]
+           "p_pinned", "p_broken", "p_broken_or_worse", "p_casualty_reduction", "p_eliminated",
+           "p_heat_of_battle"]
 OUTCOMES = ["unharmed", "pinned", "broken", "reduced", "reduced_pinned", "reduced_broken",
             "eliminated"]
 ENDS = ["target_eliminated", "target_effect", "malfunction", "cowered", "rof_exhausted",
@@ -322,6 +323,8 @@ class Model:
             # Reduction that also remove it only follow such results)
             conc2 = conc and res == "-"
             for p, st, ev in self.apply(res, status, size):
+                if st[0] == BROKEN or st[1] == DEAD:
+                    ev = ev | {"p_broken_or_worse"}   # broken (however) or eliminated after it
                 k = ((st[0], st[1], conc2), frozenset(ev0 | ev), malf, cowered, keeps)
                 acc[k] = acc.get(k, 0) + P36 * p
         out = [(p,) + k for k, p in acc.items()]
@@ -971,6 +974,8 @@ def brute_force(sit):
             if malf:
                 ev.add("p_malfunction")
             for q, st, ev2 in m.apply(res, status, size):
+                if st[0] == BROKEN or st[1] == DEAD:
+                    ev2 = ev2 | {"p_broken_or_worse"}
                 k = ((st[0], st[1], conc and res == "-"), frozenset(ev | ev2), malf, cow, keeps)
                 out[k] = out.get(k, 0) + P36 * q
         return out

@@ -661,3 +661,47 @@ terrain = "woods"
 )") == "t.toml:4: target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or "
        "target.entrenched = true for an entrenchment's or pillbox's TEM");
 }
+
+TEST_CASE("infantry fire keys load: firer.mg as a table or dotted keys, the target's morale", "[load][infantry]") {
+  const std::string head = "ruleset = \"asl\"\n[firer]\nweapon = \"infantry\"\nfp = 4\nnormal_range = 6\nleader = -1\n";
+  const std::string target =
+      "[target]\ntype = \"infantry\"\nmorale = 7\nbroken_morale = 8\nleader = -2\nelr = 3\n"
+      "personnel = \"half_squad\"\nencircled = true\nbroken = true\n";
+  const LoadedFile f = load_ok(head + "mg = { fp = 2, normal_range = 6, rof = 1, breakdown = 11 }\n" + target);
+  const asl::Situation& s = f.situations.at(0).situation;
+  CHECK(s.firer.weapon == asl::Weapon::kInfantry);
+  CHECK(s.firer.leader == -1);
+  REQUIRE(s.firer.mg.has_value());
+  CHECK(*s.firer.mg == asl::SwMg{2, 6, 1, 11});
+  CHECK(s.target.morale == 7);
+  CHECK(s.target.broken_morale == 8);
+  CHECK(s.target.leader == -2);
+  CHECK(s.target.elr == 3);
+  CHECK(s.target.personnel == asl::Personnel::kHalfSquad);
+  CHECK(s.target.encircled);
+  CHECK(s.target.broken);
+  // [firer.mg] as a table of its own, rof and breakdown left to their defaults (0, B12).
+  const LoadedFile g = load_ok(head + "[firer.mg]\nfp = 4\nnormal_range = 10\n" + target);
+  CHECK(*g.situations.at(0).situation.firer.mg == asl::SwMg{4, 10, 0, 12});
+  // A sweep over a MG key.
+  const LoadedFile h =
+      load_ok(head + "mg = { fp = 2, normal_range = 6 }\n" + target + "[sweep]\n\"firer.mg.rof\" = [0, 2]\n");
+  REQUIRE(h.situations.size() == 2);
+  CHECK(h.situations.at(1).situation.firer.mg->rof == 2);
+}
+
+TEST_CASE("infantry fire keys: what is refused, with its line", "[load][infantry][errors]") {
+  const std::string head = "ruleset = \"asl\"\n[firer]\nweapon = \"infantry\"\nfp = 4\nnormal_range = 6\n";
+  const std::string target = "[target]\ntype = \"infantry\"\nmorale = 7\n";
+  CHECK(error_of(head + "mg = { fp = 2 }\n" + target) == "t.toml:6: firer.mg.normal_range: missing (required)");
+  CHECK(error_of(head + "mg = { fp = 2, normal_range = 6, breakdwn = 11 }\n" + target) ==
+        "t.toml:6: firer.mg.breakdwn: unknown key (did you mean firer.mg.breakdown?)");
+  CHECK(error_of(head + "mg = { fp = 2, normal_range = 6, rof = 4 }\n" + target) ==
+        "t.toml:6: firer.mg.rof: expected an integer in 0..3, got 4");
+  CHECK(error_of(head + target + "personnel = \"platoon\"\n") ==
+        "t.toml:9: target.personnel: expected one of squad, half_squad, crew, got \"platoon\"");
+  CHECK(error_of(head + "[target]\ntype = \"infantry\"\n") ==
+        "t.toml:6: target.morale: missing: the target's Morale Level, for its Morale Check (A10.1)");
+  CHECK(error_of(head + "gun = \"75L\"\n" + target) ==
+        "t.toml:6: firer.gun: not used by infantry fire (firer.weapon = \"infantry\"): remove it");
+}

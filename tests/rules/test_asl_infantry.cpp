@@ -81,6 +81,8 @@ TEST_CASE("infantry: the Morale Check against morale 7 without a leader", "[asl]
   CHECK(s.outcome("reduced_pinned") == Approx(8 / k1296).margin(1e-12));
   CHECK(s.outcome("pinned") == Approx(173 / k1296).margin(1e-12));
   CHECK(s.outcome("eliminated") == Approx(38 / k1296).margin(1e-12));
+  // broken or worse: broken, Reduced and broken, or eliminated: 465 + 73 + 38 = 576.
+  CHECK(s.phase("broken_or_worse") == Approx(576 / k1296).margin(1e-12));
   CHECK(s.end("rof_exhausted") == Approx(1 - 38 / k1296).margin(1e-12));
   CHECK(s.shots() == Approx(1).margin(1e-12));
 }

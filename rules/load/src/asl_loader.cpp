@@ -209,7 +209,11 @@ void apply_mg(const Ctx& c, const std::string& path, const toml::node& n, Situat
     const std::string sub = path + "." + e.key;
     const auto* key =
         std::find_if(std::begin(kMgKeys), std::end(kMgKeys), [&](const MgKey& k) { return e.key == k.name; });
-    if (key == std::end(kMgKeys)) unknown(c, line_of(e.pos), sub, *e.node, schema().keys);
+    if (key == std::end(kMgKeys)) {
+      std::vector<std::string> known;
+      for (const MgKey& k : kMgKeys) known.push_back(path + "." + k.name);
+      unknown(c, line_of(e.pos), sub, known);
+    }
     mg.*(key->member) = read_int(c, sub, *e.node, key->lo, key->hi);
     if (lines != nullptr) (*lines)[sub] = line_of(e.pos);
   }
