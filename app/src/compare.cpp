@@ -12,6 +12,7 @@
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
 #include "salvo/app/progress.h"
+#include "salvo/core/text_table.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/compare.h"
 #include "salvo/sim/exact.h"
@@ -52,8 +53,11 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
       if (!cmp) continue;
       const bool mc = cmp->method == sim::Method::kMonteCarlo;
       o += mc ? fmt::format("Monte Carlo, common dice, {} trials:\n", cmp->trials) : "exact:\n";
-      o += fmt::format("  {:<11} {:<16} {:>7} {:>7}  {:<26} {:>11} {:>11}\n", "window", "quantity", "A", "B",
-                       mc ? "A - B (points) [95%]" : "A - B (points)", "P(A better)", "P(B better)");
+      TextTable t;  // columns as wide as their widest cell: window and quantity names vary by ruleset
+      t.indent = "  ";
+      t.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kLeft, Align::kRight, Align::kRight};
+      t.rows.push_back({"window", "quantity", "A", "B", mc ? "A - B (points) [95%]" : "A - B (points)", "P(A better)",
+                        "P(B better)"});
       for (const sim::QuantityDiff& q : cmp->quantities) {
         if (!shown(hints, q)) continue;
         const bool p = q.name.rfind("p_", 0) == 0;
@@ -65,15 +69,15 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
         const int dir = hints.direction(q.name);
         const std::string pa = dir == 0 ? "-" : pct(dir > 0 ? q.p_a_higher : q.p_b_higher);
         const std::string pb = dir == 0 ? "-" : pct(dir > 0 ? q.p_b_higher : q.p_a_higher);
-        o += fmt::format("  {:<11} {:<16} {:>7} {:>7}  {:<26} {:>11} {:>11}\n",
-                         q.window == sim::Window::kFirst ? hints.first_window : hints.run_window,
-                         quantity_label(q.name), val(q.a.value), val(q.b.value), diff, pa, pb);
+        t.rows.push_back({q.window == sim::Window::kFirst ? hints.first_window : hints.run_window,
+                          quantity_label(q.name), val(q.a.value), val(q.b.value), diff, pa, pb});
       }
+      o += t.render();
       if (mc)
         for (const sim::QuantityDiff& q : cmp->quantities)
           if (!hints.headline.empty() && q.name == hints.headline && q.window == sim::Window::kRun)
-            o += fmt::format("  on the same dice, the phase kills with A only in {} of trials, with B only in {}\n",
-                             pct(q.paired_a_higher->value), pct(q.paired_b_higher->value));
+            o += fmt::format("  on the same dice, {} in the phase with A only in {} of trials, with B only in {}\n",
+                             quantity_label(q.name), pct(q.paired_a_higher->value), pct(q.paired_b_higher->value));
     }
     o += "\n";
   }
