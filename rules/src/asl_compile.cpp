@@ -711,6 +711,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   if (infantry_fire(s))  // compile() and check() take infantry fire apart; here: a fight's unit
     return RulesError("firer.weapon", "infantry fire (\"infantry\") is not a fight unit yet: use a situation file");
   if (auto e = check_duel(s)) return e;
+  if (auto e = check_infantry_keys_unused(s)) return e;
   if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
   if (auto e = check_ift(s)) return e;
   const Firer& f = s.firer;

@@ -507,6 +507,30 @@ std::optional<RulesError> check_infantry(const Situation& s) {
   return std::nullopt;
 }
 
+std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
+  const Firer& f = s.firer;
+  const Target& t = s.target;
+  const std::pair<bool, const char*> keys[] = {
+      {f.leader.has_value(), "firer.leader"},
+      {f.inexperienced, "firer.inexperienced"},
+      {f.cowers.has_value(), "firer.cowers"},
+      {f.mg.has_value(), "firer.mg"},
+      {t.personnel != Personnel::kSquad, "target.personnel"},
+      {t.morale.has_value(), "target.morale"},
+      {t.broken_morale.has_value(), "target.broken_morale"},
+      {t.broken, "target.broken"},
+      {t.leader.has_value(), "target.leader"},
+      {t.elr.has_value(), "target.elr"},
+      {t.encircled, "target.encircled"},
+  };
+  for (const auto& [set, key] : keys)
+    if (set)
+      return RulesError(key,
+                        "is for infantry fire (firer.weapon = \"infantry\", A7-A10): this situation does not "
+                        "read it; remove it");
+  return std::nullopt;
+}
+
 Compiled compile_infantry(const Situation& s, bool explain) {
   if (auto e = check_infantry(s)) throw *e;
   Compiler c(s);

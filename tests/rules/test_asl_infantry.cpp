@@ -252,6 +252,12 @@ TEST_CASE("infantry: what it refuses", "[asl][infantry]") {
   s = eight_fp();
   s.firer.gun = *parse_gun("75L");
   CHECK(test::refusal(check(s)) == "firer.gun: not used by infantry fire (firer.weapon = \"infantry\"): remove it");
+  // The infantry keys in a situation that is not infantry fire would do nothing: refused.
+  Situation gun = testing::base();
+  gun.target.morale = 7;
+  CHECK(test::refusal(check(gun)) ==
+        "target.morale: is for infantry fire (firer.weapon = \"infantry\", A7-A10): this "
+        "situation does not read it; remove it");
   s = eight_fp();
   s.target.type = TargetType::kVehicle;
   CHECK(test::refusal(check(s)).rfind("target.type: infantry fire attacks Personnel", 0) == 0);

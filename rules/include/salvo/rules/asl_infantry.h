@@ -22,6 +22,9 @@ constexpr bool infantry_fire(const Situation& s) { return s.firer.weapon == Weap
 /// Rules conflicts of infantry fire; nothing if none.
 std::optional<RulesError> check_infantry(const Situation& s);
 
+/// For any other situation: the infantry fire keys it set (they would do nothing), refused.
+std::optional<RulesError> check_infantry_keys_unused(const Situation& s);
+
 /// The fire phase as a roll program, and its explanation when `explain`. Throws RulesError.
 Compiled compile_infantry(const Situation& s, bool explain);
 
