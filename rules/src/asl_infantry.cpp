@@ -3,6 +3,7 @@
 // MC (or Pin TC) DR it calls for.
 #include "salvo/rules/asl_infantry.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <deque>
@@ -76,14 +77,47 @@ int column_left(int column, int shift) {  // A7.9 Cowering: `shift` columns left
   return 0;
 }
 
+// One attacking unit or Fire Group of the phase: the situation's [firer] and [fire], then each
+// of its [[then]] attacks (A7.31: resolved one after another on the same target).
+struct Group {
+  int fp = 0;
+  std::optional<int> normal_range;
+  std::optional<SwMg> mg;
+  std::optional<int> leader;
+  bool inexperienced = false;
+  bool cowers = true;
+  int range = 1;
+  bool pinned = false;
+  std::optional<int> max_shots;
+};
+
+std::vector<Group> groups_of(const Situation& s) {
+  const auto cowers = [&](std::optional<bool> c) { return c.value_or(s.firer.nationality != Nationality::kFinnish); };
+  std::vector<Group> out;
+  const Firer& f = s.firer;
+  out.push_back({f.fp, f.normal_range, f.mg, f.leader, f.inexperienced, cowers(f.cowers), s.fire.range, s.fire.pinned,
+                 s.fire.max_shots});
+  for (const InfantryAttack& a : s.then)
+    out.push_back({a.fp, a.normal_range, a.mg, a.leader, a.inexperienced, cowers(a.cowers),
+                   a.range.value_or(s.fire.range), a.pinned, a.max_shots});
+  return out;
+}
+
 class Compiler {
  public:
-  explicit Compiler(const Situation& s) : s_(s), f_(s.firer), t_(s.target), fire_(s.fire) {
+  explicit Compiler(const Situation& s)
+      : s_(s), f_(s.firer), t_(s.target), fire_(s.fire), groups_(groups_of(s)), g_(&groups_[0]) {
+    const bool any_mg = std::any_of(groups_.begin(), groups_.end(), [](const Group& g) { return g.mg.has_value(); });
     int bit = 0;
     for (int i = 0; i < kNumFlags; ++i) {
-      if ((i == kMalfunction && !f_.mg) || (i == kReplaced && !t_.elr)) continue;
+      if ((i == kMalfunction && !any_mg) || (i == kReplaced && !t_.elr)) continue;
       bit_[static_cast<std::size_t>(i)] = bit++;
     }
+  }
+  std::size_t num_groups() const { return groups_.size(); }
+  void use_group(std::size_t gi) {
+    gi_ = gi;
+    g_ = &groups_[gi];
   }
 
   RollProgram run() {
@@ -94,10 +128,11 @@ class Compiler {
     p.outcome_names.assign(kOutcomeNames.begin(), kOutcomeNames.end());
     p.end_reason_names.assign(kEndNames.begin(), kEndNames.end());
     Unit start{t_.personnel, t_.broken ? Status::kBroken : Status::kGood, t_.concealed, false};
-    state(0, start);
+    state(0, 0, start);
     while (!todo_.empty()) {
-      const auto [k, u, index] = todo_.front();
+      const auto [gi, k, u, index] = todo_.front();
       todo_.pop_front();
+      use_group(gi);
       b_.set_state_root(index, attack(k, u));
     }
     return b_.take();
@@ -105,7 +140,7 @@ class Compiler {
 
   // ---- The attack (A7.2-.3, A7.9, A9.2, A9.7) ----
 
-  bool inherent_fires(int k) const { return k == 0 && f_.fp > 0; }
+  bool inherent_fires(int k) const { return k == 0 && g_->fp > 0; }
   // A7.2: each element's FP, Long Range (A7.22) and Point Blank (A7.21), then the halvings of the
   // whole attack; `steps` says how (for explain).
   // `broken`: the target is broken (A9.4 does not treat a broken target as concealed).
@@ -114,24 +149,24 @@ class Compiler {
     auto element = [&](const char* what, int fp, int normal_range, bool mg) {
       double v = fp;
       std::string t = std::string(what) + " " + std::to_string(fp) + " FP";
-      if (fire_.range > normal_range) {
+      if (g_->range > normal_range) {
         v *= 0.5;
         t += " halved: Long Range Fire (A7.22)";
       }
-      if (fire_.range == 1) {
+      if (g_->range == 1) {
         v *= 2;
         t += " doubled: Point Blank Fire (A7.21)";
       }
       // A9.4: a MG attack beyond 16 hexes treats unconcealed, unbroken Infantry as concealed.
-      if (mg && fire_.range >= 17 && !concealed && !broken) {
+      if (mg && g_->range >= 17 && !concealed && !broken) {
         v *= 0.5;
         t += " halved: beyond 16 hexes, the target treated as concealed (A9.4)";
       }
       total += v;
       if (steps != nullptr) *steps += (steps->empty() ? "" : " + ") + t;
     };
-    if (inherent_fires(k)) element("inherent", f_.fp, f_.normal_range.value_or(0), false);
-    if (f_.mg) element("MG", f_.mg->fp, f_.mg->normal_range, true);
+    if (inherent_fires(k)) element("inherent", g_->fp, g_->normal_range.value_or(0), false);
+    if (g_->mg) element("MG", g_->mg->fp, g_->mg->normal_range, true);
     auto halve = [&](bool apply, const char* why) {
       if (!apply) return;
       total *= 0.5;
@@ -139,7 +174,7 @@ class Compiler {
     };
     halve(concealed, "concealed target, Area Fire (A7.23, A12.13)");
     halve(fire_.phase == Phase::kAdvancing && !fire_.opportunity, "Advancing Fire Phase (A7.24)");
-    halve(fire_.pinned, "pinned firer (A7.8, A7.81)");
+    halve(g_->pinned, "pinned firer (A7.8, A7.81)");
     return total;
   }
 
@@ -147,7 +182,7 @@ class Compiler {
     std::vector<Modifier> local;
     auto& m = mods != nullptr ? *mods : local;
     int drm = 0;
-    if (f_.leader) add_modifier(m, drm, "leader directing the attack", *f_.leader, "A7.53");
+    if (g_->leader) add_modifier(m, drm, "leader directing the attack", *g_->leader, "A7.53");
     add_modifier(m, drm, "TEM", t_.tem, "A7.6");
     add_modifier(m, drm, "hindrance", t_.hindrance, "A6.7");
     if (u.status != Status::kPinned) {  // A7.83: a pinned target no longer gets FFNAM/FFMO
@@ -159,12 +194,12 @@ class Compiler {
   }
 
   bool cowers() const {  // A7.9: unless a leader directs it, or the firer is exempt
-    return !f_.leader && f_.cowers.value_or(f_.nationality != Nationality::kFinnish);
+    return !g_->leader && g_->cowers;
   }
-  int cower_shift() const { return f_.inexperienced ? 2 : 1; }                        // A19.33
-  int mg_breakdown() const { return f_.mg->breakdown - (f_.inexperienced ? 1 : 0); }  // A19.32
+  int cower_shift() const { return g_->inexperienced ? 2 : 1; }                         // A19.33
+  int mg_breakdown() const { return g_->mg->breakdown - (g_->inexperienced ? 1 : 0); }  // A19.32
   // A7.81: a pinned firer has no Multiple ROF; A7.25: in the AFPh only an Opportunity Firer has.
-  bool rof_allowed() const { return !fire_.pinned && !(fire_.phase == Phase::kAdvancing && !fire_.opportunity); }
+  bool rof_allowed() const { return !g_->pinned && !(fire_.phase == Phase::kAdvancing && !fire_.opportunity); }
 
   Link attack(int k, const Unit& u) {
     const int column = ift_column(attack_fp(k, u.concealed, u.status == Status::kBroken, nullptr));
@@ -176,8 +211,8 @@ class Compiler {
         const bool cowered = cowers() && c == w;
         const int col = cowered ? column_left(column, cower_shift()) : column;
         const Outcome r = col > 0 ? ift_personnel(col, original + drm) : kOutcomeNoEffect;
-        const bool malfunction = f_.mg && original >= mg_breakdown();
-        const bool rof_kept = f_.mg && rof_allowed() && c <= f_.mg->rof && !cowered && !malfunction;
+        const bool malfunction = g_->mg && original >= mg_breakdown();
+        const bool rof_kept = g_->mg && rof_allowed() && c <= g_->mg->rof && !cowered && !malfunction;
         faces[static_cast<std::size_t>(pair_face(c, w))] = effect(k, u, r, cowered, malfunction, rof_kept);
       }
     }
@@ -295,22 +330,30 @@ class Compiler {
     };
     if (u.eliminated) return end(kEndEliminated);
     if (fire_.stop_on == StopOn::kEffect && (u.status == Status::kBroken || reduced(u))) return end(kEndEffect);
-    if (malfunction) return end(kEndMalfunction);
-    if (cowered) return end(kEndCowered);
-    if (!rof_kept) return end(kEndRof);
-    if (fire_.max_shots && k + 1 >= *fire_.max_shots) return end(kEndShotCap);
-    l.next_state = state(fire_.max_shots ? k + 1 : 1, u);
+    // The group's fire is over: the next attack of the phase (A7.31), or the end.
+    auto over = [&](End e) {
+      if (gi_ + 1 == groups_.size()) return end(e);
+      l.next_state = state(gi_ + 1, 0, u);
+      return b_.leaf(l);
+    };
+    if (malfunction) return over(kEndMalfunction);
+    if (cowered) return over(kEndCowered);
+    if (!rof_kept) return over(kEndRof);
+    if (g_->max_shots && k + 1 >= *g_->max_shots) return over(kEndShotCap);
+    l.next_state = state(gi_, g_->max_shots ? k + 1 : 1, u);
     return b_.leaf(l);
   }
 
-  std::int32_t state(int k, const Unit& u) {
-    const auto key = std::tuple(k, u.tie());
+  std::int32_t state(std::size_t gi, int k, const Unit& u) {
+    const auto key = std::tuple(gi, k, u.tie());
     if (const auto it = states_.find(key); it != states_.end()) return it->second;
+    const Group& g = groups_[gi];
+    const std::string attack_no = k == 0 ? "1" : std::to_string(k + 1) + (g.max_shots ? "" : "+");
     const std::int32_t index = b_.reserve_state(
-        (k == 0 ? std::string("attack 1") : "attack " + std::to_string(k + 1) + (fire_.max_shots ? "" : "+")) +
+        (groups_.size() > 1 ? "firer " + std::to_string(gi + 1) + " " : std::string()) + "attack " + attack_no +
         ", target " + size_text(u.size) + " " + status_text(u) + (u.concealed ? ", concealed" : ""));
     states_.emplace(key, index);
-    todo_.push_back({k, u, index});
+    todo_.push_back({gi, k, u, index});
     return index;
   }
 
@@ -324,9 +367,9 @@ class Compiler {
   ShotExplain explain_attack(int k) const {
     ShotExplain e;
     e.direct_ift = true;
-    e.label = k == 0 ? (f_.fp > 0 && f_.mg ? "attack 1 (Fire Group: inherent FP and the MG)"
-                        : f_.mg            ? "attack 1 (the MG)"
-                                           : "attack 1 (inherent FP)")
+    e.label = k == 0 ? (g_->fp > 0 && g_->mg ? "attack 1 (Fire Group: inherent FP and the MG)"
+                        : g_->mg             ? "attack 1 (the MG)"
+                                             : "attack 1 (inherent FP)")
                      : "attacks 2+ (the MG alone, while it keeps its Multiple ROF)";
     std::string steps;
     const double fp = attack_fp(k, false, t_.broken, &steps);
@@ -347,27 +390,47 @@ class Compiler {
     if (t_.ffmo || t_.ffnam) e.effects.push_back("FFMO/FFNAM no longer apply once the target is pinned (A7.83)");
     if (cowers())
       e.effects.push_back(std::string("Cowering: Original doubles shift the attack ") +
-                          (f_.inexperienced ? "two columns left (A7.9, A19.33)" : "one column left (A7.9)") +
+                          (g_->inexperienced ? "two columns left (A7.9, A19.33)" : "one column left (A7.9)") +
                           ", left of the 1 FP column no effect, and end the MG's ROF");
     else
-      e.effects.push_back(f_.leader ? "no Cowering: a leader directs the attack (A7.9)"
-                                    : "no Cowering: the firer is exempt (A7.9)");
-    e.rof = f_.mg && rof_allowed() ? f_.mg->rof : 0;
-    e.breakdown = f_.mg ? mg_breakdown() : 12;
-    if (f_.mg)
+      e.effects.push_back(g_->leader ? "no Cowering: a leader directs the attack (A7.9)"
+                                     : "no Cowering: the firer is exempt (A7.9)");
+    e.rof = g_->mg && rof_allowed() ? g_->mg->rof : 0;
+    e.breakdown = g_->mg ? mg_breakdown() : 12;
+    if (g_->mg)
       e.effects.push_back("the MG malfunctions on an Original IFT DR >= " + std::to_string(mg_breakdown()) +
-                          "; the attack is still resolved (A9.7" + (f_.inexperienced ? ", A19.32" : "") + ")");
+                          "; the attack is still resolved (A9.7" + (g_->inexperienced ? ", A19.32" : "") + ")");
     return e;
   }
 
-  Explanation explain() const {
+  Explanation explain() {
     Explanation e;
     e.th_color = "not used: infantry fire has no To Hit DR (A7.3)";
-    e.shots.push_back(explain_attack(0));
-    if (f_.mg && rof_allowed() && f_.mg->rof > 0 && !(fire_.max_shots && *fire_.max_shots == 1))
-      e.shots.push_back(explain_attack(1));
     auto& n = e.notes;
     n = s_.units.notes;
+    std::vector<std::string> mg_notes;  // listed after the target's notes
+    for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
+      use_group(gi);
+      const std::string who = groups_.size() > 1 ? "firer " + std::to_string(gi + 1) + ", " : "";
+      e.shots.push_back(explain_attack(0));
+      e.shots.back().label = who + e.shots.back().label;
+      if (g_->mg && rof_allowed() && g_->mg->rof > 0 && !(g_->max_shots && *g_->max_shots == 1)) {
+        e.shots.push_back(explain_attack(1));
+        e.shots.back().label = who + e.shots.back().label;
+      }
+      if (g_->mg)
+        mg_notes.push_back(who + (rof_allowed() ? "the MG fires again alone while the colored dr <= its ROF " +
+                                               std::to_string(g_->mg->rof) +
+                                               " and it neither cowered nor malfunctioned (A9.2, A7.9)"
+                                         : std::string("no Multiple ROF: ") +
+                                               (g_->pinned ? "a pinned firer (A7.81)"
+                                                           : "AFPh fire that is not Opportunity Fire (A7.25)")));
+    }
+    if (groups_.size() > 1)
+      n.push_back(
+          "the firers attack one after another, each with its whole fire (its MG while it keeps its ROF), "
+          "the target's state carried from attack to attack (A7.31); the phase ends once the target is "
+          "eliminated (or, with stop_on = \"effect\", broken or Reduced)");
     const int lead = t_.leader.value_or(0);
     n.push_back("the target: one " + std::string(size_text(t_.personnel)) + (t_.broken ? ", broken," : "") +
                 " of morale " + std::to_string(morale()) + " (broken side " + std::to_string(broken_morale()) + ")" +
@@ -392,18 +455,13 @@ class Compiler {
     n.push_back(
         "reading: the target is alone in its Location, and its leader (target.leader) is only his DRM: his own MC "
         "and any LLMC are not rolled (A10.2)");
-    if (f_.mg)
-      n.push_back(rof_allowed()
-                      ? "the MG fires again alone while the colored dr <= its ROF " + std::to_string(f_.mg->rof) +
-                            " and it neither cowered nor malfunctioned (A9.2, A7.9)"
-                      : std::string("no Multiple ROF: ") + (fire_.pinned
-                                                                ? "a pinned firer (A7.81)"
-                                                                : "AFPh fire that is not Opportunity Fire (A7.25)"));
+    n.insert(n.end(), mg_notes.begin(), mg_notes.end());
     return e;
   }
 
  private:
   struct Todo {
+    std::size_t gi;
     int k;
     Unit u;
     std::int32_t index;
@@ -418,7 +476,10 @@ class Compiler {
     a.fill(-1);
     return a;
   }();
-  std::map<std::tuple<int, std::tuple<Personnel, Status, bool, bool>>, std::int32_t> states_;
+  std::vector<Group> groups_;
+  const Group* g_;  // the group whose attack is being built (use_group)
+  std::size_t gi_ = 0;
+  std::map<std::tuple<std::size_t, int, std::tuple<Personnel, Status, bool, bool>>, std::int32_t> states_;
   std::deque<Todo> todo_;
 };
 
@@ -465,23 +526,32 @@ std::optional<RulesError> check_infantry(const Situation& s) {
                "targets, A7.307)");
   if (!t.morale) return err("target.morale", "missing: the target's Morale Level, for its Morale Check (A10.1)");
   if (t.broken_morale && !t.morale) return err("target.broken_morale", "needs target.morale");
-  if (fire.range < 1)
-    return err("fire.range", "infantry fire at its own Location (TPBF, A7.21) is not modelled: range >= 1");
-  if (f.fp == 0 && !f.mg)
-    return err("firer.fp", "nothing fires: give the inherent FP (firer.fp) or a SW MG (firer.mg)");
-  if (f.fp > 0 && !f.normal_range)
-    return err("firer.normal_range", "missing: the Normal Range of the inherent FP (A7.22)");
-  if (f.fp == 0 && f.normal_range) return err("firer.normal_range", "no inherent FP fires (firer.fp = 0): remove it");
-  if (f.fp > 0 && fire.range > 2 * *f.normal_range)
-    return err("fire.range", "beyond twice the inherent FP's Normal Range " + std::to_string(*f.normal_range) +
-                                 ": it cannot fire (A7.22)");
-  if (f.mg) {
-    if (f.mg->fp < 1 || f.mg->normal_range < 1) return err("firer.mg", "needs its fp and normal_range");
-    if (fire.range > 2 * f.mg->normal_range)
-      return err("fire.range", "beyond twice the MG's Normal Range " + std::to_string(f.mg->normal_range) +
-                                   ": it cannot fire (A7.22)");
-    if (fire.range > 16 && !f.leader)
-      return err("fire.range", "a MG fires beyond 16 hexes only with a leader directing it (A9.4): set firer.leader");
+  // Each firer: the situation's [firer] and [fire], then each [[then]] attack (blamed on `then`).
+  const std::vector<Group> groups = groups_of(s);
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& g = groups[gi];
+    const auto key = [&](const char* first) { return gi == 0 ? first : "then"; };
+    const std::string who =
+        gi == 0 ? "" : "attack " + std::to_string(gi + 1) + " ([[then]] " + std::to_string(gi) + "): ";
+    auto no = [&](const char* first, const std::string& msg) { return err(key(first), who + msg); };
+    if (g.range < 1)
+      return no("fire.range", "infantry fire at its own Location (TPBF, A7.21) is not modelled: range >= 1");
+    if (g.fp == 0 && !g.mg)
+      return no("firer.fp", "nothing fires: give the inherent FP (firer.fp) or a SW MG (firer.mg)");
+    if (g.fp > 0 && !g.normal_range)
+      return no("firer.normal_range", "missing: the Normal Range of the inherent FP (A7.22)");
+    if (g.fp == 0 && g.normal_range) return no("firer.normal_range", "no inherent FP fires (firer.fp = 0): remove it");
+    if (g.fp > 0 && g.range > 2 * *g.normal_range)
+      return no("fire.range", "beyond twice the inherent FP's Normal Range " + std::to_string(*g.normal_range) +
+                                  ": it cannot fire (A7.22)");
+    if (g.mg) {
+      if (g.mg->fp < 1 || g.mg->normal_range < 1) return no("firer.mg", "needs its fp and normal_range");
+      if (g.range > 2 * g.mg->normal_range)
+        return no("fire.range", "beyond twice the MG's Normal Range " + std::to_string(g.mg->normal_range) +
+                                    ": it cannot fire (A7.22)");
+      if (g.range > 16 && !g.leader)
+        return no("fire.range", "a MG fires beyond 16 hexes only with a leader directing it (A9.4): set firer.leader");
+    }
   }
   if (fire.opportunity && fire.phase != Phase::kAdvancing)
     return err("fire.opportunity", "Opportunity Fire is in the Advancing Fire Phase (A7.25)");
@@ -504,6 +574,13 @@ std::optional<RulesError> check_infantry(const Situation& s) {
   if (ift_column(c.attack_fp(0, t.concealed, t.broken, &steps)) == 0)
     return err(f.fp > 0 ? "firer.fp" : "firer.mg",
                steps + " is below 1 FP: no IFT column, the attack has no effect (A7.3)");
+  for (std::size_t gi = 1; gi < c.num_groups(); ++gi) {  // at their best: the target revealed by then
+    c.use_group(gi);
+    steps.clear();
+    if (ift_column(c.attack_fp(0, false, t.broken, &steps)) == 0)
+      return err("then", "attack " + std::to_string(gi + 1) + " ([[then]] " + std::to_string(gi) + "): " + steps +
+                             " is below 1 FP: no IFT column, the attack has no effect (A7.3)");
+  }
   return std::nullopt;
 }
 
@@ -522,6 +599,7 @@ std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
       {t.leader.has_value(), "target.leader"},
       {t.elr.has_value(), "target.elr"},
       {t.encircled, "target.encircled"},
+      {!s.then.empty(), "then"},
   };
   for (const auto& [set, key] : keys)
     if (set)

@@ -262,3 +262,29 @@ TEST_CASE("infantry: what it refuses", "[asl][infantry]") {
   s.target.type = TargetType::kVehicle;
   CHECK(test::refusal(check(s)).rfind("target.type: infantry fire attacks Personnel", 0) == 0);
 }
+
+TEST_CASE("infantry: a second firer attacks the same target after the first (A7.31)", "[asl][infantry]") {
+  // Two 8 FP attacks without Cowering at a crew of morale 7. One attack from good order (the 8
+  // column as above; a crew is eliminated by any Casualty Reduction): eliminated 36 (1KIA) + 72
+  // (K/2) + 23 (Original 12 on o = 4..8) = 131; broken 175 + 220 + 70 = 465 (2MC d 6-11, 1MC d
+  // 7-11, NMC d 8-11); pinned 28 + 55 + 30 + 60 = 173; unharmed 527. From pinned: eliminated 131,
+  // broken 465, else still pinned. From broken: eliminated 36 + 72 + a failed MC (d >= 6, 7, 8:
+  // 7 x 26 + 11 x 21 + 5 x 15 = 488) = 596.
+  // P(eliminated) = (131 x 1296 + (527 + 173) x 131 + 465 x 596) / 1296^2 = 538616 / 1679616.
+  Situation sit = eight_fp();
+  sit.target.personnel = Personnel::kCrew;
+  InfantryAttack second;
+  second.fp = 8;
+  second.normal_range = 6;
+  second.cowers = false;
+  sit.then.push_back(second);
+  const Solved s = solve(sit);
+  CHECK(s.first("eliminated") == Approx(131 / k1296).margin(1e-12));
+  CHECK(s.phase("eliminated") == Approx(538616 / (k1296 * k1296)).margin(1e-12));
+  CHECK(s.shots() == Approx(1 + (1296 - 131) / k1296).margin(1e-12));
+  CHECK(s.end("target_eliminated") == Approx(538616 / (k1296 * k1296)).margin(1e-12));
+  // The second firer at 13 hexes, beyond twice its Normal Range: refused, naming it.
+  sit.then[0].range = 13;
+  CHECK(test::refusal(check(sit)) ==
+        "then: attack 2 ([[then]] 1): beyond twice the inherent FP's Normal Range 6: it cannot fire (A7.22)");
+}

@@ -202,7 +202,7 @@ void apply_armor(const Ctx& c, const std::string& path, const toml::node& n, Sit
   }
 }
 
-void apply_mg(const Ctx& c, const std::string& path, const toml::node& n, Situation& s, Lines* lines) {
+asl::SwMg read_mg(const Ctx& c, const std::string& path, const toml::node& n, Lines* lines) {
   const auto& table = read_table(c, path, n);
   asl::SwMg mg;
   for (const Entry& e : entries_in_file_order(table)) {
@@ -218,7 +218,57 @@ void apply_mg(const Ctx& c, const std::string& path, const toml::node& n, Situat
     if (lines != nullptr) (*lines)[sub] = line_of(e.pos);
   }
   require(c, table, path, {"fp", "normal_range"});
-  s.firer.mg = mg;
+  return mg;
+}
+
+void apply_mg(const Ctx& c, const std::string& path, const toml::node& n, Situation& s, Lines* lines) {
+  s.firer.mg = read_mg(c, path, n, lines);
+}
+
+/// [[then]]: the later attacks of infantry fire on the same target (A7.31), each a table of the
+/// firer's own keys (docs/infantry.md).
+std::vector<asl::InfantryAttack> read_then(const Ctx& c, const std::string& path, const toml::node& n) {
+  constexpr std::size_t kMaxAttacks = 16;
+  const toml::array& items = read_array(c, path, n, "an array of tables ([[then]])");
+  if (items.size() > kMaxAttacks)
+    fail(c, line_of(n), path, fmt::format("at most {} later attacks, got {}", kMaxAttacks, items.size()));
+  const std::vector<std::string> names = {"fp",     "normal_range", "mg",     "leader",   "inexperienced",
+                                          "cowers", "range",        "pinned", "max_shots"};
+  std::vector<asl::InfantryAttack> out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", path, i + 1);
+    const toml::table& t = read_table(c, at, items[i]);
+    asl::InfantryAttack a;
+    for (const Entry& e : entries_in_file_order(t)) {
+      const std::string sub = at + "." + e.key;
+      const toml::node& v = *e.node;
+      if (e.key == "fp")
+        a.fp = read_int(c, sub, v, 0, 200);
+      else if (e.key == "normal_range")
+        a.normal_range = read_int(c, sub, v, 1, 100);
+      else if (e.key == "mg")
+        a.mg = read_mg(c, sub, v, nullptr);
+      else if (e.key == "leader")
+        a.leader = read_int(c, sub, v, -3, 2);
+      else if (e.key == "inexperienced")
+        a.inexperienced = read_bool(c, sub, v);
+      else if (e.key == "cowers")
+        a.cowers = read_bool(c, sub, v);
+      else if (e.key == "range")
+        a.range = read_int(c, sub, v, 0, 200);
+      else if (e.key == "pinned")
+        a.pinned = read_bool(c, sub, v);
+      else if (e.key == "max_shots")
+        a.max_shots = read_int(c, sub, v, 1, 100);
+      else {
+        std::vector<std::string> known;
+        for (const std::string& k : names) known.push_back(at + "." + k);
+        unknown(c, line_of(e.pos), sub, known);
+      }
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 /// Every setting, in the order of the format's documentation.
@@ -228,7 +278,7 @@ const Schema<Situation>& schema() {
     s.keys.ruleset = "asl";
     s.keys.ruleset_expected = "\"asl\" or \"1943\"";  // the ruleset key chooses the loader
     s.keys.tables = {"firer", "target", "fire", "override", "movement", "sweep"};
-    s.keys.roots = {"units"};  // the unit libraries (docs/units.md), read by load()
+    s.keys.roots = {"units", "then"};  // the unit libraries (docs/units.md) and [[then]] attacks, read by load()
     s.add_string("name", [](Situation& sit) -> std::string& { return sit.name; });
     // [firer]
     s.add_string(
@@ -533,11 +583,22 @@ LoadedFile load(const std::shared_ptr<const Document>& doc, const LoadOptions& o
   defaults.name = std::filesystem::path(file).stem().string();
   std::shared_ptr<const UnitLibraries> libraries;
   int units_line = 1;
+  std::vector<asl::InfantryAttack> then;
+  int then_line = 0;
   Walked<Situation> w =
       walk(c, doc->root, schema(), options.max_situations, std::move(defaults), [&](const Item& item) {
+        if (item.path == "then") {
+          then_line = line_of(item.pos);
+          then = read_then(c, item.path, *item.node);
+          return;
+        }
         units_line = line_of(item.pos);
         libraries = read_unit_libraries(c, item.path, *item.node, options.max_file_bytes);
       });
+  if (then_line > 0) {
+    w.base.then = std::move(then);
+    w.set["then"] = then_line;  // a rules conflict in a later attack is blamed here
+  }
   check_movement_keys(c, w.items, w.base);
   bool names_unit = false;
   for (std::string_view role : kUnitRoles) {

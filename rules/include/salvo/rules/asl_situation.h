@@ -248,6 +248,21 @@ struct UnitRefs {
   std::vector<std::string> notes;       ///< for explain: which values came from which unit
 };
 
+/// A later attack of infantry fire on the same target in the same phase (A7.31): another firing
+/// unit or Fire Group, resolved after the ones before it ([[then]] in a situation file).
+struct InfantryAttack {
+  int fp = 0;                       ///< inherent FP
+  std::optional<int> normal_range;  ///< of the inherent FP
+  std::optional<SwMg> mg;
+  std::optional<int> leader;  ///< a leader directing this attack (A7.53)
+  bool inexperienced = false;
+  std::optional<bool> cowers;
+  std::optional<int> range;  ///< unset: fire.range
+  bool pinned = false;       ///< this firer is pinned (A7.8)
+  std::optional<int> max_shots;
+  friend bool operator==(const InfantryAttack&, const InfantryAttack&) = default;
+};
+
 struct Situation {
   std::string name;  ///< label for tables (file stem, sweep values)
   UnitRefs units;    ///< firer.unit, target.unit, movement.unit (docs/units.md)
@@ -256,6 +271,7 @@ struct Situation {
   Fire fire;
   Override override_;
   std::optional<Movement> movement;  ///< set: the situation is this movement roll, not a shot (D2)
+  std::vector<InfantryAttack> then;  ///< infantry fire: the attacks after the first, in order (A7.31)
 };
 
 }  // namespace salvo::asl
