@@ -391,7 +391,7 @@ class Compiler {
     if (cowers())
       e.effects.push_back(std::string("Cowering: Original doubles shift the attack ") +
                           (g_->inexperienced ? "two columns left (A7.9, A19.33)" : "one column left (A7.9)") +
-                          ", left of the 1 FP column no effect, and end the MG's ROF");
+                          ", left of the 1 FP column no effect" + (g_->mg ? ", and end the MG's ROF" : ""));
     else
       e.effects.push_back(g_->leader ? "no Cowering: a leader directs the attack (A7.9)"
                                      : "no Cowering: the firer is exempt (A7.9)");
