@@ -88,6 +88,8 @@ struct Group {
   bool cowers = true;
   int range = 1;
   bool pinned = false;
+  bool opportunity = false;
+  int extra_drm = 0;
   std::optional<int> max_shots;
 };
 
@@ -96,10 +98,10 @@ std::vector<Group> groups_of(const Situation& s) {
   std::vector<Group> out;
   const Firer& f = s.firer;
   out.push_back({f.fp, f.normal_range, f.mg, f.leader, f.inexperienced, cowers(f.cowers), s.fire.range, s.fire.pinned,
-                 s.fire.max_shots});
+                 s.fire.opportunity, s.fire.extra_drm, s.fire.max_shots});
   for (const InfantryAttack& a : s.then)
     out.push_back({a.fp, a.normal_range, a.mg, a.leader, a.inexperienced, cowers(a.cowers),
-                   a.range.value_or(s.fire.range), a.pinned, a.max_shots});
+                   a.range.value_or(s.fire.range), a.pinned, a.opportunity, a.extra_drm, a.max_shots});
   return out;
 }
 
@@ -173,7 +175,7 @@ class Compiler {
       if (steps != nullptr) *steps += std::string(", halved: ") + why;
     };
     halve(concealed, "concealed target, Area Fire (A7.23, A12.13)");
-    halve(fire_.phase == Phase::kAdvancing && !fire_.opportunity, "Advancing Fire Phase (A7.24)");
+    halve(fire_.phase == Phase::kAdvancing && !g_->opportunity, "Advancing Fire Phase (A7.24)");
     halve(g_->pinned, "pinned firer (A7.8, A7.81)");
     return total;
   }
@@ -189,7 +191,7 @@ class Compiler {
       if (t_.ffnam) add_modifier(m, drm, "FFNAM", -1, "A4.6, A8.13");
       if (t_.ffmo) add_modifier(m, drm, "FFMO", -1, "A4.6, A8.13");
     }
-    add_modifier(m, drm, "other DRM", fire_.extra_drm, "[extra_drm]");
+    add_modifier(m, drm, "other DRM", g_->extra_drm, "[extra_drm]");
     return drm;
   }
 
@@ -199,7 +201,7 @@ class Compiler {
   int cower_shift() const { return g_->inexperienced ? 2 : 1; }                         // A19.33
   int mg_breakdown() const { return g_->mg->breakdown - (g_->inexperienced ? 1 : 0); }  // A19.32
   // A7.81: a pinned firer has no Multiple ROF; A7.25: in the AFPh only an Opportunity Firer has.
-  bool rof_allowed() const { return !g_->pinned && !(fire_.phase == Phase::kAdvancing && !fire_.opportunity); }
+  bool rof_allowed() const { return !g_->pinned && !(fire_.phase == Phase::kAdvancing && !g_->opportunity); }
 
   Link attack(int k, const Unit& u) {
     const int column = ift_column(attack_fp(k, u.concealed, u.status == Status::kBroken, nullptr));
@@ -420,11 +422,11 @@ class Compiler {
       }
       if (g_->mg)
         mg_notes.push_back(who + (rof_allowed() ? "the MG fires again alone while the colored dr <= its ROF " +
-                                               std::to_string(g_->mg->rof) +
-                                               " and it neither cowered nor malfunctioned (A9.2, A7.9)"
-                                         : std::string("no Multiple ROF: ") +
-                                               (g_->pinned ? "a pinned firer (A7.81)"
-                                                           : "AFPh fire that is not Opportunity Fire (A7.25)")));
+                                                      std::to_string(g_->mg->rof) +
+                                                      " and it neither cowered nor malfunctioned (A9.2, A7.9)"
+                                                : std::string("no Multiple ROF: ") +
+                                                      (g_->pinned ? "a pinned firer (A7.81)"
+                                                                  : "AFPh fire that is not Opportunity Fire (A7.25)")));
     }
     if (groups_.size() > 1)
       n.push_back(
@@ -536,6 +538,8 @@ std::optional<RulesError> check_infantry(const Situation& s) {
     auto no = [&](const char* first, const std::string& msg) { return err(key(first), who + msg); };
     if (g.range < 1)
       return no("fire.range", "infantry fire at its own Location (TPBF, A7.21) is not modelled: range >= 1");
+    if (g.opportunity && fire.phase != Phase::kAdvancing)
+      return no("fire.opportunity", "Opportunity Fire is in the Advancing Fire Phase (A7.25)");
     if (g.fp == 0 && !g.mg)
       return no("firer.fp", "nothing fires: give the inherent FP (firer.fp) or a SW MG (firer.mg)");
     if (g.fp > 0 && !g.normal_range)
@@ -553,8 +557,6 @@ std::optional<RulesError> check_infantry(const Situation& s) {
         return no("fire.range", "a MG fires beyond 16 hexes only with a leader directing it (A9.4): set firer.leader");
     }
   }
-  if (fire.opportunity && fire.phase != Phase::kAdvancing)
-    return err("fire.opportunity", "Opportunity Fire is in the Advancing Fire Phase (A7.25)");
   if (fire.phase == Phase::kBounding)
     return err(
         "fire.phase",

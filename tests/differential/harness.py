@@ -6,6 +6,7 @@ them:
 
   * the command line (`arguments`, `parse`): SALVO [--count N] [--seed S] [--keep DIR] [--show K]
     [-v] [--show-refusals] [--salvo-reading NAME ...], usage errors exiting 2;
+  * drawing situations, a share of them meant to be refused (`draw`);
   * the situation files (`toml_text`);
   * running salvo (`Run.salvo`, `Run.odds`: `salvo odds FILE --format json`, its exact results as
     {block: {quantity: p or mean}});
@@ -28,6 +29,26 @@ import time
 
 TOL = 1e-9
 BLOCKS = ("first_shot", "phase")
+
+
+# ---------------------------------------------------------------- situations
+def draw(r, gen, refusal, break_it, refused_share):
+    """A random situation and the refusal the model predicts for it (None: accepted).
+
+    A share `refused_share` of the draws is a valid situation `break_it(sit, r)` then makes one
+    that must be refused; the rest are valid ones (`gen(r)` redrawn until `refusal` is None).
+    """
+    if r.random() < refused_share:
+        while True:
+            sit = gen(r)
+            if refusal(sit) is None:
+                break
+        sit = break_it(sit, r)
+        return sit, refusal(sit)
+    while True:
+        sit = gen(r)
+        if refusal(sit) is None:
+            return sit, None
 
 
 # ---------------------------------------------------------------- command line

@@ -9,15 +9,27 @@ every ordered (colored, white) IFT DR and every MC/TC DR enumerated.
 
 What it models:
 
-* The attacks of the phase (a Markov chain, state = target status good/pinned/broken, size
+* The IFT attacks of one attack (a Markov chain, state = target status good/pinned/broken, size
   squad/half_squad/crew or eliminated, concealment, the "at least once" events seen so far and,
-  with fire.max_shots, the attacks made): the first attack is the Fire Group of the inherent FP
+  with its max_shots, the IFT attacks made): the first is the Fire Group of the inherent FP
   and the SW MG (A7.5, A7.55), then the MG alone as long as it keeps its Multiple ROF (A9.2:
   Original colored dr <= ROF; not after Cowering (A7.9), a malfunction (A9.7), by a pinned firer
   (A7.81) or in the AFPh without Opportunity Fire (A7.25)).  Without max_shots the chain has no
   bound on the attacks: every state change is monotone (status only worsens, the unit only
   shrinks, concealment and the events are only lost/gained), so the only cycles are self loops,
   summed geometrically.
+* Several attacks at the one target in the phase (A7.31: "A target may be attacked any number of
+  times during a fire phase ..., but when a result is called for by the IFT it is resolved prior
+  to making any other attack on that target"): [firer]/[fire] is the first attack, each
+  [[then]] table one more, in file order (docs/infantry.md, "Several attacks on one target in
+  one phase").  Each is made whole (its Fire Group, then its MG alone while it keeps its ROF)
+  before the next, with its own FP, Normal Range, MG, leader, Inexperience, Cowering, range,
+  pinned status and max_shots; the target's state (status, size, concealment) carries; the
+  phase ends when the target is eliminated (or, stop_on = "effect", broken or Reduced) or
+  after the last attack, and its end_* is why its last IFT attack ended.  The "at least once"
+  events of the attacks are joined by union, so the phase is a forward pass over the attacks
+  of the distribution of (state, events), each attack's own chain memoized by its start state.
+  READING: fire.opportunity and fire.extra_drm are the first attack's only (Model.__init__).
 * FP (A7.2: fractions kept, modifiers cumulative): Long Range x1/2 (A7.22), Point Blank x2 at
   range 1 (A7.21), then x1/2 each for a concealed target (A7.23, A12.13), the AFPh without
   Opportunity Fire (A7.24) and a pinned firer (A7.8 inherent FP, A7.81 MG Area Fire); the
@@ -148,6 +160,12 @@ READINGS = {
     "no-mg-ends-rof":
         "a phase without an MG ends \"rof_exhausted\" even when its only attack cowered (the "
         "default takes the order of end_* literally: cowered comes first)",
+    "then-shares-extra-drm":
+        "fire.extra_drm applies to every [[then]] attack too (the default: the first "
+        "attack's only, as \"[fire] is the first attack\")",
+    "then-shares-opportunity":
+        "fire.opportunity makes every [[then]] attack Opportunity Fire too (the default: the "
+        "first attack's only; Opportunity Fire is declared unit by unit, A7.25)",
 }
 
 # SPEC-vs-RULE: where the situation format (followed by default) departs from the rule text.
@@ -175,24 +193,38 @@ READINGS = {
 
 
 # --------------------------------------------------------------------------- the situation
-def refusal(sit):
-    """Why the situation format says salvo must refuse this situation (exit 2), or None.
-    Only the refusals it lists, plus the key ranges it states."""
-    f, t, fi = sit["firer"], sit["target"], sit["fire"]
+THEN_KEYS = ("fp", "normal_range", "mg", "leader", "inexperienced", "cowers", "range", "pinned",
+             "max_shots")
+
+
+def attack_refusal(f, rng, has_leader):
+    """Why one attack's own keys make salvo refuse the situation, or None: the firer's fp,
+    normal_range and mg at range rng (the first attack's [firer], or a [[then]])."""
     fp = f.get("fp", 0)
     mg = f.get("mg")
-    rng = fi.get("range")
-    phase = fi.get("phase", "prep")
     if rng is None or rng < 1:
         return "range below 1"
-    if fp > 0 and "normal_range" not in f:
+    if fp > 0 and f.get("normal_range") is None:
         return "fp > 0 without normal_range"
     if fp > 0 and rng > 2 * f["normal_range"]:
         return "range beyond twice the inherent Normal Range (A7.22)"
     if mg is not None and rng > 2 * mg["normal_range"]:
         return "range beyond twice the MG's Normal Range (A7.22)"
-    if mg is not None and rng > 16 and "leader" not in f:
+    if mg is not None and rng > 16 and not has_leader:
         return "MG beyond 16 hexes without a leader (A9.4)"
+    if fp == 0 and mg is None:
+        return "no FP and no MG"
+    return None
+
+
+def refusal(sit):
+    """Why the situation format says salvo must refuse this situation (exit 2), or None.
+    Only the refusals it lists, plus the key ranges it states."""
+    f, t, fi = sit["firer"], sit["target"], sit["fire"]
+    phase = fi.get("phase", "prep")
+    why = attack_refusal(f, fi.get("range"), "leader" in f)
+    if why is not None:
+        return why
     if (t.get("ffmo") or t.get("ffnam")) and phase != "defensive":
         return "FFMO/FFNAM outside Defensive First Fire"
     if t.get("ffmo") and t.get("tem", 0) > 0:
@@ -203,29 +235,78 @@ def refusal(sit):
         return "a broken unit cannot be concealed (A12.12, A12.14)"
     if fi.get("stop_on", "destroyed") not in ("destroyed", "effect"):
         return "stop_on other than destroyed/effect"
-    if fp == 0 and mg is None:
-        return "no FP and no MG"
     if fi.get("opportunity") and phase != "advancing":
         return "Opportunity Fire outside the AFPh"
-    if Model(sit).first_fp() < 1:
+    # [[then]] (docs/infantry.md "Several attacks on one target in one phase"): each takes the
+    # keys THEN_KEYS only (the nationality, the phase and the target are the first attack's),
+    # range defaulting to fire.range; each is an attack of its own and must be one.
+    for i, th in enumerate(sit.get("then", [])):
+        bad = sorted(set(th) - set(THEN_KEYS))
+        if bad:
+            return "[[then]] %d: key %s is not a [[then]] key" % (i + 1, bad[0])
+        why = attack_refusal(th, th.get("range", fi.get("range")), "leader" in th)
+        if why is not None:
+            return "[[then]] %d: %s" % (i + 1, why)
+        if th.get("max_shots") is not None and not 1 <= th["max_shots"] <= 100:
+            return "[[then]] %d: max_shots outside 1..100" % (i + 1)
+    m = Model(sit)
+    if m.total_fp(0, True, m.conc0, m.broken0) < 1:
         return "first attack below 1 FP"
+    for a in range(1, len(m.attacks)):
+        # READING (a refusal docs/infantry.md does not list; the first attack's, extended): a
+        # later attack whose own FP is below 1 against the target as it starts the phase - its
+        # concealment left out, as it may be lost before - is refused like the first attack.
+        if m.total_fp(a, True, False, m.broken0) < 1:
+            return "[[then]] %d below 1 FP" % a
     return None
+
+
+class Attack:
+    """One firer's attack (A7.31: "a target may be attacked any number of times during a fire
+    phase"): the first is [firer] with fire.range/pinned/max_shots, each later one a [[then]].
+    It is made whole - its Fire Group, then its MG alone while it keeps its Multiple ROF -
+    before the next begins."""
+
+    def __init__(self, f, rng, pinned, cap, opp, extra, nationality):
+        self.fp = f.get("fp", 0)
+        self.nr = f.get("normal_range")
+        self.leader = f.get("leader")                     # None: no leader directs
+        self.inexp = f.get("inexperienced", False)
+        # A7.9: Finns do not cower unless cowers = true; the nationality is the first
+        # attack's for every attack (docs/infantry.md)
+        self.cowers = f.get("cowers", nationality != "finnish")
+        mg = f.get("mg")
+        self.mg = None
+        if mg is not None:
+            self.mg = dict(fp=mg["fp"], nr=mg["normal_range"], rof=mg.get("rof", 0),
+                           b=mg.get("breakdown", 12) - (1 if self.inexp else 0))   # A19.32
+        self.rng = rng
+        self.pinned = pinned
+        self.cap = cap
+        self.opp = opp
+        self.extra = extra
 
 
 class Model:
     def __init__(self, sit, readings=()):
         self.r = set(readings)
         f, t, fi = sit["firer"], sit["target"], sit["fire"]
-        self.fp = f.get("fp", 0)
-        self.nr = f.get("normal_range")
-        self.leader = f.get("leader")                     # None: no leader directs
-        self.inexp = f.get("inexperienced", False)
-        self.cowers = f.get("cowers", f.get("nationality") != "finnish")
-        mg = f.get("mg")
-        self.mg = None
-        if mg is not None:
-            self.mg = dict(fp=mg["fp"], nr=mg["normal_range"], rof=mg.get("rof", 0),
-                           b=mg.get("breakdown", 12) - (1 if self.inexp else 0))   # A19.32
+        nat = f.get("nationality")
+        self.attacks = [Attack(f, fi["range"], fi.get("pinned", False), fi.get("max_shots"),
+                               fi.get("opportunity", False), fi.get("extra_drm", 0), nat)]
+        for th in sit.get("then", []):
+            # docs/infantry.md: a [[then]]'s range defaults to fire.range, its pinned and
+            # max_shots to none.  READING (the page lists the nationality, the phase and the
+            # target as the first attack's, and says "[fire] is the first attack"; it does not
+            # say whether fire.opportunity and fire.extra_drm also belong to the later
+            # attacks, which cannot set them): both are the first attack's only.  Opportunity
+            # Fire is declared unit by unit (A7.25), so a later firer in the AFPh is halved
+            # (A7.24) and has no Multiple ROF; fire.extra_drm, "any other DRM", is read as the
+            # first attack's.  Alternatives: then-shares-opportunity, then-shares-extra-drm.
+            opp = fi.get("opportunity", False) if "then-shares-opportunity" in self.r else False
+            extra = fi.get("extra_drm", 0) if "then-shares-extra-drm" in self.r else 0
+            self.attacks.append(Attack(th, th.get("range", fi["range"]), th.get("pinned", False),
+                                       th.get("max_shots"), opp, extra, nat))
         self.size0 = t.get("personnel", SQUAD)
         enc = 1 if t.get("encircled", False) else 0      # A7.7: one level lower morale
         self.morale = t["morale"] - enc
@@ -238,82 +319,82 @@ class Model:
         self.conc0 = t.get("concealed", False)
         self.ffmo = t.get("ffmo", False)
         self.ffnam = t.get("ffnam", False)
-        self.rng = fi["range"]
         self.phase = fi.get("phase", "prep")
-        self.opp = fi.get("opportunity", False)
-        self.pinned = fi.get("pinned", False)
-        self.extra = fi.get("extra_drm", 0)
-        self.cap = fi.get("max_shots")
         self.stop_on = fi.get("stop_on", "destroyed")
         self._attack_memo = {}
         self._chain_memo = {}
+        self._firer_memo = {}
 
     # ---------------------------------------------------------------- one attack
-    def elements(self, first):
-        """(FP, Normal Range, is the MG) of each firing element of an attack."""
+    def elements(self, a, first):
+        """(FP, Normal Range, is the MG) of each firing element of an IFT attack of attack a."""
+        at = self.attacks[a]
         els = []
-        if first and self.fp > 0:
-            els.append((self.fp, self.nr, False))
-        if self.mg is not None:
-            els.append((self.mg["fp"], self.mg["nr"], True))
+        if first and at.fp > 0:
+            els.append((at.fp, at.nr, False))
+        if at.mg is not None:
+            els.append((at.mg["fp"], at.mg["nr"], True))
         return els
 
-    def total_fp(self, first, concealed, broken):
+    def total_fp(self, a, first, concealed, broken):
+        at = self.attacks[a]
         total = F(0)
-        for fp, nr, is_mg in self.elements(first):
+        for fp, nr, is_mg in self.elements(a, first):
             x = F(fp)
-            if self.rng > nr:
+            if at.rng > nr:
                 x /= 2                                    # A7.22 Long Range
-            if self.rng == 1:
+            if at.rng == 1:
                 x *= 2                                    # A7.21 Point Blank
             if concealed:
                 x /= 2                                    # A7.23, A12.13 Area Fire
-            elif is_mg and self.rng >= 17 and not broken:
+            elif is_mg and at.rng >= 17 and not broken:
                 # A9.4, A12.14 EX "6 x 1/2 [Long Range] x 1/2 [treated as Concealed target
                 # (Mandatory Fire Direction; 9.4)]": an MG at >= 17 hexes treats unconcealed,
                 # unbroken Infantry as concealed (salvo follows the rule text here).
                 x /= 2
-            if self.phase == "advancing" and not self.opp:
+            if self.phase == "advancing" and not at.opp:
                 x /= 2                                    # A7.24 AFPh
-            if self.pinned:
+            if at.pinned:
                 x /= 2                                    # A7.8 inherent, A7.81 MG Area Fire
             total += x
         return total
 
-    def first_fp(self):
-        return self.total_fp(True, self.conc0, self.broken0)
-
-    def drm(self, status):
-        d = (self.leader or 0) + self.tem + self.hind + self.extra
+    def drm(self, a, status):
+        at = self.attacks[a]
+        d = (at.leader or 0) + self.tem + self.hind + at.extra
         if status != PINNED:                              # A7.83, A8.14
             # A6.7 "a Hindrance always negates ... FFMO": salvo refuses FFMO with a hindrance
             # (refusal()), so the two never meet here.
             d -= int(self.ffmo) + int(self.ffnam)
         return d
 
-    def attack(self, state, first):
-        """One attack on the target in state (status, size, concealed): a list of
-        (p, new state, events, malfunctioned, cowered, MG keeps its Multiple ROF)."""
-        key = (state, first)
+    def attack(self, a, state, first):
+        """One IFT attack of attack a on the target in state (status, size, concealed): a list
+        of (p, new state, events, malfunctioned, cowered, MG keeps its Multiple ROF)."""
+        key = (a, state, first)
         if key in self._attack_memo:
             return self._attack_memo[key]
+        at = self.attacks[a]
         status, size, conc = state
-        col = column_index(self.total_fp(first, conc, status == BROKEN))
-        drm = self.drm(status)
-        mg_fires = self.mg is not None                     # the MG is in every attack
-        acc = {}
+        col = column_index(self.total_fp(a, first, conc, status == BROKEN))
+        drm = self.drm(a, status)
+        mg_fires = at.mg is not None                       # the MG is in every IFT attack
+        dr = {}                                           # (result, flags): IFT DRs of 36
         for c, w in DICE:
             orig = c + w
-            cowered = c == w and self.leader is None and self.cowers         # A7.9
-            shift = (2 if self.inexp else 1) if cowered else 0                # A19.33
+            cowered = c == w and at.leader is None and at.cowers             # A7.9
+            shift = (2 if at.inexp else 1) if cowered else 0                  # A19.33
             if col is None or col - shift < 0:
                 res = "-"                                 # no column / cowered off the IFT
             else:
                 res = ift(col - shift, orig + drm)
-            malf = mg_fires and orig >= self.mg["b"]                          # A9.7
-            keeps = (mg_fires and c <= self.mg["rof"] and not cowered and not malf
-                     and not self.pinned                                      # A7.81
-                     and not (self.phase == "advancing" and not self.opp))    # A7.25
+            malf = mg_fires and orig >= at.mg["b"]                            # A9.7
+            keeps = (mg_fires and c <= at.mg["rof"] and not cowered and not malf
+                     and not at.pinned                                        # A7.81
+                     and not (self.phase == "advancing" and not at.opp))      # A7.25
+            dr[res, malf, cowered, keeps] = dr.get((res, malf, cowered, keeps), 0) + 1
+        acc = {}
+        for (res, malf, cowered, keeps), n in dr.items():
             ev0 = set(result_flags(res))
             if cowered:
                 ev0.add("p_cowered")
@@ -326,7 +407,7 @@ class Model:
                 if st[0] == BROKEN or st[1] == DEAD:
                     ev = ev | {"p_broken_or_worse"}   # broken (however) or eliminated after it
                 k = ((st[0], st[1], conc2), frozenset(ev0 | ev), malf, cowered, keeps)
-                acc[k] = acc.get(k, 0) + P36 * p
+                acc[k] = acc.get(k, 0) + F(n, 36) * p
         out = [(p,) + k for k, p in acc.items()]
         self._attack_memo[key] = out
         return out
@@ -430,8 +511,10 @@ class Model:
     def reduced(self, size):
         return self.size0 == SQUAD and size == HS
 
-    def end(self, state, malf, cowered, keeps, shots):
-        """Why the phase ends after an attack (the first that applies), or None."""
+    def end(self, a, state, malf, cowered, keeps, shots):
+        """Why attack a ends after an IFT attack (the first that applies), or None.  shots: the
+        IFT attacks attack a has made."""
+        at = self.attacks[a]
         status, size, _ = state
         if size == DEAD:
             return "target_eliminated"
@@ -446,38 +529,42 @@ class Model:
                 return "target_effect"
         if malf:
             return "malfunction"
-        if cowered and not (self.mg is None and "no-mg-ends-rof" in self.r):
+        if cowered and not (at.mg is None and "no-mg-ends-rof" in self.r):
             # READING: the first that applies, so an attack without an MG that cowers ends
-            # the phase "cowered", not "rof_exhausted" (alternative: no-mg-ends-rof)
+            # "cowered", not "rof_exhausted" (alternative: no-mg-ends-rof)
             return "cowered"
         if not keeps:
             return "rof_exhausted"
-        if self.cap is not None and shots >= self.cap:
+        if at.cap is not None and shots >= at.cap:
+            # a [[then]]'s max_shots caps its own IFT attacks, fire.max_shots the first
+            # attack's (docs/infantry.md: "[fire] is the first attack"; a [[then]]'s max_shots
+            # defaults to none)
             return "shot_cap"
         return None
 
     def initial(self):
         return (BROKEN if self.broken0 else GOOD, self.size0, self.conc0)
 
-    def chain(self, state, events, shots):
-        """The rest of the phase from a target in state after `shots` attacks, events seen so
-        far: ({(final state, events, end): p}, expected further attacks)."""
-        key = (state, events, shots if self.cap is not None else None)
+    def chain(self, a, state, events, shots):
+        """The rest of attack a (its MG alone) on a target in state after `shots` IFT attacks,
+        events seen so far in it: ({(final state, events, end): p}, expected further IFT
+        attacks)."""
+        key = (a, state, events, shots if self.attacks[a].cap is not None else None)
         if key in self._chain_memo:
             return self._chain_memo[key]
         dist = {}
-        e = F(1)                                        # this attack
+        e = F(1)                                        # this IFT attack
         loop = F(0)
-        for p, st, ev, malf, cow, keeps in self.attack(state, False):
+        for p, st, ev, malf, cow, keeps in self.attack(a, state, False):
             ev2 = events | ev
-            why = self.end(st, malf, cow, keeps, shots + 1)
+            why = self.end(a, st, malf, cow, keeps, shots + 1)
             if why is not None:
                 k = (st, ev2, why)
                 dist[k] = dist.get(k, 0) + p
-            elif self.cap is None and st == state and ev2 == events:
+            elif self.attacks[a].cap is None and st == state and ev2 == events:
                 loop += p                               # the only kind of cycle: a self loop
             else:
-                d2, e2 = self.chain(st, ev2, shots + 1)
+                d2, e2 = self.chain(a, st, ev2, shots + 1)
                 for k, q in d2.items():
                     dist[k] = dist.get(k, 0) + p * q
                 e += p * e2
@@ -489,26 +576,57 @@ class Model:
         self._chain_memo[key] = (dist, e)
         return dist, e
 
+    def whole_attack(self, a, state):
+        """Attack a made whole on a target in state: ({(final state, its events, end): p},
+        expected IFT attacks).  The events are attack a's own: the phase's are their union
+        with those before it (each event is "at least once", so the union is exact)."""
+        key = (a, state)
+        if key in self._firer_memo:
+            return self._firer_memo[key]
+        dist = {}
+        e = F(1)
+        for p, st, ev, malf, cow, keeps in self.attack(a, state, True):
+            why = self.end(a, st, malf, cow, keeps, 1)
+            if why is not None:
+                k = (st, ev, why)
+                dist[k] = dist.get(k, 0) + p
+            else:
+                d2, e2 = self.chain(a, st, ev, 1)
+                for k, q in d2.items():
+                    dist[k] = dist.get(k, 0) + p * q
+                e += p * e2
+        self._firer_memo[key] = (dist, e)
+        return dist, e
+
     def window_first(self):
         dist = {}
-        for p, st, ev, malf, cow, keeps in self.attack(self.initial(), True):
+        for p, st, ev, malf, cow, keeps in self.attack(0, self.initial(), True):
             k = (st, ev, None)
             dist[k] = dist.get(k, 0) + p
         return dist, F(1)
 
     def window_phase(self):
+        """A7.31: the attacks in file order, each resolved whole before the next, the target's
+        state carried.  The phase ends when the target is eliminated (or, stop_on = "effect",
+        broken or Reduced) or after the last attack; its end_* is why its last IFT attack
+        ended (docs/infantry.md)."""
+        last = len(self.attacks) - 1
+        pending = {(self.initial(), frozenset()): F(1)}   # (state, events) before attack a
         dist = {}
-        e = F(1)
-        for p, st, ev, malf, cow, keeps in self.attack(self.initial(), True):
-            why = self.end(st, malf, cow, keeps, 1)
-            if why is not None:
-                k = (st, ev, why)
-                dist[k] = dist.get(k, 0) + p
-            else:
-                d2, e2 = self.chain(st, ev, 1)
-                for k, q in d2.items():
-                    dist[k] = dist.get(k, 0) + p * q
-                e += p * e2
+        e = F(0)
+        for a in range(last + 1):
+            nxt = {}
+            for (state, events), p in pending.items():
+                d, ea = self.whole_attack(a, state)
+                e += p * ea
+                for (st, ev, why), q in d.items():
+                    if a == last or why in ("target_eliminated", "target_effect"):
+                        k = (st, events | ev, why)
+                        dist[k] = dist.get(k, 0) + p * q
+                    else:
+                        k = (st, events | ev)
+                        nxt[k] = nxt.get(k, 0) + p * q
+            pending = nxt
         return dist, e
 
     def outcome(self, state):
@@ -521,7 +639,7 @@ class Model:
 
     def quantities(self, dist, e, with_end):
         names = list(P_NAMES)
-        if self.mg is not None:
+        if any(at.mg is not None for at in self.attacks):
             names.append("p_malfunction")
         if self.elr is not None:
             names.append("p_replaced")
@@ -553,6 +671,58 @@ class Model:
 
 
 # --------------------------------------------------------------------------- the generator
+def gen_firer_keys(r, d):
+    """A firer's own keys (the first attack's [firer] or a [[then]]) into d: inexperienced,
+    cowers, leader, fp and normal_range, mg.  -> whether it has an MG."""
+    if r.random() < 0.25:
+        d["inexperienced"] = r.random() < 0.8
+    if r.random() < 0.15:
+        d["cowers"] = r.random() < 0.5
+    if r.random() < 0.35:
+        d["leader"] = r.choice([-3, -2, -2, -1, -1, -1, 0, 0, 1, 2])
+    has_mg = r.random() < 0.65
+    if has_mg and r.random() < 0.2:
+        d["fp"] = 0
+    else:
+        d["fp"] = r.choice([1, 2, 2, 3, 4, 4, 4, 5, 6, 6, 7, 8, 8, 10, 12, 14, 16, 20, 24,
+                            30, 36, 45, 60, 200])
+        d["normal_range"] = r.choice([1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 12])
+    if has_mg:
+        mg = {"fp": r.choice([1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 12, 50]),
+              "normal_range": r.choice([2, 4, 6, 6, 8, 10, 12, 16, 50])}
+        if r.random() < 0.85:
+            mg["rof"] = r.choice([0, 1, 2, 2, 3, 3, 3])
+        if r.random() < 0.4:
+            mg["breakdown"] = r.choice([2, 9, 10, 10, 11, 11, 12])
+        d["mg"] = mg
+    return has_mg
+
+
+def pick_range(r, d):
+    """A range mostly legal for every element of firer keys d."""
+    nrs = [x for x in (d.get("normal_range"), d.get("mg", {}).get("normal_range")) if x]
+    lo = min(nrs)
+    return r.choice([1, 1, 2, 3, lo, lo, lo + 1, 2 * lo, r.randint(1, 2 * lo),
+                     r.randint(1, 2 * max(nrs))])
+
+
+def gen_then(r, fire):
+    """One [[then]] attack: its own firer keys, range (often left to fire.range), pinned and
+    max_shots (docs/infantry.md)."""
+    th = {}
+    has_mg = gen_firer_keys(r, th)
+    if r.random() < 0.55:
+        th["range"] = pick_range(r, th)
+    rng = th.get("range", fire["range"])
+    if rng > 16 and has_mg and "leader" not in th and r.random() < 0.8:
+        th["leader"] = r.choice([-1, 0])
+    if r.random() < 0.12:
+        th["pinned"] = True
+    if r.random() < 0.25:
+        th["max_shots"] = r.choice([1, 1, 2, 2, 3, 4, 6])
+    return th
+
+
 def gen_situation(r):
     """A random situation over the whole key space, weighted toward the cases that matter."""
     firer = {"weapon": "infantry"}
@@ -563,32 +733,8 @@ def gen_situation(r):
         firer["nationality"] = r.choice(["german", "russian", "british", "american"])
     elif u < 0.7:
         firer["nationality"] = "finnish"
-    if r.random() < 0.25:
-        firer["inexperienced"] = r.random() < 0.8
-    if r.random() < 0.15:
-        firer["cowers"] = r.random() < 0.5
-    if r.random() < 0.35:
-        firer["leader"] = r.choice([-3, -2, -2, -1, -1, -1, 0, 0, 1, 2])
-    has_mg = r.random() < 0.65
-    if has_mg and r.random() < 0.2:
-        firer["fp"] = 0
-    else:
-        firer["fp"] = r.choice([1, 2, 2, 3, 4, 4, 4, 5, 6, 6, 7, 8, 8, 10, 12, 14, 16, 20, 24,
-                                30, 36, 45, 60, 200])
-        firer["normal_range"] = r.choice([1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 12])
-    if has_mg:
-        mg = {"fp": r.choice([1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 12, 50]),
-              "normal_range": r.choice([2, 4, 6, 6, 8, 10, 12, 16, 50])}
-        if r.random() < 0.85:
-            mg["rof"] = r.choice([0, 1, 2, 2, 3, 3, 3])
-        if r.random() < 0.4:
-            mg["breakdown"] = r.choice([2, 9, 10, 10, 11, 11, 12])
-        firer["mg"] = mg
-    # the range: mostly legal for every element
-    nrs = [x for x in (firer.get("normal_range"), firer.get("mg", {}).get("normal_range")) if x]
-    lo = min(nrs)
-    rng = r.choice([1, 1, 2, 3, lo, lo, lo + 1, 2 * lo, r.randint(1, 2 * lo),
-                    r.randint(1, 2 * max(nrs))])
+    has_mg = gen_firer_keys(r, firer)
+    rng = pick_range(r, firer)
     fire["range"] = rng
     if rng > 16 and has_mg and "leader" not in firer and r.random() < 0.8:
         firer["leader"] = r.choice([-1, 0])
@@ -641,14 +787,65 @@ def gen_situation(r):
         fire["stop_on"] = "effect"
     elif u < 0.45:
         fire["stop_on"] = "destroyed"
-    return {"firer": firer, "target": target, "fire": fire}
+    sit = {"firer": firer, "target": target, "fire": fire}
+    if r.random() < 0.4 and refusal(sit) is None:
+        # A7.31: 1-3 more attacks on the same target in the same phase ([[then]]); a
+        # [[then]] the situation format refuses is drawn again (or left out)
+        sit["then"] = []
+        for _ in range(r.choice([1, 1, 1, 2, 2, 3])):
+            for _try in range(10):
+                th = gen_then(r, fire)
+                if refusal(dict(sit, then=sit["then"] + [th])) is None:
+                    sit["then"].append(th)
+                    break
+        if not sit["then"]:
+            del sit["then"]
+    return sit
 
 
 def break_it(sit, r):
     """Make a legal situation one the situation format says salvo refuses."""
     f, t, fi = sit["firer"], sit["target"], sit["fire"]
-    how = r.choice(["range0", "far", "mg17", "ffmo_phase", "ffmo_tem", "never", "no_fp",
-                    "opp", "tiny"])
+    hows = ["range0", "far", "mg17", "ffmo_phase", "ffmo_tem", "never", "no_fp", "opp", "tiny"]
+    if sit.get("then"):
+        hows += ["then_range0", "then_far", "then_mg17", "then_no_fp", "then_tiny",
+                 "then_pinned_tiny", "then_key", "then_cap0"] * 2
+    how = r.choice(hows)
+    if how.startswith("then_"):
+        th = r.choice(sit["then"])
+        if how == "then_range0":
+            th["range"] = 0
+        elif how == "then_far":
+            nrs = [x for x in (th.get("normal_range"), th.get("mg", {}).get("normal_range"))
+                   if x]
+            th["range"] = 2 * min(nrs) + 1
+        elif how == "then_mg17":
+            th["mg"] = dict(th.get("mg", {"fp": 4}), normal_range=12)
+            th.pop("leader", None)
+            if th.get("fp", 0) > 0:
+                th["normal_range"] = 12
+            th["range"] = 17
+        elif how == "then_no_fp":
+            th["fp"] = 0
+            th.pop("normal_range", None)
+            th.pop("mg", None)
+        elif how == "then_tiny":
+            th.clear()
+            th.update({"mg": {"fp": 1, "normal_range": 4}, "range": 5})  # 1/2 FP (Long Range)
+        elif how == "then_pinned_tiny":
+            th.clear()
+            th.update({"fp": 1, "normal_range": 6, "pinned": True,       # 1/2 FP (pinned)
+                       "range": r.randint(2, 6)})
+        elif how == "then_key":
+            # the nationality, the phase and the target are the first attack's: a [[then]]
+            # takes only its firer's own keys (THEN_KEYS)
+            key = r.choice(["extra_drm", "opportunity", "nationality", "phase", "tem",
+                            "stop_on"])
+            th[key] = {"extra_drm": 1, "opportunity": True, "nationality": "german",
+                       "phase": "prep", "tem": 1, "stop_on": "effect"}[key]
+        else:
+            th["max_shots"] = 0
+        return sit
     if how == "range0":
         fi["range"] = 0
     elif how == "far":
@@ -692,30 +889,21 @@ def break_it(sit, r):
 
 def situation(r):
     """-> (situation, predicted refusal or None): about 7% are meant to be refused."""
-    if r.random() < 0.07:
-        while True:
-            sit = gen_situation(r)
-            if refusal(sit) is None:
-                break
-        sit = break_it(sit, r)
-        return sit, refusal(sit)
-    while True:
-        sit = gen_situation(r)
-        why = refusal(sit)
-        if why is None:
-            return sit, None
+    return harness.draw(r, gen_situation, refusal, break_it, 0.07)
 
 
 # --------------------------------------------------------------------------- self-test
-def _sit(firer=None, target=None, fire=None):
+def _sit(firer=None, target=None, fire=None, then=None):
     f = {"weapon": "infantry"}
     f.update(firer or {})
     t = {"type": "infantry", "morale": 7}
     t.update(target or {})
     fi = {"range": 3, "phase": "prep"}
     fi.update(fire or {})
-    return {"firer": f, "target": t, "fire": fi}
-
+    sit = {"firer": f, "target": t, "fire": fi}
+    if then:
+        sit["then"] = then
+    return sit
 
 def hand_cases():
     """(name, situation, {block: {quantity: expected}}), each worked out by hand below."""
@@ -936,6 +1124,150 @@ def hand_cases():
     cases.append(("effect on a broken target", s7, {"phase": {"end_target_effect": 1,
                                                               "e_shots": 1}}))
 
+    # 9. [[then]]: several attacks on one target in one phase (A7.31), each resolved before the
+    #    next, the target's state carried (docs/infantry.md).  Below, "/1296" is one attack's
+    #    IFT DR and MC/TC DR, "/1296^2" two attacks'.  A MC's DR e (2d6) counts 1 2 3 4 5 6 5 4
+    #    3 2 1 /36 for e = 2..12.
+    # 9a. Two 8 FP attacks, no Cowering (cowers = false on both), at a good crew of morale 7,
+    #     range 3, no DRM.  8 column, Final = Original d: d=2 1KIA (1/36), d=3 K/2 (2/36) - a
+    #     crew is eliminated by either (A7.301, A7.302) -, d=4-5 2MC (7/36), d=6-7 1MC (11/36),
+    #     d=8 NMC (5/36), d=9 PTC (4/36), d >= 10 "-" (6/36).
+    #     A good or pinned crew's MC: e = 12 Casualty MC eliminates it (A10.31; 1/36); else
+    #     e + n > 7 breaks it, = 7 pins it: 2MC elim 1, broken 25 (e 6-11), pinned 4 (e 5),
+    #     passed 6; 1MC 1, 20 (e 7-11), 5 (e 6), 10; NMC 1, 14 (e 8-11), 6 (e 7), 15.  Its PTC:
+    #     pinned on e > 7 (15/36), a pinned crew takes none (A7.8).  No Heat of Battle (crew).
+    #     Attack 1 on the good crew, /1296: eliminated 3*36 + 7 + 11 + 5 = 131; broken 7*25 +
+    #     11*20 + 5*14 = 465; pinned 7*4 + 11*5 + 5*6 + 4*15 = 173; good 527.
+    #     Attack 2 on a pinned crew: eliminated 131, broken 465, still pinned 700.  On a broken
+    #     crew (broken side 7): K/# and KIA 108; a MC fails on e + n > 7 or e = 12 (2MC 26,
+    #     1MC 21, NMC 15) and Reduces it, i.e. eliminates it (A10.3): 7*26 + 11*21 + 5*15 =
+    #     488; eliminated 596, still broken 700.  The phase ends at once if attack 1
+    #     eliminates it (A7.31 moot), so e_shots = 1 + (1296 - 131)/1296 = 2461/1296.
+    #     /1296^2: eliminated 131*1296 + (527 + 173)*131 + 465*596 = 538616;
+    #     broken at the end (527 + 173)*465 + 465*700 = 651000; pinned 527*173 + 173*700 =
+    #     212271; unharmed 527^2 = 277729 (sum 1296^2 = 1679616).  p_broken (broke in an
+    #     attack: the crew's failures on its broken side eliminate it, not "break" it) 465*1296
+    #     + 700*465 = 928140; p_broken_or_worse 538616 + 651000 = 1189616; p_pinned (newly
+    #     pinned) 173*1296 + 527*173 = 315379.  end: target_eliminated 538616, else (no MG, no
+    #     Cowering) rof_exhausted 1141000.
+    D2 = 1296 * 1296
+    s9a = _sit({"fp": 8, "normal_range": 6, "cowers": False}, {"personnel": "crew"},
+               then=[{"fp": 8, "normal_range": 6, "cowers": False}])
+    cases.append(("then: two 8 FP attacks at a crew", s9a, {
+        "first_shot": {"outcome_eliminated": F(131, 1296), "outcome_broken": F(465, 1296),
+                       "outcome_pinned": F(173, 1296), "e_shots": 1},
+        "phase": {"outcome_eliminated": F(538616, D2), "outcome_broken": F(651000, D2),
+                  "outcome_pinned": F(212271, D2), "outcome_unharmed": F(277729, D2),
+                  "p_eliminated": F(538616, D2), "p_broken": F(928140, D2),
+                  "p_broken_or_worse": F(1189616, D2), "p_pinned": F(315379, D2),
+                  "e_shots": F(2461, 1296), "end_target_eliminated": F(538616, D2),
+                  "end_rof_exhausted": F(1141000, D2), "p_cowered": 0,
+                  "p_heat_of_battle": 0}}))
+
+    # 9b. A second attack at a target the first pinned, FFMO and FFNAM (A4.6, A8.13): Defensive
+    #     First Fire at a good squad of morale 7, TEM 0.  Attack 1: 1 FP, a +2 leader directing
+    #     (no Cowering): DRM +2 - 1 - 1 = 0, the 1 column, Final = d: d=2-3 1MC (3/36), d=4
+    #     NMC (3/36), d=5 PTC (4/36), else "-" (26/36); no K/# or KIA (p_mc_or_worse 6/36).
+    #     It pins the squad (/1296): 1MC e = 6 3*5, NMC e = 7 3*6, PTC e > 7 4*15: 93; breaks
+    #     it 3*20 + 3*14 = 102, a broken HS (Casualty MC) 3 + 3 = 6; good 1095.
+    #     Attack 2: 1 FP, cowers = false, no leader: DRM -2 at a good or broken target (FFNAM
+    #     again vs a broken one, A8.14), 0 at a pinned one (A7.83): with -2 Final d - 2: d=2
+    #     1KIA, d=3 K/1; with 0, d=2-3 are 1MC, no casualty.  p_kia = (1095 + 102 + 6)/1296 *
+    #     1/36 = 1203/46656; p_casualty (K/# or KIA) 1203/1296 * 3/36 = 3609/46656 (both only
+    #     from attack 2).  e_shots 2 (attack 1 eliminates nothing).
+    s9b = _sit({"fp": 1, "normal_range": 6, "leader": 2}, {"ffmo": True, "ffnam": True},
+               {"phase": "defensive"}, then=[{"fp": 1, "normal_range": 6, "cowers": False}])
+    cases.append(("then: FFMO/FFNAM not at the pinned target", s9b, {
+        "first_shot": {"p_mc_or_worse": F(6, 36), "p_pinned": F(93, 1296), "p_kia": 0},
+        "phase": {"p_kia": F(1203, 46656), "p_casualty": F(3609, 46656), "e_shots": 2}}))
+
+    # 9c. A broken target's second MC: a good squad, morale 7, broken side 6, TEM +1; two
+    #     attacks of 1 FP, cowers = false: the 1 column, Final = d + 1: d=2 1MC (1/36), d=3 NMC
+    #     (2/36), d=4 PTC (3/36), else "-" (30/36).
+    #     After attack 1 (/1296): broken squad 1*20 + 2*14 = 48; broken HS (Casualty MC) 1 + 2
+    #     = 3; pinned 1*5 + 2*6 + 3*15 = 62; good 1183.
+    #     Attack 2 at the broken squad, its broken side 6 (A10.3): e = 12 eliminates it
+    #     (A10.31); 1MC fails on e + 1 > 6 (e 6-11: 25) and NMC on e > 6 (20): Reduced to a
+    #     broken HS; it stays a broken squad otherwise (1MC 10, NMC 15; no PTC for it).  At the
+    #     broken HS: eliminated on 1MC 26, NMC 21.  "Stays" over the whole attack: 1*10 +
+    #     2*15 + 3*36 + 30*36 = 1228.
+    #     /1296^2: eliminated 48*(1 + 2) + 3*(26 + 2*21) = 348;
+    #     reduced_broken 3*1228 + 48*(25 + 2*20) + (1183 + 62)*(1 + 2) = 10539;
+    #     broken (a squad) 48*1228 + (1183 + 62)*(20 + 2*14) = 118704.  (With its good side 7
+    #     the broken squad's 1MC would fail on e >= 7: 20, not 25.)
+    s9c = _sit({"fp": 1, "normal_range": 6, "cowers": False},
+               {"tem": 1, "broken_morale": 6},
+               then=[{"fp": 1, "normal_range": 6, "cowers": False}])
+    cases.append(("then: a broken target's second MC", s9c, {"phase": {
+        "outcome_eliminated": F(348, D2), "outcome_reduced_broken": F(10539, D2),
+        "outcome_broken": F(118704, D2), "e_shots": 2}}))
+
+    # 9d. A second firer with its own MG ROF, at a target nothing can harm (TEM +6, hindrance
+    #     +10: Final >= 18).  Attack 1: 4 FP and an MG of 2 FP, ROF 0, B# 12, a 0 leader: one
+    #     IFT attack, malfunction 1/36.  Attack 2: an MG alone, 2 FP, ROF 2, B# 11, a 0 leader:
+    #     malfunction on 11-12 (3/36); keeps its ROF on colored 1-2 (12/36, none of them >= 11);
+    #     e = 1/(1 - 1/3) = 3/2 IFT attacks; ends malfunction (1/12)/(2/3) = 1/8, rof_exhausted
+    #     (21/36)/(2/3) = 7/8.  Phase: e_shots 1 + 3/2 = 5/2; p_malfunction 1 - (35/36)(7/8) =
+    #     43/288; end_* attack 2's.
+    s9d = _sit({"fp": 4, "normal_range": 6, "leader": 0,
+                "mg": {"fp": 2, "normal_range": 6, "rof": 0}}, {"tem": 6, "hindrance": 10},
+               then=[{"fp": 0, "leader": 0,
+                      "mg": {"fp": 2, "normal_range": 6, "rof": 2, "breakdown": 11}}])
+    cases.append(("then: a second firer's MG ROF", s9d, {
+        "first_shot": {"e_shots": 1, "p_malfunction": F(1, 36)},
+        "phase": {"e_shots": F(5, 2), "p_malfunction": F(43, 288), "end_malfunction": F(1, 8),
+                  "end_rof_exhausted": F(7, 8), "outcome_unharmed": 1}}))
+
+    # 9e. A leader on the second attack only: a good squad, morale 7, TEM +3.  Attack 1: 1 FP,
+    #     German, no leader: Final = d + 3 >= 6 ("-") on every non-doubles DR, and doubles cower
+    #     off the 1 column: no effect, p_cowered 1/6.  Attack 2: 1 FP, a -2 leader (DRM +1, no
+    #     Cowering, A7.53, A7.9): d=2 1MC (1/36), d=3 NMC (2/36), d=4 PTC (3/36).  p_broken =
+    #     (1*21 + 2*15)/1296 = 51/1296 (1MC: e >= 7 or 12; NMC: e >= 8 or 12); e_shots 2;
+    #     end rof_exhausted 1 (attack 2 neither cowers nor has an MG).
+    s9e = _sit({"nationality": "german", "fp": 1, "normal_range": 6}, {"tem": 3},
+               then=[{"fp": 1, "normal_range": 6, "leader": -2}])
+    cases.append(("then: a leader on the second attack only", s9e, {
+        "first_shot": {"p_cowered": F(1, 6), "p_ptc_or_worse": 0},
+        "phase": {"p_cowered": F(1, 6), "p_ptc_or_worse": F(6, 36), "p_mc_or_worse": F(3, 36),
+                  "p_broken": F(51, 1296), "e_shots": 2, "end_rof_exhausted": 1,
+                  "end_cowered": 0}}))
+
+    # 9f. max_shots on one attack: two MGs of case 4 (2 FP, ROF 1, a 0 leader, at a target
+    #     nothing harms).  Capped at 2 IFT attacks: e 7/6, malfunction 7/216, shot_cap 1/36,
+    #     rof_exhausted 203/216; uncapped: e 6/5, malfunction 1/30, rof_exhausted 29/30.
+    #     fire.max_shots caps attack 1 only: e_shots 7/6 + 6/5 = 71/30, end_* attack 2's
+    #     (no shot_cap); the cap on the [[then]] instead: e_shots 71/30 again, end_* the capped
+    #     MG's.  p_malfunction 1 - (209/216)(29/30) = 419/6480 either way.
+    mgf = {"fp": 0, "leader": 0, "mg": {"fp": 2, "normal_range": 6, "rof": 1}}
+    s9f = _sit(mgf, {"tem": 6, "hindrance": 10}, {"max_shots": 2}, then=[dict(mgf)])
+    cases.append(("then: fire.max_shots caps the first attack only", s9f, {"phase": {
+        "e_shots": F(71, 30), "p_malfunction": F(419, 6480), "end_shot_cap": 0,
+        "end_malfunction": F(1, 30), "end_rof_exhausted": F(29, 30)}}))
+    s9g = _sit(mgf, {"tem": 6, "hindrance": 10}, then=[dict(mgf, max_shots=2)])
+    cases.append(("then: a [[then]]'s own max_shots", s9g, {"phase": {
+        "e_shots": F(71, 30), "p_malfunction": F(419, 6480), "end_shot_cap": F(1, 36),
+        "end_malfunction": F(7, 216), "end_rof_exhausted": F(203, 216)}}))
+
+    # 9h. Concealment lost carries (A12.14): a concealed good squad, morale 10, TEM 0; two
+    #     attacks of 2 FP, a 0 leader.  Concealed: 1 FP, the 1 column, Final = d: PTC or worse
+    #     on d <= 5 (10/36), NMC or worse d <= 4 (6/36).  Revealed (after a PTC or worse): the
+    #     2 column, PTC or worse d <= 6 (15/36), NMC or worse d <= 5 (10/36).  Nothing
+    #     eliminates the squad in attack 1 (no K/# or KIA).  Phase: p_ptc_or_worse = 10/36 +
+    #     (26/36)(10/36) = 620/1296; p_mc_or_worse = 6/36 + (4/36)(10/36) + (26/36)(6/36) =
+    #     412/1296.
+    s9h = _sit({"fp": 2, "normal_range": 6, "leader": 0}, {"concealed": True, "morale": 10},
+               then=[{"fp": 2, "normal_range": 6, "leader": 0}])
+    cases.append(("then: concealment lost carries", s9h, {"phase": {
+        "p_ptc_or_worse": F(620, 1296), "p_mc_or_worse": F(412, 1296), "e_shots": 2}}))
+
+    # 9i. READING (see Model): fire.extra_drm is the first attack's only.  Attack 1: 1 FP,
+    #     cowers = false, extra DRM +10: Final >= 12, no effect.  Attack 2: 1 FP, cowers =
+    #     false, DRM 0: the 1 column, PTC or worse on d <= 5: 10/36 (with the +10 too, 0).
+    s9i = _sit({"fp": 1, "normal_range": 6, "cowers": False}, {}, {"extra_drm": 10},
+               then=[{"fp": 1, "normal_range": 6, "cowers": False}])
+    cases.append(("then: fire.extra_drm is the first attack's (READING)", s9i, {
+        "first_shot": {"p_ptc_or_worse": 0}, "phase": {"p_ptc_or_worse": F(10, 36)}}))
+
     # 8. The IFT as printed in the rule examples: A7.306 EX 8 FP Final 6 = 1MC; A7.308 EX 8 FP:
     #    Final 8 NMC, 4 2MC, 7 1MC; A12.13 EX: 4 FP Final 5 1MC, 2 FP Final 5 NMC; A7.34 EX:
     #    3 FP (2 column) Final 3 1MC, 1.5 FP (1 column) Final 4 NMC; A9.5 EX-free checks of
@@ -947,27 +1279,30 @@ def hand_cases():
 
 
 def brute_force(sit):
-    """An independent, naive enumeration of a phase with fire.max_shots <= 2: every IFT DR
-    and every MC/TC DR of every attack, no Markov chain, no memo (the outcomes of one attack
-    are only merged when identical).  -> phase quantities (e_shots, p_*, outcome_*, end_*),
-    to check Model.chain and Model.window_phase."""
+    """An independent, naive enumeration of a phase whose every attack is capped (max_shots
+    <= 2): every IFT DR and every MC/TC DR of every IFT attack of every attack in turn, no
+    Markov chain, no memo (the outcomes of one IFT attack are only merged when identical).
+    -> phase quantities (e_shots, p_*, outcome_*, end_*), to check Model.chain,
+    Model.whole_attack and Model.window_phase."""
     m = Model(sit)
-    assert m.cap is not None and m.cap <= 2
+    assert all(at.cap is not None and at.cap <= 2 for at in m.attacks)
+    last = len(m.attacks) - 1
     acc = {}
 
-    def one(state, first):
+    def one(a, state, first):
+        at = m.attacks[a]
         status, size, conc = state
-        col = column_index(m.total_fp(first, conc, status == BROKEN))
-        drm = m.drm(status)
+        col = column_index(m.total_fp(a, first, conc, status == BROKEN))
+        drm = m.drm(a, status)
         out = {}
         for c, w in DICE:
             orig = c + w
-            cow = c == w and m.leader is None and m.cowers
-            sh = (2 if m.inexp else 1) if cow else 0
+            cow = c == w and at.leader is None and at.cowers
+            sh = (2 if at.inexp else 1) if cow else 0
             res = "-" if col is None or col < sh else ift(col - sh, orig + drm)
-            malf = m.mg is not None and orig >= m.mg["b"]
-            keeps = (m.mg is not None and c <= m.mg["rof"] and not cow and not malf
-                     and not m.pinned and not (m.phase == "advancing" and not m.opp))
+            malf = at.mg is not None and orig >= at.mg["b"]
+            keeps = (at.mg is not None and c <= at.mg["rof"] and not cow and not malf
+                     and not at.pinned and not (m.phase == "advancing" and not at.opp))
             ev = result_flags(res)
             if cow:
                 ev.add("p_cowered")
@@ -980,22 +1315,33 @@ def brute_force(sit):
                 out[k] = out.get(k, 0) + P36 * q
         return out
 
-    def go(p, state, events, shots):
-        for (ns, ev, malf, cow, keeps), q in one(state, shots == 0).items():
+    def go(p, a, state, events, shots):
+        for (ns, ev, malf, cow, keeps), q in one(a, state, shots == 0).items():
             pp = p * q
             acc["e_shots"] = acc.get("e_shots", 0) + pp
             allev = events | ev
-            why = m.end(ns, malf, cow, keeps, shots + 1)
+            why = m.end(a, ns, malf, cow, keeps, shots + 1)
             if why is None:
-                go(pp, ns, allev, shots + 1)
+                go(pp, a, ns, allev, shots + 1)
+                continue
+            if a < last and why not in ("target_eliminated", "target_effect"):
+                go(pp, a + 1, ns, allev, 0)          # the next attack at the same target
                 continue
             for n in allev:
                 acc[n] = acc.get(n, 0) + pp
             for k in ("outcome_" + m.outcome(ns), "end_" + why):
                 acc[k] = acc.get(k, 0) + pp
 
-    go(F(1), m.initial(), frozenset(), 0)
+    go(F(1), 0, m.initial(), frozenset(), 0)
     return acc
+
+
+def set_caps(sit, caps):
+    """fire.max_shots and each [[then]]'s max_shots: caps[i] for attack i (None: no cap)."""
+    for d, cap in zip([sit["fire"]] + sit.get("then", []), caps):
+        d.pop("max_shots", None)
+        if cap is not None:
+            d["max_shots"] = cap
 
 
 def self_test(verbose=False):
@@ -1013,9 +1359,10 @@ def self_test(verbose=False):
                      {"ffmo": True, "ffnam": True, "tem": -1, "hindrance": 2},
                      {"phase": "defensive", "extra_drm": 3}))
     for status, want in ((GOOD, 1), (PINNED, 3), (BROKEN, 1)):   # -1 -1 +2 +3 (-2 if not pinned)
-        if mdl.drm(status) != want:
+        if mdl.drm(0, status) != want:
             fails += 1
-            print("FAIL IFT DRM vs a %s target: %d, expected %d" % (status, mdl.drm(status), want))
+            print("FAIL IFT DRM vs a %s target: %d, expected %d" % (status, mdl.drm(0, status),
+                                                                  want))
     n = 0
     for name, sit, exp in cases:
         if refusal(sit) is not None:
@@ -1033,30 +1380,41 @@ def self_test(verbose=False):
     # the Markov chain against the naive enumeration, on random capped phases
     r = random.Random(20261125)
     m_checked = 0
-    for i in range(40):
+    with_then = 0
+    for i in range(60):
         sit, why = situation(r)
-        if why is not None:
-            continue
-        sit["fire"]["max_shots"] = r.choice([1, 2, 2]) if sit["firer"].get("mg") else 1
+        if why is not None or (i >= 40 and "then" not in sit):
+            continue                                # the last 20 draws: [[then]] phases only
+        # every attack capped, at most 4 IFT attacks in all (the enumeration is naive)
+        sit["then"] = sit.get("then", [])[:2]
+        if not sit["then"]:
+            del sit["then"]
+        caps = [r.choice([1, 2, 2]) if d.get("mg") else 1
+                for d in [sit["firer"]] + sit.get("then", [])]
+        while sum(caps) > 4:
+            caps[caps.index(2)] = 1
+        set_caps(sit, caps)
         if refusal(sit) is not None:
             continue
         mine = Model(sit).run()["phase"]
         brute = brute_force(sit)
         m_checked += 1
+        with_then += "then" in sit
         for k in set(mine) | set(brute):
             if mine.get(k, F(0)) != brute.get(k, F(0)):
                 fails += 1
                 print("FAIL brute force %d: %s model %s brute %s\n%s" % (
-                    i, k, mine.get(k), brute.get(k), harness.toml_text(sit, SECTIONS)))
+                    i, k, mine.get(k), brute.get(k), situation_text(sit)))
                 break
-    # the uncapped chain (self loops summed) against a long cap
+    # the uncapped chain (self loops summed) against a long cap on every attack
     for i in range(25):
         sit, why = situation(r)
-        if why is not None or not sit["firer"].get("mg"):
+        attackers = [sit["firer"]] + sit.get("then", [])
+        if why is not None or not any(d.get("mg") for d in attackers):
             continue
-        sit["fire"].pop("max_shots", None)
+        set_caps(sit, [None] * len(attackers))
         inf = Model(sit).run()["phase"]
-        sit["fire"]["max_shots"] = 60
+        set_caps(sit, [60] * len(attackers))
         capped = Model(sit).run()["phase"]
         m_checked += 1
         for k in inf:
@@ -1067,13 +1425,23 @@ def self_test(verbose=False):
                 print("FAIL cap 60 vs no cap %d: %s %s %s" % (i, k, float(inf[k]),
                                                               float(capped[k])))
     print("infantry_model self-test: %d hand cases (%d values), %d IFT cells, %d phases "
-          "cross-checked: %s" % (len(cases), n, len(table), m_checked,
-                                 "%d FAILED" % fails if fails else "all pass"))
+          "cross-checked (%d with [[then]] attacks): %s"
+          % (len(cases), n, len(table), m_checked, with_then,
+             "%d FAILED" % fails if fails else "all pass"))
     return fails
 
 
 # --------------------------------------------------------------------------- driver
 SECTIONS = ("firer", "target", "fire")
+
+
+def situation_text(sit):
+    """The situation file: its tables, then one [[then]] table for each later attack."""
+    text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl")], blank_lines=True)
+    for th in sit.get("then", []):
+        text += "\n[[then]]\n" + "".join("%s = %s\n" % (k, harness.toml_value(v))
+                                         for k, v in th.items())
+    return text
 
 
 def first_shot_only(blk, k):
@@ -1087,18 +1455,19 @@ def main(argv=None):
         return 1 if self_test() else 0
     ap = harness.arguments(__doc__, count=400, readings=READINGS)
     a = harness.parse(ap, argv)
-    h = harness.Run(a, counts=("refused by salvo", "refused as predicted"))
     fails = self_test_quick()
     if fails:
         print("infantry_model: %d hand-derived self-test values fail: the model is wrong" % fails)
         return 1
     r = random.Random(a.seed)
+    sits = [situation(r) for _ in range(a.count)]
+    n_then = sum(1 for sit, why in sits if why is None and "then" in sit)
+    h = harness.Run(a, notes=["%d accepted with [[then]] attacks" % n_then],
+                    counts=("refused by salvo", "refused as predicted"))
 
     def cases():
-        for i in range(a.count):
-            sit, why = situation(r)
-            text = harness.toml_text(sit, SECTIONS, head=[("ruleset", "asl")], blank_lines=True)
-            yield "s%05d.toml" % i, text, (sit, why)
+        for i, (sit, why) in enumerate(sits):
+            yield "s%05d.toml" % i, situation_text(sit), (sit, why)
 
     def check(path, payload):
         sit, why = payload

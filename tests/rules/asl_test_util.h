@@ -18,6 +18,7 @@
 #include "salvo/rules/asl_shot.h"
 #include "salvo/sim/exact.h"
 #include "support/dice_paths.h"
+#include "support/named.h"
 #include "support/refusal.h"
 
 namespace salvo::asl::testing {
@@ -152,6 +153,26 @@ inline void check_exact_equals_enumeration(const Situation& s, double unnamed_ma
   c.program.validate();
   test::check_exact_against_paths(c.program, sim::solve_exact(c.program), enumerate_phase(s), rule_names(),
                                   {.margin = 1e-12, .counter_margin = 1e-12, .unnamed = unnamed_margin});
+}
+
+/// A situation compiled and solved exactly, its quantities looked up by name.
+struct Solved {
+  RollProgram program;
+  sim::RunResult result;
+  double first(const char* flag) const { return test::flag(program, result.first, flag); }
+  double phase(const char* flag) const { return test::flag(program, result.run, flag); }
+  double outcome(const char* name) const { return test::outcome(program, result.run, name); }
+  double end(const char* name) const { return test::end_reason(program, result, name); }
+  double shots() const { return test::counter(program, result.run, "shots"); }
+  double hits() const { return test::counter(program, result.run, "hits"); }
+  bool names_flag(const char* flag) const { return test::find_name(program.flag_names, flag).has_value(); }
+};
+
+inline Solved solve(const Situation& s) {
+  Compiled c = compile(s);
+  c.program.validate();
+  sim::RunResult r = sim::solve_exact(c.program);
+  return {std::move(c.program), std::move(r)};
 }
 
 /// What check() refuses `s` with, "key: message"; fails the test if it accepts `s`.

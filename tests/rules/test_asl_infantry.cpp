@@ -35,22 +35,8 @@ Situation eight_fp() {
   return s;
 }
 
-struct Solved {
-  RollProgram program;
-  sim::RunResult result;
-  double first(const char* flag) const { return test::flag(program, result.first, flag); }
-  double phase(const char* flag) const { return test::flag(program, result.run, flag); }
-  double outcome(const char* name) const { return test::outcome(program, result.run, name); }
-  double end(const char* name) const { return test::end_reason(program, result, name); }
-  double shots() const { return test::counter(program, result.run, "shots"); }
-};
-
-Solved solve(const Situation& s) {
-  Compiled c = compile(s);
-  c.program.validate();
-  sim::RunResult r = sim::solve_exact(c.program);
-  return {std::move(c.program), std::move(r)};
-}
+using testing::solve;
+using testing::Solved;
 
 constexpr double k1296 = 1296.0;  // 36 x 36: an IFT DR, then an MC DR
 
@@ -287,4 +273,37 @@ TEST_CASE("infantry: a second firer attacks the same target after the first (A7.
   sit.then[0].range = 13;
   CHECK(test::refusal(check(sit)) ==
         "then: attack 2 ([[then]] 1): beyond twice the inherent FP's Normal Range 6: it cannot fire (A7.22)");
+}
+
+TEST_CASE("infantry: a [[then]] attack has its own Opportunity Fire and DRM (A7.25)", "[asl][infantry]") {
+  // fire.extra_drm is the first attack's: 1 FP at +10 (Final DR >= 12) has no effect; the second
+  // 1 FP attack, with no DRM, is PTC or worse on a DR <= 5 (the 1 column), 10/36.
+  Situation s = eight_fp();
+  s.firer.fp = 1;
+  s.fire.extra_drm = 10;
+  InfantryAttack second;
+  second.fp = 1;
+  second.normal_range = 6;
+  second.cowers = false;
+  s.then.push_back(second);
+  CHECK(solve(s).phase("ptc_or_worse") == Approx(10 / 36.0).margin(1e-12));
+  // Opportunity Fire is declared by each firer (A7.25): in the AFPh the first attack is
+  // Opportunity Fire, the second (an MG, ROF 3) is not, so it has no Multiple ROF: two attacks,
+  // and the MG malfunctions on its one Original 12 (1/36). Nothing can harm the target.
+  Situation a = eight_fp();
+  a.firer.fp = 2;
+  a.firer.leader = 0;
+  a.target.tem = 6;
+  a.target.hindrance = 10;
+  a.fire.phase = Phase::kAdvancing;
+  a.fire.opportunity = true;
+  InfantryAttack mg;
+  mg.leader = 0;
+  mg.mg = SwMg{2, 6, 3, 12};
+  a.then.push_back(mg);
+  const Solved r = solve(a);
+  CHECK(r.shots() == Approx(2).margin(1e-12));
+  CHECK(r.phase("malfunction") == Approx(1 / 36.0).margin(1e-12));
+  a.then[0].opportunity = true;  // its own Opportunity Fire: ROF 3 on a colored dr <= 3, 1/2
+  CHECK(solve(a).shots() == Approx(1 + 2).margin(1e-12));
 }

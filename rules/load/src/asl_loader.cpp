@@ -232,8 +232,9 @@ std::vector<asl::InfantryAttack> read_then(const Ctx& c, const std::string& path
   const toml::array& items = read_array(c, path, n, "an array of tables ([[then]])");
   if (items.size() > kMaxAttacks)
     fail(c, line_of(n), path, fmt::format("at most {} later attacks, got {}", kMaxAttacks, items.size()));
-  const std::vector<std::string> names = {"fp",     "normal_range", "mg",     "leader",   "inexperienced",
-                                          "cowers", "range",        "pinned", "max_shots"};
+  const std::vector<std::string> names = {"fp",       "normal_range", "mg",     "leader",      "inexperienced",
+                                          "cowers",   "range",        "pinned", "opportunity", "extra_drm",
+                                          "max_shots"};
   std::vector<asl::InfantryAttack> out;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::string at = fmt::format("{}[{}]", path, i + 1);
@@ -258,6 +259,10 @@ std::vector<asl::InfantryAttack> read_then(const Ctx& c, const std::string& path
         a.range = read_int(c, sub, v, 0, 200);
       else if (e.key == "pinned")
         a.pinned = read_bool(c, sub, v);
+      else if (e.key == "opportunity")
+        a.opportunity = read_bool(c, sub, v);
+      else if (e.key == "extra_drm")
+        a.extra_drm = read_int(c, sub, v, -10, 10);
       else if (e.key == "max_shots")
         a.max_shots = read_int(c, sub, v, 1, 100);
       else {

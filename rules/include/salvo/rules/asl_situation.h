@@ -259,6 +259,8 @@ struct InfantryAttack {
   std::optional<bool> cowers;
   std::optional<int> range;  ///< unset: fire.range
   bool pinned = false;       ///< this firer is pinned (A7.8)
+  bool opportunity = false;  ///< this firer uses Opportunity Fire in the AFPh (A7.25)
+  int extra_drm = 0;         ///< any other DRM on this attack's IFT DR
   std::optional<int> max_shots;
   friend bool operator==(const InfantryAttack&, const InfantryAttack&) = default;
 };
