@@ -12,6 +12,7 @@
 #include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/rules/asl_infantry.h"
+#include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_tables.h"
@@ -187,7 +188,7 @@ class Compiler {
       for (int i = 0; i < kNumFlags; ++i) p.flag_names.emplace_back(flag_name(i));
       for (int i = 0; i < kNumOutcomes; ++i) p.outcome_names.emplace_back(outcome_name(i));
       for (int i = 0; i < kNumEndReasons; ++i)
-        if (i != kEndFollowUpDone || s_.fire.follow_up) p.end_reason_names.emplace_back(end_reason_name(i));
+        p.end_reason_names.emplace_back(end_reason_name(i));  // name_program drops
     }
     for (int i = 0; i < kNumCounters; ++i) p.counter_names.emplace_back(counter_name(i));
 
@@ -280,11 +281,11 @@ class Compiler {
     if (hits < 0) hits = hit.hit ? (hit.multiple ? 2 : 1) : 0;
     const bool kept_rof = spec.keeps_rof && colored <= spec.rof;  // C2.24
     const std::uint32_t memo = static_cast<std::uint32_t>(kept_rof) | static_cast<std::uint32_t>(bd) << 1 |
-                               static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(fired) << 5 |
-                               static_cast<std::uint32_t>(hit.hit) << 6 |
-                               static_cast<std::uint32_t>(hit.critical) << 7 |
-                               static_cast<std::uint32_t>(hit.multiple) << 8 |
-                               static_cast<std::uint32_t>(outcome) << 9 | static_cast<std::uint32_t>(hits) << 24;
+                               static_cast<std::uint32_t>(dep) << 4 | static_cast<std::uint32_t>(fired) << 6 |
+                               static_cast<std::uint32_t>(hit.hit) << 7 |
+                               static_cast<std::uint32_t>(hit.critical) << 8 |
+                               static_cast<std::uint32_t>(hit.multiple) << 9 |
+                               static_cast<std::uint32_t>(outcome) << 10 | static_cast<std::uint32_t>(hits) << 24;
     if (const Link* l = finish_memo_.find(memo)) return *l;
     const Link l = finish_leaf(k, kept_rof, bd, dep, fired, hit, outcome, hits);
     finish_memo_.insert(memo, l);
@@ -303,6 +304,7 @@ class Compiler {
     if (bd == Breakdown::kMalfunction) leaf.flags |= 1u << kFlagMalfunction;
     if (bd == Breakdown::kDisabled) leaf.flags |= (1u << kFlagMalfunction) | (1u << kFlagDisabled);
     if (bd == Breakdown::kLowAmmo) leaf.flags |= 1u << kFlagLowAmmo;
+    if (bd == Breakdown::kFirerCasualty) leaf.flags |= 1u << kFlagFirerCasualty;
     if (dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable) leaf.flags |= 1u << kFlagDepleted;
     if (hit.hit) leaf.flags |= 1u << kFlagHit;
     if (hit.critical) leaf.flags |= 1u << kFlagCritical;
@@ -467,7 +469,7 @@ class Compiler {
   // A9.72: dr <= R# repairs, 6 eliminates), then the Shock recovery dr at its end (C7.42:
   // Shock 1-2 removed, else Unconfirmed Kill; UK 1-3 removed, else a wreck).
   Link rally_dag(const Key& k) {
-    const int repair = s_.firer.vehicle ? 1 : s_.firer.repair.value_or(1);
+    const int repair = s_.firer.vehicle ? 1 : repair_number(s_.firer).value_or(1);
     auto after_repair = [&](Gun_ gun) {
       auto leaf_for = [&](Shock shock, bool wreck) {
         Leaf leaf;
@@ -583,10 +585,10 @@ class Compiler {
       const bool kept = spec.keeps_rof && c <= spec.rof;
       const std::uint32_t mkey =
           static_cast<std::uint32_t>(kept) | static_cast<std::uint32_t>(bd) << 1 |
-          static_cast<std::uint32_t>(dep) << 3 | static_cast<std::uint32_t>(h.hit) << 5 |
-          static_cast<std::uint32_t>(h.critical) << 6 | static_cast<std::uint32_t>(h.multiple) << 7 |
-          static_cast<std::uint32_t>(h.improbable) << 8 | static_cast<std::uint32_t>(h.location) << 9 |
-          static_cast<std::uint32_t>(h.facing) << 10;
+          static_cast<std::uint32_t>(dep) << 4 | static_cast<std::uint32_t>(h.hit) << 6 |
+          static_cast<std::uint32_t>(h.critical) << 7 | static_cast<std::uint32_t>(h.multiple) << 8 |
+          static_cast<std::uint32_t>(h.improbable) << 9 | static_cast<std::uint32_t>(h.location) << 10 |
+          static_cast<std::uint32_t>(h.facing) << 11;
       if (const Link* l = kill_dags_.find(mkey)) return *l;
       const Link l = kill_dag(key, spec, c, bd, dep, h);
       kill_dags_.insert(mkey, l);
@@ -602,6 +604,10 @@ class Compiler {
         // C8.9: not fired for any purpose unless Malfunction or Low Ammo occurs.
         out = finish(key, spec, c, bd, dep, bd != Breakdown::kNone, Hit{},
                      spec.ift.direct ? kOutcomeNoEffect : kOutcomeMiss);
+        continue;
+      }
+      if (bd == Breakdown::kFirerCasualty) {  // C13.36: a miss, and the firer's Casualty Reduction
+        out = finish(key, spec, c, bd, dep, true, Hit{}, kOutcomeMiss);
         continue;
       }
       if (spec.ift.direct) {  // MG/IFE: the IFT DR is the attack (D3.5, C2.29); A7.309 Unlikely Kill dr
@@ -626,7 +632,26 @@ class Compiler {
       }
       out = resolve_hit(key, spec, c, bd, dep, to_hit(spec, c, w, 0), kill_dag_memo);
     }
-    return b_.node(DieKind::kPair, th);
+    const Link shot = b_.node(DieKind::kPair, th);
+    return is_panzerfaust(s_.firer) && key.shots == 0 ? pf_check_dag(shot) : shot;
+  }
+
+  // C13.31: the PF Check dr before the Panzerfaust's shot: a Final dr <= the PF Check number
+  // fires it; otherwise no shot, and an Original 6 pins the firer (breaks it if pinned).
+  Link pf_check_dag(Link shot) {
+    const PfCheckSpec pf = pf_check(s_);
+    std::array<Link, 6> dr;
+    for (int r = 1; r <= 6; ++r) {
+      if (r < 6 && r + pf.drm <= pf.shot_max) {
+        dr[static_cast<std::size_t>(r - 1)] = shot;
+        continue;
+      }
+      Leaf leaf;
+      leaf.outcome = kOutcomeNoShot;
+      if (r == 6) leaf.flags |= 1u << (s_.fire.pinned ? kFlagFirerBroken : kFlagFirerPinned);
+      dr[static_cast<std::size_t>(r - 1)] = end(leaf, kEndPfCheckFailed);
+    }
+    return b_.node(DieKind::kD6, dr);
   }
 
   const Situation& s_;
@@ -697,10 +722,14 @@ std::optional<RulesError> check_duel(const Situation& s) {
     return err(
         "fire.stop_on",
         "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
-  if (!s.firer.vehicle && !s.firer.repair && repairable(s.firer))
-    return err(
-        "firer.repair",
-        "a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair (A9.72)");
+  // A Bazooka or Panzerschreck never malfunctions (its X# removes it, C13.47): it needs no R#.
+  // Nor does a Panzerfaust (C13.36).
+  const bool never_malfunctions =
+      s.firer.weapon == Weapon::kBazooka || s.firer.weapon == Weapon::kPanzerschreck || is_panzerfaust(s.firer);
+  if (!s.firer.vehicle && !repair_number(s.firer) && repairable(s.firer) && !never_malfunctions)
+    return err("firer.repair", std::string("a non-vehicular ") + (is_latw(s.firer) ? "weapon" : "Gun") +
+                                   " in a duel over several turns needs its R# (firer.repair) to roll for repair "
+                                   "(A9.72)");
   return std::nullopt;
 }
 
@@ -712,6 +741,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
     return RulesError("firer.weapon", "infantry fire (\"infantry\") is not a fight unit yet: use a situation file");
   if (auto e = check_duel(s)) return e;
   if (auto e = check_infantry_keys_unused(s)) return e;
+  if (auto e = is_latw(s.firer) ? check_latw(s) : check_latw_keys_unused(s)) return e;
   if (s.movement) return check_movement(*s.movement);  // D2: a movement roll, not a shot
   if (auto e = check_ift(s)) return e;
   const Firer& f = s.firer;
@@ -720,7 +750,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
   if (t.hull_down && t.tem != 0) return err("target.tem", "a hull-down target cannot also claim TEM (D4.2)");
   if (fire.deliberate_immobilization) {  // C5.71
-    if (f.weapon != Weapon::kGun)
+    if (f.weapon != Weapon::kGun && !is_latw(f))
       return err("fire.deliberate_immobilization", "only ordnance attempts it, not MG or IFE (C5.71)");
     if (t.type != TargetType::kVehicle || f.mortar)
       return err("fire.deliberate_immobilization", "only on the Vehicle Target Type, not the Area Target Type (C5.71)");
@@ -841,7 +871,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
                "Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
   if (f.low_ammo_marked && !f.low_ammo)
     return err("firer.low_ammo_marked", "a Low Ammo counter needs a circled B# (firer.low_ammo = true) (D3.71)");
-  if (f.x_number && *f.x_number < f.breakdown)
+  if (f.x_number && *f.x_number < f.breakdown && !is_latw(f))  // a LATW's: check_latw
     return err("firer.x_number", "the X# must not be below the B# (A9.7), got X" + std::to_string(*f.x_number) +
                                      " with B" + std::to_string(f.breakdown));
   if (f.ammo == Ammo::kNone) return err("firer.ammo", "a shot needs ammunition");
@@ -907,9 +937,17 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   auto& notes = c.explain.notes;
   notes = s.units.notes;  // which values came from a unit library (docs/units.md)
   ift_notes(s, notes);
+  if (is_latw(s.firer)) latw_notes(s, notes);
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
-  if (s.target.type == TargetType::kArea)
+  if (is_latw(s.firer) && s.firer.weapon != Weapon::kAtr)
+    c.explain.th_color = s.firer.weapon == Weapon::kPanzerfaust || s.firer.weapon == Weapon::kPfk
+                             ? "its own: Basic TH# 10, -2 for each hex of range (C13.33)"
+                             : "its own, from the counter (firer.to_hit, C13.42)";
+  else if (s.firer.weapon == Weapon::kAtr)
+    c.explain.th_color = s.firer.captured ? "red: a captured ATR (C13.2, A21.12)"
+                                          : "black: an ATR uses the black TH# unless captured (C13.2)";
+  else if (s.target.type == TargetType::kArea)
     c.explain.th_color = "red: the Area Target Type has only red TH#, for every nationality (C3.3)";
   else if (s.firer.captured)
     c.explain.th_color = "red: captured weapon (A21.12, C5.8)";

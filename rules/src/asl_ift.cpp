@@ -614,7 +614,19 @@ void name_program(RollProgram& p, const Situation& s) {
       drop_outcomes |= bits({kOutcomeDud, kOutcomePossibleShock, kOutcomeShock});
     }
   }
-  if (s.fire.turns > 1) drop_outcomes = 0;  // a duel's outcomes are the target's status
+  // What a LATW cannot produce (C3.8: no Multiple Hits; C8.3: no ammunition to run short of), and
+  // what only a Panzerfaust can (C13.31, C13.36).
+  const bool pf = is_panzerfaust(s.firer);
+  if (is_latw(s.firer)) drop_flags |= bits({kFlagMultipleHit, kFlagLowAmmo, kFlagDepleted});
+  if (pf) drop_flags |= bits({kFlagMalfunction, kFlagDisabled});
+  drop_flags |= bits({kFlagFirerCasualty});
+  drop_flags |= bits({kFlagFirerPinned, kFlagFirerBroken});
+  if (pf) drop_flags &= ~bits({kFlagFirerCasualty, s.fire.pinned ? kFlagFirerBroken : kFlagFirerPinned});
+  std::uint64_t drop_ends = 0;  // a one-phase program's end reasons
+  if (!s.fire.follow_up) drop_ends |= bits({kEndFollowUpDone});
+  if (!pf) drop_ends |= bits({kEndPfCheckFailed});
+  if (is_latw(s.firer)) drop_ends |= bits({kEndIntensiveFireDone, kEndOutOfAmmo});
+  if (s.fire.turns > 1) drop_outcomes = drop_ends = 0;  // a duel's outcomes are the target's status
   // Old index -> new index (-1: dropped), keeping the order of the rest.
   auto remap = [](std::vector<std::string>& names, std::uint64_t drop) {
     std::vector<int> map(names.size(), -1);
@@ -628,10 +640,11 @@ void name_program(RollProgram& p, const Situation& s) {
     names.resize(kept);
     return map;
   };
-  static_assert(kNumOutcomes <= 64 && kNumCounters <= 64);
+  static_assert(kNumOutcomes <= 64 && kNumCounters <= 64 && kNumFlags <= 64 && kNumEndReasons <= 64);
   const std::vector<int> fmap = remap(p.flag_names, drop_flags);
   const std::vector<int> omap = remap(p.outcome_names, drop_outcomes);
   const std::vector<int> cmap = remap(p.counter_names, drop_counters);
+  const std::vector<int> emap = remap(p.end_reason_names, drop_ends);
   for (auto& series : p.turn_series)  // per-turn flags are never dropped; they move up
     if (series.kind == RollProgram::TurnSeries::Kind::kFlag)
       series.first = static_cast<std::uint32_t>(fmap.at(series.first));
@@ -648,6 +661,12 @@ void name_program(RollProgram& p, const Situation& s) {
     if (omap.at(l.outcome) < 0)
       throw std::logic_error("name_program: a leaf has the dropped outcome " + std::string(outcome_name(l.outcome)));
     l.outcome = static_cast<std::uint8_t>(omap[l.outcome]);
+    if (l.next_state < 0) {  // a leaf that ends the run names why
+      if (emap.at(l.end_reason) < 0)
+        throw std::logic_error("name_program: a leaf ends for the dropped reason " +
+                               std::string(end_reason_name(l.end_reason)));
+      l.end_reason = static_cast<std::uint8_t>(emap[l.end_reason]);
+    }
     std::array<std::uint8_t, kMaxCounters> counts{};
     for (std::size_t i = 0; i < cmap.size(); ++i) {
       if (l.counts[i] == 0) continue;
@@ -663,7 +682,7 @@ void name_program(RollProgram& p, const Situation& s) {
 void ift_notes(const Situation& s, std::vector<std::string>& notes) {
   const Firer& f = s.firer;
   const Target& t = s.target;
-  if (f.weapon == Weapon::kGun && t.type == TargetType::kVehicle) return;
+  if ((f.weapon == Weapon::kGun || is_latw(f)) && t.type == TargetType::kVehicle) return;
   if (places_smoke(f)) {
     notes.push_back(
         std::string(f.weapon == Weapon::kSmoke ? "SMOKE" : "WP") +

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "salvo/rules/asl_ift.h"
+#include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
@@ -522,6 +523,7 @@ std::optional<RulesError> check_infantry(const Situation& s) {
   };
   for (const auto& [set, key] : unused)
     if (set) return err(key, "not used by infantry fire (firer.weapon = \"infantry\"): remove it");
+  if (auto e = check_latw_keys_unused(s)) return e;
   if (t.type != TargetType::kInfantry)
     return err("target.type",
                "infantry fire attacks Personnel: target.type = \"infantry\" (Small Arms have no effect on armored "
@@ -590,8 +592,8 @@ std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const std::pair<bool, const char*> keys[] = {
-      {f.leader.has_value(), "firer.leader"},
-      {f.inexperienced, "firer.inexperienced"},
+      {f.leader.has_value() && !is_latw(f), "firer.leader"},
+      {f.inexperienced && !is_latw(f), "firer.inexperienced"},
       {f.cowers.has_value(), "firer.cowers"},
       {f.mg.has_value(), "firer.mg"},
       {t.personnel != Personnel::kSquad, "target.personnel"},

@@ -6,9 +6,10 @@ namespace salvo::asl {
 
 const char* flag_name(int flag) {
   static constexpr const char* kNames[kNumFlags] = {
-      "hit",         "critical", "multiple_hit",   "kill",        "burn",        "eliminated",
-      "immobilized", "shock",    "possible_shock", "dud",         "malfunction", "disabled",
-      "low_ammo",    "depleted", "ptc_or_worse",   "mc_or_worse", "casualty",    "kia"};
+      "hit",          "critical",     "multiple_hit",   "kill",        "burn",        "eliminated",
+      "immobilized",  "shock",        "possible_shock", "dud",         "malfunction", "disabled",
+      "low_ammo",     "depleted",     "ptc_or_worse",   "mc_or_worse", "casualty",    "kia",
+      "firer_pinned", "firer_broken", "firer_casualty"};
   return flag >= 0 && flag < kNumFlags ? kNames[flag] : "?";
 }
 
@@ -31,7 +32,7 @@ const char* outcome_name(int outcome) {
 const char* end_reason_name(int reason) {
   static constexpr const char* kNames[kNumEndReasons] = {"rof_exhausted",    "intensive_fire_done", "malfunction",
                                                          "target_destroyed", "target_effect",       "shot_cap",
-                                                         "out_of_ammo",      "follow_up_done"};
+                                                         "out_of_ammo",      "follow_up_done",      "pf_check_failed"};
   return reason >= 0 && reason < kNumEndReasons ? kNames[reason] : "?";
 }
 

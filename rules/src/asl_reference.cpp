@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "salvo/rules/asl_ift.h"
+#include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_movement.h"
 #include "salvo/rules/asl_shot.h"
 
@@ -36,6 +37,18 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     run.fired = fired_total;
     return run;
   };
+  // C13.31: a Panzerfaust's PF Check before its shot; no shot ends the phase.
+  if (is_panzerfaust(s.firer) && ctx.shots_fired == 0) {
+    const PfCheckSpec pf = pf_check(s);
+    const int r = dice.d6() + 1;
+    if (r == 6 || r + pf.drm > pf.shot_max) {
+      StepRecord step;
+      step.outcome = kOutcomeNoShot;
+      if (r == 6) step.flags |= 1u << (s.fire.pinned ? kFlagFirerBroken : kFlagFirerPinned);
+      trace.steps.push_back(step);
+      return done(kEndPfCheckFailed);
+    }
+  }
   for (;;) {
     const ShotSpec& spec = spec_of(ctx);
     StepRecord step;
@@ -61,7 +74,9 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     step.fired = true;
     step.counts[kCounterShots] = 1;
     step.outcome = spec.ift.direct ? kOutcomeNoEffect : kOutcomeMiss;
-    if (dep == Depletion::kNotAvailable) {
+    if (bd == Breakdown::kFirerCasualty) {
+      step.flags |= 1u << kFlagFirerCasualty;  // C13.36: a miss, and the firer's Casualty Reduction
+    } else if (dep == Depletion::kNotAvailable) {
       // C8.9: no such ammunition; the shot counts only for the malfunction it caused.
     } else if (spec.ift.direct) {
       // MG/IFE: the IFT DR is the attack (D3.5, C2.29); Unlikely Kill dr (A7.309).

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "salvo/rules/asl_arc.h"
+#include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
@@ -83,6 +84,7 @@ bool conditional_rof_bars_intensive(const Situation& s) {
 }
 
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx) {
+  if (is_latw(s.firer)) return latw_ammo(s.firer);  // C13: HEAT, the ATR's AP; no depletion (C8.3)
   // C8.4-.6, C8.9: once Canister, SMOKE or WP is gone the Gun fires nothing else in this situation.
   if (s.firer.weapon == Weapon::kCanister || places_smoke(s.firer)) return ctx.special_out ? Ammo::kNone : s.firer.ammo;
   return ctx.special_out ? s.firer.fallback_ammo : s.firer.ammo;
@@ -99,13 +101,18 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   e.ammo = spec.ammo;
   const bool bounding = fire.phase == Phase::kBounding;
 
-  // --- To Hit number (C3.3, C4) ---
-  bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, nullptr);
-  if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
-  if (crew_penalty(f) > 0) red = true;          // A21.12-.13, C5.8
-  if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
-  e.basic_th = basic_th(t.type, red, fire.range);
-  e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
+  // --- To Hit number (C3.3, C4; a LATW's own table, C13) ---
+  const bool latw = is_latw(f);
+  if (latw) {
+    e.basic_th = latw_basic_th(f, fire.range);  // no C4 modification: none reaches beyond 12 hexes (C4.1)
+  } else {
+    bool red = uses_red_th(f.nationality, f.year, f.month, f.vehicle, nullptr);
+    if (f.th_color != ThColor::kAuto) red = f.th_color == ThColor::kRed;
+    if (crew_penalty(f) > 0) red = true;          // A21.12-.13, C5.8
+    if (t.type == TargetType::kArea) red = true;  // C3.3 EXC: the Area row is red only
+    e.basic_th = basic_th(t.type, red, fire.range);
+    e.th_mods = gun_ammo_modifications(f.gun, spec.ammo, f.nationality, fire.range);
+  }
   if (places_smoke(f)) e.ammo_name = f.weapon == Weapon::kSmoke ? "SMOKE" : "WP";
   if (places_smoke(f) && fire.range <= table_data().c4_smoke[1])
     e.th_mods.push_back({"SMOKE at 12 hexes or less", table_data().c4_smoke[0], "C4.4"});
@@ -124,9 +131,15 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // C5.13: never Bounding First Fire.
   if (ctx.shots_fired == 0 && !ctx.later_turn && !bounding)
     for (const Modifier& m : case_a_modifiers(s)) add(d, drm, m.what, m.value, m.rule);
+  // C5.34 Case C3, a LATW's instead of Case B: +2 in the AFPh, +2 for a backblast (C13.8).
+  if (latw && fire.phase == Phase::kAdvancing && !fire.opportunity)
+    add(d, drm, "Case C3: LATW in the Advancing Fire Phase", case_drm(ThCase::kC3), "C5.34");
+  if (latw && backblast_drm(s))
+    add(d, drm, "Case C3: backblast, fired from ground-level rubble or a building", case_drm(ThCase::kC3Backblast),
+        "C5.34, C13.8");
   // C5.2 Case B; a firer with Case C has it already: Case C is Case B's +2 plus the gun type's
   // (C5.3, C5.63 "an inherent part of Case C").
-  if (fire.phase == Phase::kAdvancing && !fire.opportunity && !(bounding || fire.motion))
+  if (!latw && fire.phase == Phase::kAdvancing && !fire.opportunity && !(bounding || fire.motion))
     add(d, drm,
         in_obstacle(fire.firer_terrain) ? "Case B: Advancing Fire from woods/building/rubble"
                                         : "Case B: Advancing Fire",
@@ -158,7 +171,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     }
   }
   if (fire.pinned) add(d, drm, "Case D: pinned firer", case_drm(ThCase::kD), "C5.4");
-  if (fire.same_hex) {
+  if (fire.same_hex && !latw) {  // Case E is NA to SW (the chart's "S")
     const bool twice = in_obstacle(fire.firer_terrain) && !f.bypass && !t.bypass;  // C5.5: not in Bypass
     add(d, drm, twice ? "Case E: same hex, woods/building/rubble (x2)" : "Case E: same hex",
         (twice ? 2 : 1) * case_drm(ThCase::kE), "C5.5");
@@ -187,11 +200,14 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   // and against a Motion/Non-Stopped vehicle: a vehicle target fired on while it moves
   // (target.moving) is Non-Stopped. A vehicle that has stopped is target.moving = false.
   const bool moving_vehicle = t.moving && t.type == TargetType::kVehicle;
-  const bool point_blank = !area && !fire.same_hex && !fire.motion && !moving_vehicle;
+  // Case L is NA to a LATW using its own To Hit table, so to all but the ATR (C6.3).
+  const bool point_blank =
+      !area && !fire.same_hex && !fire.motion && !moving_vehicle && (!latw || f.weapon == Weapon::kAtr);
   if (point_blank && fire.range == 1) add(d, drm, "Case L: Point Blank, 1 hex", case_drm(ThCase::kL1), "C6.3");
   if (point_blank && fire.range == 2) add(d, drm, "Case L: Point Blank, 2 hexes", case_drm(ThCase::kL2), "C6.3");
   // C6.55: a firer that moves keeps (and gains) Acquisition only with a gyrostabilized gun.
-  const bool keeps_acq = f.stabilized || !(bounding || fire.motion);
+  // C6.5: a LATW never gains Acquisition ("not FT or LATW").
+  const bool keeps_acq = !latw && (f.stabilized || !(bounding || fire.motion));
   const int acq_before = ctx.later_turn ? ctx.carried_acquisition : fire.acquisition;
   // C6.5, C6.57; C6.56: SMOKE acquires nothing (an existing Acquisition is used).
   const int built = places_smoke(f) ? 0 : ctx.acquiring_shots >= 0 ? ctx.acquiring_shots : ctx.shots_fired;
@@ -207,6 +223,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
         t.emplaced && t.tem < 2 ? "C11.2" : "C6.8");
   if (t.hindrance != 0) add(d, drm, "Case R: hindrance", t.hindrance, "C6.9");
   if (leader_drm(f) != 0) add(d, drm, leader_name(f), leader_drm(f), leader_rule(f));
+  if (latw && f.leader) add(d, drm, "leader directing the To Hit DR", *f.leader, "A7.531");
+  if (latw && f.cx) add(d, drm, "CX firer", case_drm(ThCase::kCx), "A4.51");
   if (fire.extra_drm != 0) add(d, drm, "other DRM", fire.extra_drm, "[extra_drm]");
   e.total_drm = spec.drm = drm;
 
@@ -214,7 +232,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   spec.same_hex = fire.same_hex;
   spec.target_bypass = t.bypass;
   spec.facing = t.facing;
-  spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40 && !area;  // C3.8
+  spec.multiple_hits = f.gun.caliber_mm >= 15 && f.gun.caliber_mm <= 40 && !area && !latw;  // C3.8: not LATW
   // C5.72: every hit is a hull hit (immobilized) or nothing, so a second hit changes nothing.
   spec.deliberate_immobilization = fire.deliberate_immobilization;
   if (spec.deliberate_immobilization) spec.multiple_hits = false;
@@ -225,7 +243,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   const int tk_range = fire.same_hex ? 0 : fire.range;
   // C7.32: the German 28LL and 40LL always use the APCR To Kill table unless firing HE.
   const Ammo tk_ammo = spec.ammo == Ammo::kAP && always_apcr(f.gun, f.nationality) ? Ammo::kAPCR : spec.ammo;
-  const std::optional<int> table_tk = basic_tk(f.gun, tk_ammo, f.nationality);
+  const std::optional<int> table_tk = latw ? latw_basic_tk(f) : basic_tk(f.gun, tk_ammo, f.nationality);
   std::optional<int> base_tk = s.override_.basic_tk ? s.override_.basic_tk : table_tk;
   if (fire.deliberate_immobilization) {
     // C5.71: only if the Basic TK# of the ammunition fired is > the target's lowest hull AF.
@@ -242,7 +260,11 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
                            ") must be > the target's lowest hull AF (" + std::to_string(*lowest) + ", C5.71)");
   }
   bool uncertain = false;
-  const std::optional<int> range_change = case_d(f.gun, tk_ammo, tk_range, &uncertain);
+  // C13.22: the ATR reads Case D's "<= 25mm" row; HEAT has no Case D (C7.332).
+  const std::optional<int> range_change =
+      latw ? case_d(Gun{.caliber_mm = 20, .barrel = Gun::Barrel::kNormal, .designation = "20"}, tk_ammo, tk_range,
+                    nullptr)
+           : case_d(f.gun, tk_ammo, tk_range, &uncertain);
   // Personnel targets and MG/IFE fire go to the IFT instead (asl_ift.cpp).
   const bool ift_effects = build_ift_effects(s, ctx, spec, e);
   for (int loc = 0; loc < 2 && !ift_effects; ++loc)
@@ -270,7 +292,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
         ak.critical = critical;
         if (!af) {
           // Unarmored target or aspect (C7.311, C7.321, C7.331, C7.34): a Final TK#, doubled on a CH.
-          const std::optional<int> u = unarmored_final_tk(f.gun, spec.ammo);
+          const std::optional<int> u = latw ? latw_unarmored_tk(f) : unarmored_final_tk(f.gun, spec.ammo);
           if (!u)
             throw RulesError("firer.gun", "no unarmored-target To Kill number for " + f.gun.designation + " " +
                                               ammo_text(spec.ammo) + " (C7.311)");
@@ -320,16 +342,38 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     lower(1);  // D3.71: the original B# becomes an X#, the new B# is one less
     circled = false;
   }
-  if (crew_penalty(f) > 0) lower(2 * crew_penalty(f));  // A21.11, A21.13 (doubled for both), C5.8
-  if (ctx.intensive) lower(2);                          // C5.62
+  if (latw) {
+    // C13.47 a Bazooka's and Panzerschreck's X# (no B#), C13.63 the PIAT's B10, C13.26 the ATR's
+    // B#/X#, C13.36 none for a Panzerfaust. Inexperienced (A19.32) one lower, captured (A21.11)
+    // two: a B# so lowered turns the original into an X# (A.11); an X# alone is lowered itself.
+    // A9.7: a SW has the inherent B12 unless its counter prints a B# or an X# (an ATR's X#: no B#).
+    const bool x_only =
+        f.weapon == Weapon::kBazooka || f.weapon == Weapon::kPanzerschreck || (f.weapon == Weapon::kAtr && f.x_number);
+    const int original = f.weapon == Weapon::kPiat                 ? table_data().piat_breakdown[0]
+                         : f.weapon == Weapon::kAtr && !f.x_number ? f.breakdown
+                                                                   : 13;  // no B#
+    b = original;
+    x = x_only ? f.x_number : std::nullopt;
+    const int by = (f.inexperienced ? 1 : 0) + 2 * crew_penalty(f);
+    if (by > 0 && x_only) {
+      *x -= by;
+    } else if (by > 0 && original <= 12) {
+      x = x ? std::min(*x, original) : original;
+      b = original - by;
+    }
+    circled = false;
+    if (is_panzerfaust(f)) spec.firer_casualty = pf_casualty_dr(f);
+  }
+  if (!latw && crew_penalty(f) > 0) lower(2 * crew_penalty(f));  // A21.11, A21.13 (doubled for both), C5.8
+  if (ctx.intensive) lower(2);                                   // C5.62
   spec.breakdown = e.breakdown = b;
   spec.x_number = e.x_number = x;
   spec.low_ammo_possible = circled;
 
   // --- Special ammunition depletion (C8.9, C8.2, C8.12, C8.92); Canister on the IFT DR (C8.4) ---
   if (f.weapon == Weapon::kCanister || places_smoke(f)) {
-    spec.depletion = e.depletion = *f.depletion + (f.elite ? 1 : 0);  // check_ift requires it
-  } else if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality)) {
+    spec.depletion = e.depletion = *f.depletion + (f.elite ? 1 : 0);                  // check_ift requires it
+  } else if (is_special(spec.ammo) && !always_apcr(f.gun, f.nationality) && !latw) {  // C8.3: SCW do not deplete
     std::optional<int> dep = f.depletion;
     if (!dep) dep = default_depletion(f.nationality, f.gun, spec.ammo, f.year, f.month);
     if (!dep)
@@ -347,7 +391,8 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
 }
 
 Breakdown breakdown(const ShotSpec& spec, int o) {
-  if (spec.x_number && o >= *spec.x_number) return Breakdown::kDisabled;  // A9.7 X#
+  if (spec.firer_casualty && o >= *spec.firer_casualty) return Breakdown::kFirerCasualty;  // C13.36
+  if (spec.x_number && o >= *spec.x_number) return Breakdown::kDisabled;                   // A9.7 X#
   if (spec.low_ammo_possible) {
     if (o == 12) return Breakdown::kMalfunction;          // D3.71
     if (o >= spec.breakdown) return Breakdown::kLowAmmo;  // D3.71

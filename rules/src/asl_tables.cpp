@@ -307,8 +307,9 @@ constexpr TableData kTables{
                       kOutcomeNoEffect},
     // C5/C6 chart, in ThCase order: B +2 (+3 from woods/building/rubble); C +2 and the gun type
     // (gyrostabilized +1, T/ST +2, NT +3); C1 +1, C2 +2; C4 gyrostabilized +1; D +2; E +2; F +2;
-    // G +5; H +2; I +1; J +2, J1 +3, J2 +4, J3 -1, J4 -1; K +2; L -2 at 1 hex, -1 at 2; N -1 a level.
-    .th_case_drm = {2, 3, 2, 1, 2, 3, 1, 2, 1, 2, 2, 2, 5, 2, 1, 2, 3, 4, -1, -1, 2, -2, -1, -1},
+    // G +5; H +2; I +1; J +2, J1 +3, J2 +4, J3 -1, J4 -1; K +2; L -2 at 1 hex, -1 at 2; N -1 a level;
+    // C3 +2 for a LATW in the AFPh and +2 for backblast (C5.34); CX +1 (A4.51).
+    .th_case_drm = {2, 3, 2, 1, 2, 3, 1, 2, 1, 2, 2, 2, 5, 2, 1, 2, 3, 4, -1, -1, 2, -2, -1, -1, 2, 2, 1},
     .tk_case_a_rear = 1,  // C7.21: rear Target Facing
     // D2.5 ESB DRM Table, in Manufacturer order: U.S. 0, Czech 0, Russian +1, British +2,
     // German +2, French +3, Italian +3, other +3.
@@ -317,6 +318,21 @@ constexpr TableData kTables{
     // C8.4 Canister FP IFT Equivalency: 37mm 12, 75mm 20, 105mm 24 in the rule's table; the
     // chapter's chart also has 57mm 16 (salvo's reading: both hold).
     .canister_fp = {{{37, 12}, {57, 16}, {75, 20}, {105, 24}}},
+    // C7.33 HEAT To Kill Table, the LATW listings: BAZ43 13, BAZ44+ 16, PIAT 15, PSK 26, PFk 22, PF 31.
+    .latw_heat_tk = {13, 16, 15, 26, 22, 31},
+    // C7.31: ATR 5, the red ATR listing 6; C7.311 unarmored target "ATR-28mm" Final TK# 7.
+    .atr_tk = {5, 6, 7},
+    .pf_th = {10, -2},  // C13.33: Basic TH# 10, -2 for each hex of range
+    // C13.22: an ATR to 12 hexes; C13.32: a PF to 1 hex before June 1944, 2 to December 1944,
+    // 3 from 1945 (a PFk and a Finnish PF: 1, A25.76).
+    .latw_max_range = {12, 1, 2, 3},
+    // C13.31: a shot on a Final dr <= 3 (Finns <= 2, A25.76); drm +1 in August-September 1943,
+    // -1 in 1945, +1 vs other than an AFV, +1 CX, +1 a HS or crew, +2 a SMC.
+    .pf_check = {3, 2, 1, -1, 1, 1, 1, 2},
+    .piat_breakdown = {10, 2},  // C13.63: B10, repaired on a dr of 1-2
+    // From: BAZ 11/1942 (C13.4 EXC), the BAZ 44+ To Kill column 1944 (C13.43), PIAT 4/1943 (C13.6),
+    // PSK 9/1943 (C13.48), PF 10/1943 (C13.3), PFk 8/1943 (C13.3), Finnish PF 7/1944 (A25.76).
+    .latw_dates = {{{1942, 11}, {1944, 1}, {1943, 4}, {1943, 9}, {1943, 10}, {1943, 8}, {1944, 7}}},
 };
 
 std::string designation(const Gun& g) {

@@ -705,3 +705,50 @@ TEST_CASE("infantry fire keys: what is refused, with its line", "[load][infantry
   CHECK(error_of(head + "gun = \"75L\"\n" + target) ==
         "t.toml:6: firer.gun: not used by infantry fire (firer.weapon = \"infantry\"): remove it");
 }
+
+TEST_CASE("LATW keys load: the weapon, its To Hit table, who fires, CX; a SW unless the file says", "[load][latw]") {
+  const std::string baz =
+      "ruleset = \"asl\"\n[firer]\nweapon = \"bazooka\"\nnationality = \"american\"\nto_hit = [11, 9, 8, 7, 4]\n"
+      "x_number = 11\n[fire]\nrange = 2\n";
+  const asl::Situation s = load_ok(baz).situations.at(0).situation;
+  CHECK(s.firer.weapon == asl::Weapon::kBazooka);
+  CHECK(s.firer.to_hit == std::vector<int>{11, 9, 8, 7, 4});
+  CHECK_FALSE(s.firer.vehicle);  // C13.1: a SW
+  const std::string pf =
+      "ruleset = \"asl\"\n[firer]\nweapon = \"panzerfaust\"\npersonnel = \"smc\"\ncx = true\n[fire]\nrange = 1\n";
+  const asl::Situation p = load_ok(pf).situations.at(0).situation;
+  CHECK(p.firer.weapon == asl::Weapon::kPanzerfaust);
+  CHECK(p.firer.personnel == asl::Personnel::kSmc);
+  CHECK(p.firer.cx);
+  // A sweep from a Gun to a LATW: each point is a vehicle or a SW by its own weapon.
+  const LoadedFile w = load_ok(
+      "ruleset = \"asl\"\n[firer]\nnationality = \"german\"\n[fire]\nrange = 1\n[sweep]\n"
+      "\"firer.weapon\" = [\"gun\", \"panzerfaust\"]\n");
+  REQUIRE(w.situations.size() == 2);
+  CHECK(w.situations.at(0).situation.firer.vehicle);
+  CHECK_FALSE(w.situations.at(1).situation.firer.vehicle);
+}
+
+TEST_CASE("LATW keys: what is refused, with its line", "[load][latw][errors]") {
+  const std::string head = "ruleset = \"asl\"\n[firer]\nweapon = \"bazooka\"\nnationality = \"american\"\n";
+  CHECK(error_of(head + "to_hit = 9\nx_number = 11\n") ==
+        "t.toml:5: firer.to_hit: expected an array of Basic TH#, at range 0, 1, 2, ... (C13.42), got 9");
+  CHECK(error_of(head + "to_hit = []\nx_number = 11\n") ==
+        "t.toml:5: firer.to_hit: expected the Basic TH# at range 0, 1, 2, ...: 1 to 13 numbers, got 0");
+  CHECK(error_of(head + "to_hit = [11, 13]\nx_number = 11\n") ==
+        "t.toml:5: firer.to_hit[1]: expected an integer in 0..12, got 13");
+  CHECK(error_of(head + "x_number = 11\n") ==  // blamed on its table, [firer]
+        "t.toml:2: firer.to_hit: missing: the Bazooka's To Hit table from the back of its counter, its Basic TH# at "
+        "range 0, 1, 2, ... (C13.42), e.g. [11, 9, 8, 7, 4]");
+  CHECK(error_of(head + "to_hit = [11, 9]\nx_number = 11\nbreakdown = 12\n[fire]\nrange = 1\n") ==
+        "t.toml:7: firer.breakdown: has no effect here: a Panzerfaust has no B#, a Bazooka or Panzerschreck an X# "
+        "only, the PIAT's B10 is the rule's, an ATR with an X# has no B# (C13.36, C13.47, C13.63, A9.7): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nweapon = \"piat\"\nnationality = \"british\"\nto_hit = [11, 9]\n"
+                 "repair = 2\n[fire]\nrange = 1\n") ==
+        "t.toml:6: firer.repair: has no effect here: the PIAT is repaired on a dr of 1-2 by rule (C13.63): remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\npersonnel = \"smc\"\n") ==
+        "t.toml:3: firer.personnel: is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", "
+        "\"piat\", \"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; remove it");
+  CHECK(error_of("ruleset = \"asl\"\n[firer]\nweapon = \"panzerfaust\"\n[target]\npersonnel = \"smc\"\n") ==
+        "t.toml:5: target.personnel: expected one of squad, half_squad, crew, got \"smc\"");
+}

@@ -84,12 +84,26 @@ const Choices<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", a
 const Choices<asl::GunType> kGunTypes = {{"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
 const Choices<asl::TargetType> kTargetTypes = {
     {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
-const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},          {"mg", asl::Weapon::kMg},
-                                       {"ife", asl::Weapon::kIfe},          {"canister", asl::Weapon::kCanister},
-                                       {"smoke", asl::Weapon::kSmoke},      {"wp", asl::Weapon::kWp},
-                                       {"infantry", asl::Weapon::kInfantry}};
+const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},
+                                       {"mg", asl::Weapon::kMg},
+                                       {"ife", asl::Weapon::kIfe},
+                                       {"canister", asl::Weapon::kCanister},
+                                       {"smoke", asl::Weapon::kSmoke},
+                                       {"wp", asl::Weapon::kWp},
+                                       {"infantry", asl::Weapon::kInfantry},
+                                       {"bazooka", asl::Weapon::kBazooka},
+                                       {"panzerschreck", asl::Weapon::kPanzerschreck},
+                                       {"piat", asl::Weapon::kPiat},
+                                       {"panzerfaust", asl::Weapon::kPanzerfaust},
+                                       {"pfk", asl::Weapon::kPfk},
+                                       {"atr", asl::Weapon::kAtr}};
 const Choices<asl::Personnel> kPersonnel = {
     {"squad", asl::Personnel::kSquad}, {"half_squad", asl::Personnel::kHalfSquad}, {"crew", asl::Personnel::kCrew}};
+/// Who makes a PF Check (C13.31): a SMC too.
+const Choices<asl::Personnel> kFirerPersonnel = {{"squad", asl::Personnel::kSquad},
+                                                 {"half_squad", asl::Personnel::kHalfSquad},
+                                                 {"crew", asl::Personnel::kCrew},
+                                                 {"smc", asl::Personnel::kSmc}};
 
 /// firer.mg: the SW MG infantry fire with (A9): {fp, normal_range, rof, breakdown}.
 struct MgKey {
@@ -156,6 +170,18 @@ void apply_gun(const Ctx& c, const std::string& path, const toml::node& n, Situa
   if (const auto* v = n.as_string()) gun = asl::parse_gun(v->get());
   if (!gun) expected(c, path, n, "a gun designation (\"75\", \"37*\", \"75L\", \"88LL\")");
   s.firer.gun = *gun;
+}
+
+/// firer.to_hit: a LATW counter's To Hit table, the Basic TH# at range 0, 1, 2, ... (C13.42).
+void apply_to_hit(const Ctx& c, const std::string& path, const toml::node& n, Situation& s, Lines*) {
+  constexpr std::size_t kMaxRanges = 13;  // 0..12 hexes: no LATW table reaches further
+  const toml::array& a = read_array(c, path, n, "an array of Basic TH#, at range 0, 1, 2, ... (C13.42)");
+  if (a.empty() || a.size() > kMaxRanges)
+    fail(c, line_of(n), path,
+         fmt::format("expected the Basic TH# at range 0, 1, 2, ...: 1 to {} numbers, got {}", kMaxRanges, a.size()));
+  s.firer.to_hit.clear();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    s.firer.to_hit.push_back(read_int(c, fmt::format("{}[{}]", path, i), a[i], 0, 12));
 }
 
 void apply_size(const Ctx& c, const std::string& path, const toml::node& n, Situation& s, Lines*) {
@@ -325,6 +351,10 @@ const Schema<Situation>& schema() {
     s.add_bool("firer.inexperienced", at(&Situation::firer, &asl::Firer::inexperienced));
     s.add_bool("firer.cowers", at(&Situation::firer, &asl::Firer::cowers));
     s.add("firer.mg", apply_mg);
+    // Light Anti-Tank Weapons (C13, asl_latw.h)
+    s.add("firer.to_hit", apply_to_hit);
+    s.add_choice("firer.personnel", kFirerPersonnel, at(&Situation::firer, &asl::Firer::personnel));
+    s.add_bool("firer.cx", at(&Situation::firer, &asl::Firer::cx));
     for (const MgKey& k : kMgKeys)
       s.add_int("firer.mg." + std::string(k.name), k.lo, k.hi, [m = k.member](Situation& sit) -> int& {
         if (!sit.firer.mg) sit.firer.mg.emplace();
@@ -482,6 +512,16 @@ constexpr NoEffect kNoEffect[] = {
      "it"},
     {"fire.rally_phases", [](const Situation& s) { return s.fire.turns > 1; },
      "matters only in a duel over several turns (fire.turns > 1): remove it"},
+    // C13.36, C13.47, C13.63: the Panzerfaust has no breakdown, the Bazooka and Panzerschreck an
+    // X# only, the PIAT the rule's B10 and R2.
+    {"firer.breakdown",
+     [](const Situation& s) {
+       return !asl::is_latw(s.firer) || (s.firer.weapon == asl::Weapon::kAtr && !s.firer.x_number);
+     },
+     "a Panzerfaust has no B#, a Bazooka or Panzerschreck an X# only, the PIAT's B10 is the rule's, an ATR with an "
+     "X# has no B# (C13.36, C13.47, C13.63, A9.7): remove it"},
+    {"firer.repair", [](const Situation& s) { return s.firer.weapon != asl::Weapon::kPiat; },
+     "the PIAT is repaired on a dr of 1-2 by rule (C13.63): remove it"},
 };
 
 // ---- Unit libraries (docs/units.md) ----
@@ -635,6 +675,13 @@ LoadedFile load(const std::shared_ptr<const Document>& doc, const LoadOptions& o
   }
   std::function<void(Situation&)> under;
   if (names_unit) under = UnitLayer(doc, libraries, w);
+  // A Light Anti-Tank Weapon is a SW (C13.1): firer.vehicle is false unless the file says.
+  const bool latw_possible = asl::is_latw(w.base.firer) || w.swept.count("firer.weapon");
+  if (latw_possible && !w.set.count("firer.vehicle") && !w.swept.count("firer.vehicle"))
+    under = [layer = std::move(under)](Situation& s) {
+      if (layer) layer(s);
+      if (asl::is_latw(s.firer)) s.firer.vehicle = false;
+    };
   out.situations = expand<LoadedSituation>(
       doc, w, options.max_situations,
       [&](const LoadedSituation& point) {

@@ -38,6 +38,11 @@ enum Flag : int {
   kFlagMcOrWorse,
   kFlagCasualty,
   kFlagKia,
+  // What a Panzerfaust does to its own firer: the PF Check's Original 6 pins it, or breaks a
+  // pinned one (C13.31); an Original TH DR 12 is its Casualty Reduction (C13.36).
+  kFlagFirerPinned,
+  kFlagFirerBroken,
+  kFlagFirerCasualty,
   kNumFlags
 };
 /// Counters summed per step.
@@ -83,6 +88,7 @@ enum EndReason : int {
   kEndShotCap,
   kEndOutOfAmmo,
   kEndFollowUpDone,  ///< the AFPh follow-up shot after Bounding First Fire was fired (D3.32); named only when asked for
+  kEndPfCheckFailed,  ///< a Panzerfaust's PF Check gave no shot (C13.31); named only for a Panzerfaust
   kNumEndReasons
 };
 
@@ -225,7 +231,7 @@ struct CompileOptions {
 Compiled compile(const Situation& s, const CompileOptions& options = {});
 
 /// Version of the ASL rules data (bumped when any table or rule reading changes a number).
-inline constexpr const char* kRulesDataVersion = "asl-2026.11-5";
+inline constexpr const char* kRulesDataVersion = "asl-2026.11-6";
 
 }  // namespace salvo::asl
 

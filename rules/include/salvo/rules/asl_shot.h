@@ -60,8 +60,9 @@ struct ShotSpec {
   // Malfunction and ammunition (A9.7, C2.28, D3.7, D3.71, C8.9)
   int breakdown = 12;
   std::optional<int> x_number;
-  bool low_ammo_possible = false;  ///< circled B# and no Low Ammo counter yet
-  std::optional<int> depletion;    ///< Depletion # of the special ammo fired (nullopt: not depleting)
+  bool low_ammo_possible = false;     ///< circled B# and no Low Ammo counter yet
+  std::optional<int> depletion;       ///< Depletion # of the special ammo fired (nullopt: not depleting)
+  std::optional<int> firer_casualty;  ///< a Panzerfaust: from this Original TH DR, a miss and the firer's CR (C13.36)
   // Rate of Fire (C2.24)
   int rof = 0;
   bool keeps_rof = true;  ///< false for the Intensive Fire shot (C5.6)
@@ -97,8 +98,10 @@ bool conditional_rof_bars_intensive(const Situation& s);
 /// The ammunition a shot in context `ctx` fires (the special ammo, or the fallback).
 Ammo shot_ammo(const Situation& s, const ShotContext& ctx);
 
-/// Breakdown of the Gun from the Original TH DR (A9.7, A.11, C2.28, C5.62, D3.7, D3.71).
-enum class Breakdown : std::uint8_t { kNone, kLowAmmo, kMalfunction, kDisabled };
+/// Breakdown of the Gun from the Original TH DR (A9.7, A.11, C2.28, C5.62, D3.7, D3.71, C13.36).
+/// kFirerCasualty: not the weapon but its firer, a Panzerfaust's Original 12 (C13.36): a miss,
+/// and the firer suffers Casualty Reduction.
+enum class Breakdown : std::uint8_t { kNone, kLowAmmo, kMalfunction, kDisabled, kFirerCasualty };
 Breakdown breakdown(const ShotSpec& spec, int original_dr);
 
 /// Special ammunition depletion from the Original TH DR (C8.9).

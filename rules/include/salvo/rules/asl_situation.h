@@ -60,7 +60,23 @@ enum class TargetType : std::uint8_t { kVehicle, kInfantry, kArea };
 /// kCanister: the Gun fires Canister (C8.4); kSmoke, kWp: it fires SMOKE or WP (C8.5, C8.6).
 /// kInfantry: squads and crews with their inherent FP and a SW MG, on the IFT through the target's
 /// Morale Check (A7-A10; asl_infantry.h).
-enum class Weapon : std::uint8_t { kGun, kMg, kIfe, kCanister, kSmoke, kWp, kInfantry };
+/// The Light Anti-Tank Weapons (C13; asl_latw.h): a SW that hits a vehicle on its own To Hit
+/// table (the ATR: on C3), then rolls To Kill: Bazooka, Panzerschreck, PIAT, Panzerfaust, PFk, ATR.
+enum class Weapon : std::uint8_t {
+  kGun,
+  kMg,
+  kIfe,
+  kCanister,
+  kSmoke,
+  kWp,
+  kInfantry,
+  kBazooka,
+  kPanzerschreck,
+  kPiat,
+  kPanzerfaust,
+  kPfk,
+  kAtr
+};
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
@@ -84,6 +100,10 @@ struct SwMg {
   int breakdown = 12;    ///< B# (A9.7): inherent B12 unless printed
   friend bool operator==(const SwMg&, const SwMg&) = default;
 };
+
+/// The size of a Personnel unit (A7.302: Casualty Reduction reduces a squad to a HS and
+/// eliminates a HS or crew). A SMC fires a Panzerfaust (C13.31), but is never a target here.
+enum class Personnel : std::uint8_t { kSquad, kHalfSquad, kCrew, kSmc };
 
 struct Firer {
   Nationality nationality = Nationality::kGerman;
@@ -123,8 +143,18 @@ struct Firer {
   bool inexperienced = false;  ///< Inexperienced Personnel: Cowering two columns (A19.33), SW B# -1 (A19.32)
   std::optional<bool> cowers;  ///< subject to Cowering (A7.9); unset: all but Finns
   std::optional<SwMg> mg;      ///< the SW MG fired with them, if any
+  // A Light Anti-Tank Weapon (weapon = kBazooka ... kAtr; asl_latw.h). `leader`, `inexperienced`
+  // and `captured` serve it too; x_number, breakdown, repair and rof are its counter's.
+  std::vector<int> to_hit;                  ///< Bazooka, PSK, PIAT: Basic TH# at range 0, 1, ... (C13.42)
+  Personnel personnel = Personnel::kSquad;  ///< who makes a PF Check (C13.31)
+  bool cx = false;                          ///< the firer is CX: +1 To Hit (A4.51), +1 PF Check (C13.31)
   friend bool operator==(const Firer&, const Firer&) = default;
 };
+
+/// A Light Anti-Tank Weapon (C13.1): a SW, fired by Infantry at a vehicle.
+constexpr bool is_latw(const Firer& f) { return f.weapon >= Weapon::kBazooka && f.weapon <= Weapon::kAtr; }
+/// The Panzerfaust or PFk: a PF Check before the shot, a one-shot weapon (C13.3-.36).
+constexpr bool is_panzerfaust(const Firer& f) { return f.weapon == Weapon::kPanzerfaust || f.weapon == Weapon::kPfk; }
 
 /// C9.2: a light mortar (<= 60mm here, a reading) has no Covered Arc and is a SW (no Intensive Fire, C5.6).
 /// The leadership DRM on the firer's To Hit (or IFE) DR: an Armor Leader's (D3.44), or an
@@ -148,10 +178,6 @@ struct Armor {
   ArmorFactor hull_front = 8, hull_side = 8, turret_front = 8, turret_side = 8;
   friend bool operator==(const Armor&, const Armor&) = default;
 };
-
-/// The size of a Personnel target (A7.302: Casualty Reduction reduces a squad to a HS and
-/// eliminates a HS or crew).
-enum class Personnel : std::uint8_t { kSquad, kHalfSquad, kCrew };
 
 struct Target {
   TargetType type = TargetType::kVehicle;

@@ -133,6 +133,9 @@ enum class ThCase : std::uint8_t {
   kL1,            ///< C6.3 Point Blank, 1 hex
   kL2,            ///< C6.3 Point Blank, 2 hexes
   kN,             ///< C6.5 Acquisition, per level
+  kC3,            ///< C5.34 Case C3: a LATW firing in the AFPh (not Opportunity Fire)
+  kC3Backblast,   ///< C5.34 Case C3: a backblast weapon from ground-level rubble or a building (C13.8)
+  kCx,            ///< A4.51: a CX firer
   kCount
 };
 inline constexpr std::size_t kNumThCases = static_cast<std::size_t>(ThCase::kCount);
@@ -185,6 +188,15 @@ struct TableData {
   std::array<int, 8> esb_manufacturer_drm{};        // by Manufacturer
   std::array<int, 2> c4_smoke{};                    // C4.4: SMOKE adds [0] to the Basic TH# at <= [1] hexes
   std::array<std::array<int, 2>, 4> canister_fp{};  // C8.4: {Gun size (mm), IFT FP}
+  // C13 Light Anti-Tank Weapons: the rules' numbers (the counters' To Hit tables and X# are the
+  // player's). Indexes: LatwHeat, LatwDate, PfCheck (asl_latw.h).
+  std::array<int, 6> latw_heat_tk{};               // C7.33 Basic TK#: BAZ 43, BAZ 44+, PIAT, PSK, PFk, PF
+  std::array<int, 3> atr_tk{};                     // C7.31: ATR, the red ATR listing; C7.311 unarmored Final TK#
+  std::array<int, 2> pf_th{};                      // C13.33: Basic TH# at range 0, change per hex
+  std::array<int, 4> latw_max_range{};             // C13.22 ATR; C13.32 PF before 6/44, 6-12/44, from 1945
+  std::array<int, 8> pf_check{};                   // C13.31, A25.76: the PF Check (PfCheck)
+  std::array<int, 2> piat_breakdown{};             // C13.63: B#, R#
+  std::array<std::array<int, 2>, 7> latw_dates{};  // {year, month} from which (LatwDate)
 };
 
 /// The ASL chart data the lookups below read.
@@ -200,7 +212,8 @@ void for_each_table(Data& data, F&& f) {
          c4_barrel, c4_ammo, c4_caliber, always_apcr, ap_tk, apcr_tk, colored_tk, heat_tk, he_tk, ap_unarmored_tk,
          heat_unarmored_tk, case_d_range_max, case_d_ap, case_d_apcr, case_d_apds, case_d_unprinted, depletion,
          armor_factors, case_a_first, case_a_further, ift_columns, ift, ift_column_caliber, vehicle_kill_number,
-         unlikely_kill, th_case_drm, tk_case_a_rear, esb_manufacturer_drm, c4_smoke, canister_fp] = data;
+         unlikely_kill, th_case_drm, tk_case_a_rear, esb_manufacturer_drm, c4_smoke, canister_fp, latw_heat_tk, atr_tk,
+         pf_th, latw_max_range, pf_check, piat_breakdown, latw_dates] = data;
   f("C3 range columns", th_range_max);
   f("C3 Vehicle black", th_vehicle_black);
   f("C3 Vehicle red", th_vehicle_red);
@@ -238,6 +251,13 @@ void for_each_table(Data& data, F&& f) {
   f("D2.5 ESB DRM", esb_manufacturer_drm);
   f("C4.4 SMOKE", c4_smoke);
   f("C8.4 Canister FP", canister_fp);
+  f("C7.33 HEAT LATW", latw_heat_tk);
+  f("C7.31 ATR", atr_tk);
+  f("C13.33 PF To Hit", pf_th);
+  f("C13.22, C13.32 LATW range", latw_max_range);
+  f("C13.31 PF Check", pf_check);
+  f("C13.63 PIAT B# R#", piat_breakdown);
+  f("C13 LATW dates", latw_dates);
 }
 
 /// The To Hit DRM of a C5/C6 Case (table_data().th_case_drm).
