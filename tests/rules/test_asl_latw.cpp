@@ -533,3 +533,23 @@ TEST_CASE("LATW: what it refuses", "[asl][latw]") {
         "firer.to_hit: is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", \"piat\", "
         "\"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; remove it");
 }
+
+TEST_CASE("LATW: a PIAT team over two turns, repairing its B10 (C13.63, A9.72)", "[asl][latw][duel]") {
+  // AF 26: only a CH can harm it (the PIAT's 30 - 26 = 4: a TK DR <= 3, 3/36), which ends the
+  // duel in turn 1 with 1/36 x 3/36 = 3/1296. Turn 1 malfunctions on an Original 10-12, 1/6. In
+  // the Rally Phase a dr <= 2 repairs it (1/3), a 6 eliminates it (1/6), else it stays out. It
+  // fires in turn 2 with 1 - 3/1296 - 1/6 + 1/6 x 1/3 = 1149/1296; eliminated 1/6 x 1/6 = 1/36.
+  Situation s = latw(Weapon::kPiat);
+  s.target.armor = Armor{26, 26, 26, 26};
+  s.fire.turns = 2;
+  const Solved r = solve(s);
+  CHECK(r.shots() == Approx(1 + 1149 / k1296).margin(1e-12));
+  CHECK(r.phase("disabled") == Approx(1 / 36.0).margin(1e-12));
+  // A Bazooka's X# removes it for good: it fires in turn 2 unless an Original 11-12 (3/36)
+  // removed it or a CH (32 - 26 = 6: a TK DR <= 5, 10/36) destroyed the target in turn 1:
+  // 1 + (1296 - 108 - 10)/1296 shots.
+  Situation baz = latw(Weapon::kBazooka);
+  baz.target.armor = Armor{26, 26, 26, 26};
+  baz.fire.turns = 2;
+  CHECK(solve(baz).shots() == Approx(1 + 1178 / k1296).margin(1e-12));
+}
