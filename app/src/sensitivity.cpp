@@ -12,6 +12,7 @@
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
 #include "salvo/app/progress.h"
+#include "salvo/core/text_table.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/compare.h"
 #include "salvo/sim/exact.h"
@@ -81,12 +82,14 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
     std::string t =
         fmt::format("{} ({}){}\n", base.name, path, base.sweep.empty() ? "" : " at " + sweep_text(base.sweep));
     t += fmt::format("phase {} as given: {} (first shot {}), exact\n\n", label, pct(p0), pct(p0_first));
-    t += fmt::format("  {:<44} {:<7} {:>4}  {:<10} {:<44} {:>8} {:>9}\n", "modifier", "rule", "DRM", "variant",
-                     "change", "phase", "effect");
+    TextTable table;  // columns as wide as their widest cell
+    table.indent = "  ";
+    table.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
+    table.rows.push_back({"modifier", "rule", "DRM", "variant", "change", "phase", "effect"});
     for (const Row& r : rows)
-      t += fmt::format("  {:<44} {:<7} {:>+4}  {:<10} {:<44} {:>8} {:>9}\n", r.modifier, r.rule, r.value,
-                       r.worse ? "one worse" : "removed", r.change, pct(r.p), pts(r.effect) + " pts");
-    if (rows.empty()) t += "  (no modifier that a setting controls applies)\n";
+      table.rows.push_back({r.modifier, r.rule, fmt::format("{:+d}", r.value), r.worse ? "one worse" : "removed",
+                            r.change, pct(r.p), pts(r.effect) + " pts"});
+    t += rows.empty() ? table.render() + "  (no modifier that a setting controls applies)\n" : table.render();
     for (const Row& r : rows)
       if (!r.worse) {
         t += fmt::format("\n{} ({:+d}, {}) {} {:.1f} points of phase {} here.\n", r.modifier, r.value, r.rule,

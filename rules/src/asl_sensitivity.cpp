@@ -100,7 +100,8 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
     return Lever{"target.hindrance = 0", [](Situation& v) { v.target.hindrance = 0; }, "target.hindrance = " + num(n),
                  [n](Situation& v) { v.target.hindrance = n; }};
   }
-  if (r == "A7.53" && s.firer.leader) {  // infantry fire: the leader directing it (no Cowering)
+  // Infantry fire: the leader directing it (no Cowering); a LATW: the leader directing its To Hit DR.
+  if ((r == "A7.53" || r == "A7.531") && s.firer.leader) {
     Lever l{"firer.leader unset (no leader directs it)", [](Situation& v) { v.firer.leader.reset(); }, "", {}};
     if (*s.firer.leader < 2) {
       const int n = *s.firer.leader + 1;
@@ -109,6 +110,14 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
     }
     return l;
   }
+  // A LATW (C13): Case C3 in the AFPh or for a backblast, the CX firer.
+  if (r == "C5.34")  // the AFPh part alone (Opportunity Fire would waive a backblast's too)
+    return with_extra_worse(s, "fire.phase = \"prep\" (not the AFPh)",
+                            [](Situation& v) { v.fire.phase = Phase::kPrep; });
+  if (r == "C5.34, C13.8")
+    return with_extra_worse(s, "fire.firer_terrain = \"open\"",
+                            [](Situation& v) { v.fire.firer_terrain = Terrain::kOpen; });
+  if (r == "A4.51") return with_extra_worse(s, "firer.cx = false", [](Situation& v) { v.firer.cx = false; });
   if (r == "A4.6, A8.13")  // infantry fire: FFNAM / FFMO
     return m.what == "FFMO" ? with_extra_worse(s, "target.ffmo = false", [](Situation& v) { v.target.ffmo = false; })
                             : with_extra_worse(s, "target.ffnam = false", [](Situation& v) { v.target.ffnam = false; });

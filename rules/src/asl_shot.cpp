@@ -135,7 +135,7 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
   if (latw && fire.phase == Phase::kAdvancing && !fire.opportunity)
     add(d, drm, "Case C3: LATW in the Advancing Fire Phase", case_drm(ThCase::kC3), "C5.34");
   if (latw && backblast_drm(s))
-    add(d, drm, "Case C3: backblast, fired from ground-level rubble or a building", case_drm(ThCase::kC3Backblast),
+    add(d, drm, "Case C3: backblast, from ground-level rubble or a building", case_drm(ThCase::kC3Backblast),
         "C5.34, C13.8");
   // C5.2 Case B; a firer with Case C has it already: Case C is Case B's +2 plus the gun type's
   // (C5.3, C5.63 "an inherent part of Case C").

@@ -12,6 +12,7 @@
 
 #include "asl_test_util.h"
 #include "salvo/rules/asl_latw.h"
+#include "salvo/rules/asl_sensitivity.h"
 #include "salvo/sim/exact.h"
 #include "support/mc_agreement.h"
 
@@ -552,4 +553,25 @@ TEST_CASE("LATW: a PIAT team over two turns, repairing its B10 (C13.63, A9.72)",
   baz.target.armor = Armor{26, 26, 26, 26};
   baz.fire.turns = 2;
   CHECK(solve(baz).shots() == Approx(1 + 1178 / k1296).margin(1e-12));
+}
+
+TEST_CASE("LATW: sensitivity varies Case C3, the backblast, CX and the leader", "[asl][latw][sensitivity]") {
+  // A BAZ 44 at 2 hexes (TH# 8) in the AFPh from a building, CX, a leader's -1: DRM +2 +2 +1 -1.
+  Situation s = latw(Weapon::kBazooka);
+  s.fire.range = 2;
+  s.fire.phase = Phase::kAdvancing;
+  s.fire.firer_terrain = Terrain::kBuilding;
+  s.firer.cx = true;
+  s.firer.leader = -1;
+  std::vector<std::string> changes;
+  for (const Variant& v : sensitivity_variants(s, compile(s).explain))
+    changes.push_back(v.rule + (v.worse ? " worse: " : ": ") + v.change);
+  CHECK(changes == std::vector<std::string>{
+                       "C5.34: fire.phase = \"prep\" (not the AFPh)", "C5.34 worse: fire.extra_drm = 1",
+                       "C5.34, C13.8: fire.firer_terrain = \"open\"", "C5.34, C13.8 worse: fire.extra_drm = 1",
+                       "A7.531: firer.leader unset (no leader directs it)", "A7.531 worse: firer.leader = 0",
+                       "A4.51: firer.cx = false", "A4.51 worse: fire.extra_drm = 1"});
+  // Without the AFPh's +2 alone the DRM are +2 +1 -1 = +2 on TH# 8: Original <= 6, 15/36.
+  for (const Variant& v : sensitivity_variants(s, compile(s).explain))
+    if (v.rule == "C5.34" && !v.worse) CHECK(solve(v.situation).phase("hit") == Approx(15 / k36).margin(1e-12));
 }
