@@ -722,11 +722,8 @@ std::optional<RulesError> check_duel(const Situation& s) {
     return err(
         "fire.stop_on",
         "a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one fire phase");
-  // A Bazooka or Panzerschreck never malfunctions (its X# removes it, C13.47): it needs no R#.
-  // Nor does a Panzerfaust (C13.36).
-  const bool never_malfunctions =
-      s.firer.weapon == Weapon::kBazooka || s.firer.weapon == Weapon::kPanzerschreck || is_panzerfaust(s.firer);
-  if (!s.firer.vehicle && !repair_number(s.firer) && repairable(s.firer) && !never_malfunctions)
+  // A weapon that never malfunctions (an X# alone removes it, C13.47; a Panzerfaust) needs no R#.
+  if (!s.firer.vehicle && !repair_number(s.firer) && repairable(s.firer) && can_malfunction(s.firer))
     return err("firer.repair", std::string("a non-vehicular ") + (is_latw(s.firer) ? "weapon" : "Gun") +
                                    " in a duel over several turns needs its R# (firer.repair) to roll for repair "
                                    "(A9.72)");
@@ -941,9 +938,8 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
   std::string reason;
   const bool red = uses_red_th(s.firer.nationality, s.firer.year, s.firer.month, s.firer.vehicle, &reason);
   if (is_latw(s.firer) && s.firer.weapon != Weapon::kAtr)
-    c.explain.th_color = s.firer.weapon == Weapon::kPanzerfaust || s.firer.weapon == Weapon::kPfk
-                             ? "its own: Basic TH# 10, -2 for each hex of range (C13.33)"
-                             : "its own, from the counter (firer.to_hit, C13.42)";
+    c.explain.th_color = is_panzerfaust(s.firer) ? "its own: Basic TH# 10, -2 for each hex of range (C13.33)"
+                                                 : "its own, from the counter (firer.to_hit, C13.42)";
   else if (s.firer.weapon == Weapon::kAtr)
     c.explain.th_color = s.firer.captured ? "red: a captured ATR (C13.2, A21.12)"
                                           : "black: an ATR uses the black TH# unless captured (C13.2)";
@@ -1016,14 +1012,18 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     notes.push_back("duel over " + std::to_string(s.fire.turns) + " turns: the same fire phase each turn, " +
                     std::to_string(s.fire.rally_phases) + " Rally Phase" + (s.fire.rally_phases > 1 ? "s" : "") +
                     " between two of them (fire.rally_phases: 2 when the firer fires only in its own Player Turns)");
+    const bool latw = is_latw(s.firer);
     notes.push_back(
-        s.firer.captured
+        !can_malfunction(s.firer)
+            ? std::string("it never malfunctions: an X# removes it for good (C13.47, A9.7), a Panzerfaust has no "
+                          "breakdown (C13.36)")
+        : s.firer.captured
             ? "a captured weapon is never repaired (A9.72): a malfunction puts it out for the rest of the duel"
         : !repairable(s.firer) ? "only a crew repairs a Gun (A9.72): manned by non-qualified Infantry, a malfunction "
                                  "puts it out for the rest of the duel"
         : s.firer.vehicle      ? "repair in each Rally Phase: dr 1 repairs, 6 disables the weapon (D3.7)"
-                               : "repair in each Rally Phase: dr <= R" + std::to_string(s.firer.repair.value_or(0)) +
-                                " repairs, 6 eliminates the Gun (A9.72)");
+                          : "repair in each Rally Phase: dr <= R" + std::to_string(repair_number(s.firer).value_or(0)) +
+                                " repairs, 6 eliminates " + (latw ? "it" : "the Gun") + " (A9.72)");
     notes.push_back(
         "the duel ends when nothing more can change: the target destroyed, or (the target not Shocked) the gun "
         "disabled, "
@@ -1031,10 +1031,12 @@ Compiled compile(const Situation& s, const CompileOptions& options) {
     if (s.fire.intensive_fire && conditional_rof_bars_intensive(s))
       notes.push_back(
           "Conditional ROF (C2.5): no Intensive Fire in the first turn, which changes CA; in later turns it may");
-    notes.push_back(
-        "Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first "
-        "turn's first shot (C5.12)");
-    notes.push_back("Low Ammo and spent special ammunition carry over (D3.71, C8.9)");
+    if (!latw) {  // a LATW never acquires (C6.5) and has no ammunition to run short of (C8.3)
+      notes.push_back(
+          "Acquisition carries over to the next turn and is lost on a malfunction (C6.5); Case A only on the first "
+          "turn's first shot (C5.12)");
+      notes.push_back("Low Ammo and spent special ammunition carry over (D3.71, C8.9)");
+    }
     notes.push_back(
         "Shock: at the end of the next Rally Phase dr 1-2 removes it, else Unconfirmed Kill; a UK dr 1-3 removes it, "
         "else a wreck (C7.42); another Shock flips a UK back to Shock");

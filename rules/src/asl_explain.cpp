@@ -44,11 +44,10 @@ std::string explain_shot(const ShotExplain& s) {
   else
     out +=
         fmt::format("    hits on Final DR <= {}, i.e. Original DR <= {}\n", s.modified_th, s.modified_th - s.total_drm);
-  // A B# above 12 is none: a weapon with an X# only, or a Panzerfaust (C13.47, C13.36).
   out += fmt::format("    ammo {}   ROF {}   B# {}   X# {}   Depletion# {}\n",
                      s.ammo_name ? s.ammo_name : ammo_text(s.ammo), s.rof,
-                     s.breakdown <= 12 ? std::to_string(s.breakdown) : std::string("-"), opt_number(s.x_number),
-                     opt_number(s.depletion));
+                     s.breakdown != kNoBreakdownNumber ? std::to_string(s.breakdown) : std::string("-"),
+                     opt_number(s.x_number), opt_number(s.depletion));
   if (!s.effects.empty()) {
     out += "    Infantry Fire Table\n";
     for (const auto& line : s.effects) out += "      " + line + '\n';

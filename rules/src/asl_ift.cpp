@@ -627,6 +627,8 @@ void name_program(RollProgram& p, const Situation& s) {
   if (!pf) drop_ends |= bits({kEndPfCheckFailed});
   if (is_latw(s.firer)) drop_ends |= bits({kEndIntensiveFireDone, kEndOutOfAmmo});
   if (s.fire.turns > 1) drop_outcomes = drop_ends = 0;  // a duel's outcomes are the target's status
+  // A LATW duel never runs out of ammunition (C8.3).
+  if (s.fire.turns > 1 && is_latw(s.firer)) drop_ends = std::uint64_t{1} << duel::end_out_of_ammo(s.fire.turns);
   // Old index -> new index (-1: dropped), keeping the order of the rest.
   auto remap = [](std::vector<std::string>& names, std::uint64_t drop) {
     std::vector<int> map(names.size(), -1);

@@ -2,6 +2,7 @@
 #include "salvo/rules/asl_latw.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -59,6 +60,11 @@ const char* latw_name(Weapon w) {
   }
 }
 
+bool can_malfunction(const Firer& f) {
+  if (f.weapon == Weapon::kBazooka || f.weapon == Weapon::kPanzerschreck || is_panzerfaust(f)) return false;
+  return !(f.weapon == Weapon::kAtr && f.x_number);
+}
+
 bool has_backblast(const Firer& f) {  // C13.8; the PIAT has none (C13.6), nor the ATR
   return f.weapon == Weapon::kBazooka || f.weapon == Weapon::kPanzerschreck || is_panzerfaust(f);
 }
@@ -98,14 +104,17 @@ int latw_basic_tk(const Firer& f) {
       return heat[at(LatwHeat::kPfk)];
     case Weapon::kPanzerfaust:
       return heat[at(LatwHeat::kPf)];
-    default: {
+    case Weapon::kAtr: {
       // C7.31: the red ATR listing (6) for the Russian ATR and the Finnish, Japanese and Italian
-      // 20L ATR (reading: every ATR of these nationalities); 5 for the others.
+      // 20L ATR (reading: every ATR of these nationalities, firer.nationality being the ATR's);
+      // 5 for the others.
       const Nationality n = f.nationality;
       const bool red = n == Nationality::kRussian || n == Nationality::kFinnish || n == Nationality::kJapanese ||
                        n == Nationality::kItalian;
       return table_data().atr_tk[red ? 1 : 0];
     }
+    default:
+      throw std::logic_error("latw_basic_tk: not a LATW");
   }
 }
 
@@ -134,7 +143,9 @@ PfCheckSpec pf_check(const Situation& s) {
   return p;
 }
 
-int pf_casualty_dr(const Firer& f) { return f.inexperienced ? 11 : 12; }  // C13.36, A19.32
+int pf_casualty_dr(const Firer& f) {  // C13.36, A19.32
+  return pf_check_value(f.inexperienced ? PfCheck::kCasualtyInexperienced : PfCheck::kCasualty);
+}
 
 std::optional<RulesError> check_latw(const Situation& s) {
   const Firer& f = s.firer;
@@ -153,7 +164,8 @@ std::optional<RulesError> check_latw(const Situation& s) {
       {f.gun != d.gun, "firer.gun"},
       {f.ammo != d.ammo, "firer.ammo"},
       {f.th_color != d.th_color, "firer.th_color"},
-      {f.low_ammo || f.low_ammo_marked, "firer.low_ammo"},
+      {f.low_ammo, "firer.low_ammo"},
+      {f.low_ammo_marked, "firer.low_ammo_marked"},
       {f.depletion.has_value(), "firer.depletion"},
       {f.elite, "firer.elite"},
       {f.fallback_ammo != d.fallback_ammo, "firer.fallback_ammo"},
@@ -163,8 +175,11 @@ std::optional<RulesError> check_latw(const Situation& s) {
       {f.inexperienced_crew, "firer.inexperienced_crew"},
       {f.no_intensive_fire, "firer.no_intensive_fire"},
       {f.bow_mounted, "firer.bow_mounted"},
-      {f.bypass || f.cafp.has_value(), "firer.bypass"},
-      {f.mortar || f.min_range || f.max_range, "firer.mortar"},
+      {f.bypass, "firer.bypass"},
+      {f.cafp.has_value(), "firer.cafp"},
+      {f.mortar, "firer.mortar"},
+      {f.min_range.has_value(), "firer.min_range"},
+      {f.max_range.has_value(), "firer.max_range"},
       {f.fp != 0, "firer.fp"},
       {f.normal_range.has_value(), "firer.normal_range"},
       {f.cowers.has_value(), "firer.cowers"},
@@ -174,18 +189,26 @@ std::optional<RulesError> check_latw(const Situation& s) {
       {fire.acquisition != 0, "fire.acquisition"},
       {fire.los_mp.has_value(), "fire.los_mp"},
       {fire.intensive_fire, "fire.intensive_fire"},
-      {fire.vca || fire.tca || fire.target_direction || fire.maintained_ca || fire.pivot, "fire.tca"},
+      {fire.vca.has_value(), "fire.vca"},
+      {fire.tca.has_value(), "fire.tca"},
+      {fire.target_direction.has_value(), "fire.target_direction"},
+      {fire.maintained_ca.has_value(), "fire.maintained_ca"},
+      {fire.pivot, "fire.pivot"},
       {fire.motion, "fire.motion"},
       {fire.follow_up, "fire.follow_up"},
-      {fire.firer_terrain != df.firer_terrain && !(has_backblast(f) && backblast_terrain(fire.firer_terrain)),
-       "fire.firer_terrain"},
+      {fire.firer_terrain != df.firer_terrain && !has_backblast(f), "fire.firer_terrain"},
       {f.rof != 0 && !atr, "firer.rof"},
-      {f.repair.has_value() && f.weapon != Weapon::kAtr && f.weapon != Weapon::kPiat, "firer.repair"},
+      {f.repair.has_value() && !atr, "firer.repair"},  // the PIAT's R2 is the rule's (C13.63)
       {f.x_number.has_value() && (is_panzerfaust(f) || f.weapon == Weapon::kPiat), "firer.x_number"},
-      {f.breakdown != d.breakdown && !atr && f.weapon != Weapon::kPiat, "firer.breakdown"},
+      {f.breakdown != d.breakdown && !atr, "firer.breakdown"},                // the PIAT's B10 is the rule's (C13.63)
+      {fire.max_shots.has_value() && !(atr && f.rof > 0), "fire.max_shots"},  // one shot a phase
       {!f.to_hit.empty() && !own_table(f), "firer.to_hit"},
       {f.personnel != d.personnel && !is_panzerfaust(f), "firer.personnel"},
   };
+  if (f.weapon == Weapon::kPiat && (f.breakdown != d.breakdown || f.repair))
+    return err(f.repair ? "firer.repair" : "firer.breakdown",
+               "the PIAT's B" + std::to_string(table_data().piat_breakdown[0]) + " and R" +
+                   std::to_string(table_data().piat_breakdown[1]) + " are the rule's (C13.63): remove it");
   for (const auto& [set, key] : unused)
     if (set) return err(key, "not used by the " + name + " (firer.weapon, C13): remove it");
   if (f.vehicle)
@@ -194,12 +217,6 @@ std::optional<RulesError> check_latw(const Situation& s) {
   if (f.non_qualified)
     return err("firer.non_qualified",
                "the " + name + " is not a crew-served weapon: any Infantry fires it without the A21.13 penalty");
-  if (f.weapon == Weapon::kPiat && f.breakdown != d.breakdown && f.breakdown != table_data().piat_breakdown[0])
-    return err("firer.breakdown", "a PIAT has B" + std::to_string(table_data().piat_breakdown[0]) +
-                                      " (C13.63): leave firer.breakdown out");
-  if (f.weapon == Weapon::kPiat && f.repair && *f.repair != table_data().piat_breakdown[1])
-    return err("firer.repair", "a PIAT is repaired on a dr <= " + std::to_string(table_data().piat_breakdown[1]) +
-                                   " (C13.63): leave firer.repair out");
   if (own_table(f) && f.to_hit.empty())
     return err("firer.to_hit", "missing: the " + name +
                                    "'s To Hit table from the back of its counter, its Basic TH# at range 0, 1, 2, ... "
@@ -208,6 +225,16 @@ std::optional<RulesError> check_latw(const Situation& s) {
     return err("firer.x_number", "missing: the " + name + "'s X# from its counter (C13.47)");
   if (is_panzerfaust(f) && f.captured)
     return err("firer.captured", "a Panzerfaust is an inherent German SW, never captured (C13.3)");
+  if (has_backblast(f) && fire.firer_terrain != df.firer_terrain && !backblast_terrain(fire.firer_terrain))
+    return err("fire.firer_terrain",
+               "only ground-level rubble or a building adds the " + name + "'s backblast +2 (C5.34, C13.8): remove it");
+  if (backblast_drm(s) && fire.pinned)
+    return err("fire.pinned", "a pinned " + name +
+                                  " firer may fire from rubble or a building only as Desperation fire (C13.8, C13.81), "
+                                  "which salvo does not model");
+  if (f.inexperienced && (f.personnel == Personnel::kSmc || f.personnel == Personnel::kCrew))
+    return err("firer.inexperienced", "SMC and crews are never Green or Conscript (A19.2): remove it");
+  if (f.cx && fire.opportunity) return err("firer.cx", "an Opportunity Firer loses its CX counter (A4.51): remove it");
   if (atr && f.x_number && f.breakdown != d.breakdown)
     return err("firer.x_number", "a SW's counter prints a B# or an X# (A9.7): give the ATR's one, not both");
   if (f.leader && f.personnel == Personnel::kSmc)
@@ -229,6 +256,8 @@ std::optional<RulesError> check_latw(const Situation& s) {
       break;
     case Weapon::kPanzerschreck:
       if (before(f, LatwDate::kPsk)) return unavailable(LatwDate::kPsk, "Panzerschreck (C13.48)");
+      if (finnish(f) && before(f, LatwDate::kFinnishPf))  // the same date (A25.77)
+        return unavailable(LatwDate::kFinnishPf, "Finnish Panzerschreck (A25.77)");
       break;
     case Weapon::kPanzerfaust:
     case Weapon::kPfk:
@@ -239,6 +268,8 @@ std::optional<RulesError> check_latw(const Situation& s) {
       if (finnish(f) && f.weapon == Weapon::kPfk) return err("firer.weapon", "the PFk is German only (C13.3)");
       if (finnish(f) && before(f, LatwDate::kFinnishPf))
         return unavailable(LatwDate::kFinnishPf, "Finnish Panzerfaust (A25.76)");
+      if (finnish(f) && f.personnel == Personnel::kSmc)
+        return err("firer.personnel", "the Finns' Panzerfausts are fired by their Elite and 1st-Line MMC (A25.76)");
       if (f.weapon == Weapon::kPfk && before(f, LatwDate::kPfk)) return unavailable(LatwDate::kPfk, "PFk (C13.3)");
       if (f.weapon == Weapon::kPanzerfaust && before(f, LatwDate::kPf))
         return unavailable(LatwDate::kPf, "Panzerfaust (C13.3; before, the PFk by SSR: firer.weapon = \"pfk\")");
@@ -272,7 +303,7 @@ std::optional<RulesError> check_latw(const Situation& s) {
                "its own situation");
   if (is_panzerfaust(f) && fire.max_shots)
     return err("fire.max_shots", "a Panzerfaust fires one shot (C13.36): remove fire.max_shots");
-  if (fire.stop_on == StopOn::kNever && f.weapon != Weapon::kAtr)
+  if (fire.stop_on == StopOn::kNever && !(atr && f.rof > 0))
     return err("fire.stop_on", "the " + name + " fires once a phase: stop_on = \"never\" changes nothing; remove it");
   return std::nullopt;
 }
@@ -321,11 +352,12 @@ void latw_notes(const Situation& s, std::vector<std::string>& notes) {
     if (f.weapon == Weapon::kPfk) notes.push_back("the PFk is available only by SSR (C13.3): salvo does not check it");
   } else if (f.weapon == Weapon::kAtr) {
     notes.push_back(
-        "ATR: the black C3 Vehicle row unless captured (C13.2), Case L applies (C6.3), AP To Kill with "
-        "Case D on the <= 25mm row (C13.22)");
+        "ATR: the black C3 Vehicle row unless captured (C13.2), Case L at 1-2 hexes (C6.3), AP To Kill "
+        "with Case D on the <= 25mm row (C13.22)");
     notes.push_back(
         "reading: the red ATR listing (Basic TK# 6) for every Russian, Finnish, Japanese and Italian ATR, 5 for the "
-        "others (C7.31); give override.basic_tk for another counter");
+        "others (C7.31), firer.nationality being the ATR's; give override.basic_tk for another counter, and "
+        "firer.captured for a captured one");
   } else {
     notes.push_back(name + ": its own To Hit table (firer.to_hit, from the counter, C13.42); no Case L (C6.3)");
     if (f.captured)
@@ -341,8 +373,11 @@ void latw_notes(const Situation& s, std::vector<std::string>& notes) {
     notes.push_back("an Original TH DR >= the X# removes the " + name +
                     " (p_disabled); the shot is still resolved (C13.47, A9.7)");
   if (f.weapon == Weapon::kPiat)
-    notes.push_back("PIAT: B" + std::to_string(table_data().piat_breakdown[0]) + ", repaired on a dr <= " +
-                    std::to_string(table_data().piat_breakdown[1]) + ", eliminated on a 6 (C13.63, A9.72)");
+    notes.push_back("PIAT: B" + std::to_string(table_data().piat_breakdown[0]) +
+                    (f.captured ? " (lowered when captured, A21.11), never repaired while captured (A9.72)"
+                                : ", repaired on a dr <= " + std::to_string(table_data().piat_breakdown[1]) +
+                                      ", eliminated on a 6") +
+                    " (C13.63, A9.72)");
   notes.push_back(
       "LATW: only the To Hit DRM marked L apply (C13.1): Case C3 for the AFPh and backblast, no Case A, B, E, F or I, "
       "no Acquisition (C6.5), no Multiple Hits (C3.8), no Intensive Fire (C5.6), no Cowering (A7.9)");

@@ -21,11 +21,22 @@ struct Lever {
 
 std::string num(int v) { return std::to_string(v); }
 
-/// One more DRM on every shot, for on/off modifiers that apply to every shot.
+/// Infantry fire's later attacks ([[then]], A7.31) own their DRM and leaders: a lever acts on
+/// every attack of the phase, and says so.
+std::string every_attack(const Situation& s, const std::string& first, const std::string& then) {
+  return s.then.empty() ? first : first + " and each [[then]] " + then;
+}
+
+/// One more DRM on every shot (every attack of infantry fire), for on/off modifiers that apply to
+/// every shot.
 Lever with_extra_worse(const Situation& s, std::string change, Edit remove) {
   const int extra = s.fire.extra_drm + 1;
-  return Lever{std::move(change), std::move(remove), "fire.extra_drm = " + num(extra),
-               [extra](Situation& v) { v.fire.extra_drm = extra; }};
+  return Lever{std::move(change), std::move(remove),
+               s.then.empty() ? "fire.extra_drm = " + num(extra) : "one more DRM on every attack (extra_drm + 1)",
+               [](Situation& v) {
+                 ++v.fire.extra_drm;
+                 for (InfantryAttack& a : v.then) ++a.extra_drm;
+               }};
 }
 
 /// The lever for a modifier, or nothing if no setting controls it.
@@ -101,13 +112,29 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
                  [n](Situation& v) { v.target.hindrance = n; }};
   }
   // Infantry fire: the leader directing it (no Cowering); a LATW: the leader directing its To Hit DR.
-  if ((r == "A7.53" || r == "A7.531") && s.firer.leader) {
-    Lever l{"firer.leader unset (no leader directs it)", [](Situation& v) { v.firer.leader.reset(); }, "", {}};
-    if (*s.firer.leader < 2) {
-      const int n = *s.firer.leader + 1;
-      l.worse_change = "firer.leader = " + num(n);
-      l.worse = [n](Situation& v) { v.firer.leader = n; };
+  // Every attack's leader ([[then]] too): removed, or each one worse.
+  const bool led = s.firer.leader || std::any_of(s.then.begin(), s.then.end(), [](const auto& a) { return a.leader; });
+  if ((r == "A7.53" || r == "A7.531") && led) {
+    const auto worse = [](std::optional<int>& l) {
+      if (l && *l < 2) ++*l;
+    };
+    Lever l{every_attack(s, "firer.leader unset", "leader unset") + " (no leader directs it)",
+            [](Situation& v) {
+              v.firer.leader.reset();
+              for (InfantryAttack& a : v.then) a.leader.reset();
+            },
+            "",
+            {}};
+    if (s.then.empty() && *s.firer.leader < 2) {
+      l.worse_change = "firer.leader = " + num(*s.firer.leader + 1);
+    } else if (!s.then.empty()) {
+      l.worse_change = "each leader's DRM one worse";
     }
+    if (!l.worse_change.empty())
+      l.worse = [worse](Situation& v) {
+        worse(v.firer.leader);
+        for (InfantryAttack& a : v.then) worse(a.leader);
+      };
     return l;
   }
   // A LATW (C13): Case C3 in the AFPh or for a backblast, the CX firer.
@@ -132,10 +159,18 @@ std::optional<Lever> lever_for(const Situation& s, const Modifier& m) {
   }
   if (r == "D3.45" && s.firer.inexperienced_crew)
     return Lever{"firer.inexperienced_crew = false", [](Situation& v) { v.firer.inexperienced_crew = false; }, "", {}};
-  if (r == "[extra_drm]" && f.extra_drm != 0) {
-    const int n = f.extra_drm + 1;
-    return Lever{"fire.extra_drm = 0", [](Situation& v) { v.fire.extra_drm = 0; }, "fire.extra_drm = " + num(n),
-                 [n](Situation& v) { v.fire.extra_drm = n; }};
+  if (r == "[extra_drm]") {
+    return Lever{
+        every_attack(s, "fire.extra_drm = 0", "extra_drm = 0"),
+        [](Situation& v) {
+          v.fire.extra_drm = 0;
+          for (InfantryAttack& a : v.then) a.extra_drm = 0;
+        },
+        s.then.empty() ? "fire.extra_drm = " + num(f.extra_drm + 1) : "one more DRM on every attack (extra_drm + 1)",
+        [](Situation& v) {
+          ++v.fire.extra_drm;
+          for (InfantryAttack& a : v.then) ++a.extra_drm;
+        }};
   }
   return std::nullopt;
 }

@@ -347,17 +347,16 @@ ShotSpec build_shot(const Situation& s, const ShotContext& ctx, ShotExplain* ex)
     // B#/X#, C13.36 none for a Panzerfaust. Inexperienced (A19.32) one lower, captured (A21.11)
     // two: a B# so lowered turns the original into an X# (A.11); an X# alone is lowered itself.
     // A9.7: a SW has the inherent B12 unless its counter prints a B# or an X# (an ATR's X#: no B#).
-    const bool x_only =
-        f.weapon == Weapon::kBazooka || f.weapon == Weapon::kPanzerschreck || (f.weapon == Weapon::kAtr && f.x_number);
+    const bool x_only = !can_malfunction(f) && !is_panzerfaust(f);
     const int original = f.weapon == Weapon::kPiat                 ? table_data().piat_breakdown[0]
                          : f.weapon == Weapon::kAtr && !f.x_number ? f.breakdown
-                                                                   : 13;  // no B#
+                                                                   : kNoBreakdownNumber;
     b = original;
     x = x_only ? f.x_number : std::nullopt;
     const int by = (f.inexperienced ? 1 : 0) + 2 * crew_penalty(f);
     if (by > 0 && x_only) {
       *x -= by;
-    } else if (by > 0 && original <= 12) {
+    } else if (by > 0 && original != kNoBreakdownNumber) {
       x = x ? std::min(*x, original) : original;
       b = original - by;
     }

@@ -327,8 +327,9 @@ constexpr TableData kTables{
     // 3 from 1945 (a PFk and a Finnish PF: 1, A25.76).
     .latw_max_range = {12, 1, 2, 3},
     // C13.31: a shot on a Final dr <= 3 (Finns <= 2, A25.76); drm +1 in August-September 1943,
-    // -1 in 1945, +1 vs other than an AFV, +1 CX, +1 a HS or crew, +2 a SMC.
-    .pf_check = {3, 2, 1, -1, 1, 1, 1, 2},
+    // -1 in 1945, +1 vs other than an AFV, +1 CX, +1 a HS or crew, +2 a SMC; C13.36: an Original TH
+    // DR of 12 (11 for Inexperienced Personnel, A19.32) harms the firer.
+    .pf_check = {3, 2, 1, -1, 1, 1, 1, 2, 12, 11},
     .piat_breakdown = {10, 2},  // C13.63: B10, repaired on a dr of 1-2
     // From: BAZ 11/1942 (C13.4 EXC), the BAZ 44+ To Kill column 1944 (C13.43), PIAT 4/1943 (C13.6),
     // PSK 9/1943 (C13.48), PF 10/1943 (C13.3), PFk 8/1943 (C13.3), Finnish PF 7/1944 (A25.76).

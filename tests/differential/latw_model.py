@@ -217,14 +217,28 @@ def refusal(sit):
         return "firer.personnel is the Panzerfaust's"
     if w in PF_KIND and x.get("turns", 1) > 1:
         return "a Panzerfaust fires one shot: fire.turns refused"
-    # The next three are salvo's refusals that docs/latw.md does not list; they follow its
-    # "a file never says more than salvo uses" (and A9.12), so the model predicts them.
-    if w in PF_KIND and "max_shots" in x:
-        return "a Panzerfaust fires one shot: fire.max_shots refused"
-    if w != "atr" and x.get("stop_on") == "never":
-        return "a one-shot weapon: stop_on = never changes nothing"
+    # The refusals docs/latw.md lists ("So are: ...").
+    repeats = w == "atr" and f.get("rof", 0) > 0         # only an ATR with ROF fires again
+    if "max_shots" in x and not repeats:
+        return "one shot a phase: fire.max_shots refused"
+    if x.get("stop_on") == "never" and not repeats:
+        return "one shot a phase: stop_on = never changes nothing"
     if w in PF_KIND and f.get("personnel") == "smc" and "leader" in f:
         return "a SMC firing the PF himself directs no fire (A9.12, C13.35)"
+    if f.get("inexperienced") and f.get("personnel") in ("smc", "crew"):
+        return "SMC and crews are never Green or Conscript (A19.2)"
+    if f.get("cx") and x.get("opportunity"):
+        return "an Opportunity Firer loses its CX counter (A4.51)"
+    if w in PF_KIND and f.get("nationality") == "finnish" and f.get("personnel") == "smc":
+        return "Finnish PF only by Elite/1st-Line MMC (A25.76)"
+    if w == "panzerschreck" and f.get("nationality") == "finnish" and date_of(f) < (1944, 7):
+        return "Finnish PSK only from 7/44 (A25.77)"
+    terrain = x.get("firer_terrain", "open")
+    if w in BACKBLAST and terrain not in ("open", "building", "rubble"):
+        return "only rubble or a building adds a backblast"
+    if (w in BACKBLAST and terrain in ("building", "rubble") and x.get("pinned")
+            and not x.get("opportunity")):
+        return "a pinned backblast firer in rubble/building: Desperation only (C13.8, C13.81)"
     nat = f.get("nationality", "german")
     if w == "panzerfaust":
         if nat not in PF_AVAILABLE:

@@ -745,7 +745,7 @@ TEST_CASE("LATW keys: what is refused, with its line", "[load][latw][errors]") {
         "only, the PIAT's B10 is the rule's, an ATR with an X# has no B# (C13.36, C13.47, C13.63, A9.7): remove it");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\nweapon = \"piat\"\nnationality = \"british\"\nto_hit = [11, 9]\n"
                  "repair = 2\n[fire]\nrange = 1\n") ==
-        "t.toml:6: firer.repair: has no effect here: the PIAT is repaired on a dr of 1-2 by rule (C13.63): remove it");
+        "t.toml:6: firer.repair: the PIAT's B10 and R2 are the rule's (C13.63): remove it");
   CHECK(error_of("ruleset = \"asl\"\n[firer]\npersonnel = \"smc\"\n") ==
         "t.toml:3: firer.personnel: is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", "
         "\"piat\", \"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; remove it");

@@ -511,7 +511,7 @@ TEST_CASE("LATW: what it refuses", "[asl][latw]") {
   CHECK(refusal(s) == "fire.firer_terrain: not used by the PIAT (firer.weapon, C13): remove it");
   s = latw(Weapon::kPiat);
   s.firer.breakdown = 9;
-  CHECK(refusal(s) == "firer.breakdown: a PIAT has B10 (C13.63): leave firer.breakdown out");
+  CHECK(refusal(s) == "firer.breakdown: the PIAT's B10 and R2 are the rule's (C13.63): remove it");
   s = latw(Weapon::kBazooka);
   s.firer.vehicle = true;
   CHECK(refusal(s) ==
@@ -527,6 +527,47 @@ TEST_CASE("LATW: what it refuses", "[asl][latw]") {
   CHECK(refusal(s) ==
         "firer.leader: a SMC firing the Panzerfaust himself directs no fire (A9.12, C13.35): remove firer.leader, or "
         "let another unit fire it");
+  s = latw(Weapon::kPanzerfaust);
+  s.fire.firer_terrain = Terrain::kBuilding;
+  s.fire.pinned = true;
+  CHECK(refusal(s) ==
+        "fire.pinned: a pinned Panzerfaust firer may fire from rubble or a building only as Desperation fire (C13.8, "
+        "C13.81), which salvo does not model");
+  s.fire.firer_terrain = Terrain::kWoods;
+  CHECK(
+      refusal(s) ==
+      "fire.firer_terrain: only ground-level rubble or a building adds the Panzerfaust's backblast +2 (C5.34, C13.8): "
+      "remove it");
+  s = latw(Weapon::kPanzerfaust);
+  s.firer.personnel = Personnel::kCrew;
+  s.firer.inexperienced = true;
+  CHECK(refusal(s) == "firer.inexperienced: SMC and crews are never Green or Conscript (A19.2): remove it");
+  s = latw(Weapon::kPanzerfaust);
+  s.firer.cx = true;
+  s.fire.phase = Phase::kAdvancing;
+  s.fire.opportunity = true;
+  CHECK(refusal(s) == "firer.cx: an Opportunity Firer loses its CX counter (A4.51): remove it");
+  s = latw(Weapon::kPanzerfaust);
+  s.firer.nationality = Nationality::kFinnish;
+  s.firer.personnel = Personnel::kSmc;
+  CHECK(refusal(s) == "firer.personnel: the Finns' Panzerfausts are fired by their Elite and 1st-Line MMC (A25.76)");
+  s = latw(Weapon::kPanzerschreck);
+  s.firer.nationality = Nationality::kFinnish;
+  s.firer.month = 6;
+  CHECK(refusal(s) == "firer.year: the Finnish Panzerschreck (A25.77) is available from 7/1944, got 6/1944");
+  s = latw(Weapon::kBazooka);
+  s.fire.max_shots = 1;
+  CHECK(refusal(s) == "fire.max_shots: not used by the Bazooka (firer.weapon, C13): remove it");
+  s = latw(Weapon::kAtr);
+  s.fire.stop_on = StopOn::kNever;
+  CHECK(refusal(s) == "fire.stop_on: the ATR fires once a phase: stop_on = \"never\" changes nothing; remove it");
+  s.firer.rof = 1;
+  CHECK_FALSE(check(s).has_value());
+  // An ATR with an X# alone never malfunctions, so a duel needs no R#.
+  s = latw(Weapon::kAtr);
+  s.firer.x_number = 11;
+  s.fire.turns = 2;
+  CHECK_FALSE(check(s).has_value());
   // A LATW's keys in a Gun's situation do nothing.
   s = testing::base();
   s.firer.to_hit = {10, 9};

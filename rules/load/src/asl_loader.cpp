@@ -520,8 +520,7 @@ constexpr NoEffect kNoEffect[] = {
      },
      "a Panzerfaust has no B#, a Bazooka or Panzerschreck an X# only, the PIAT's B10 is the rule's, an ATR with an "
      "X# has no B# (C13.36, C13.47, C13.63, A9.7): remove it"},
-    {"firer.repair", [](const Situation& s) { return s.firer.weapon != asl::Weapon::kPiat; },
-     "the PIAT is repaired on a dr of 1-2 by rule (C13.63): remove it"},
+
 };
 
 // ---- Unit libraries (docs/units.md) ----

@@ -20,11 +20,33 @@ namespace salvo::asl {
 enum class LatwHeat : std::uint8_t { kBaz43, kBaz44, kPiat, kPsk, kPfk, kPf };
 /// Index of a date in table_data().latw_dates: from when a weapon exists, or changes.
 enum class LatwDate : std::uint8_t { kBazooka, kBaz44, kPiat, kPsk, kPf, kPfk, kFinnishPf };
-/// Index of an entry of table_data().pf_check (C13.31, A25.76).
-enum class PfCheck : std::uint8_t { kShot, kShotFinnish, kAugSep1943, k1945, kNotAfv, kCx, kHalfSquadOrCrew, kSmc };
+/// Index of an entry of table_data().pf_check (C13.31, A25.76; C13.36: the Original TH DR from
+/// which the firer suffers Casualty Reduction, and for Inexperienced Personnel).
+enum class PfCheck : std::uint8_t {
+  kShot,
+  kShotFinnish,
+  kAugSep1943,
+  k1945,
+  kNotAfv,
+  kCx,
+  kHalfSquadOrCrew,
+  kSmc,
+  kCasualty,              ///< C13.36: the Original TH DR from which the firer suffers Casualty Reduction
+  kCasualtyInexperienced  ///< the same for Inexperienced Personnel (A19.32)
+};
 
 /// "Bazooka", "Panzerschreck", "PIAT", "Panzerfaust", "PFk", "ATR".
 const char* latw_name(Weapon w);
+
+/// The weapon can malfunction (and be repaired): any weapon but a LATW whose counter prints an X#
+/// alone (the Bazooka, the Panzerschreck, an ATR with an X#: removed, C13.47, A9.7) or a
+/// Panzerfaust (no breakdown, C13.36).
+bool can_malfunction(const Firer& f);
+
+/// The weapon can malfunction (and be repaired): any weapon but a LATW whose counter prints an X#
+/// alone (the Bazooka, the Panzerschreck, an ATR with an X#: removed, C13.47, A9.7) or a
+/// Panzerfaust (no breakdown, C13.36).
+bool can_malfunction(const Firer& f);
 
 /// The weapon has a backblast (C13.8): the Bazooka, Panzerschreck, Panzerfaust and PFk.
 bool has_backblast(const Firer& f);

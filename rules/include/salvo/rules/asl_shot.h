@@ -40,6 +40,9 @@ struct ShotContext {
   int acquiring_shots = -1;  ///< shots that built Acquisition this phase; -1: every shot fired
 };
 
+/// ShotSpec::breakdown of a weapon with no B#: an X# alone (C13.47), or a Panzerfaust (C13.36).
+inline constexpr int kNoBreakdownNumber = 13;
+
 /// Everything fixed for one shot before the dice are rolled.
 struct ShotSpec {
   Ammo ammo = Ammo::kAP;

@@ -194,7 +194,7 @@ struct TableData {
   std::array<int, 3> atr_tk{};                     // C7.31: ATR, the red ATR listing; C7.311 unarmored Final TK#
   std::array<int, 2> pf_th{};                      // C13.33: Basic TH# at range 0, change per hex
   std::array<int, 4> latw_max_range{};             // C13.22 ATR; C13.32 PF before 6/44, 6-12/44, from 1945
-  std::array<int, 8> pf_check{};                   // C13.31, A25.76: the PF Check (PfCheck)
+  std::array<int, 10> pf_check{};                  // C13.31, A25.76, C13.36: the PF Check (PfCheck)
   std::array<int, 2> piat_breakdown{};             // C13.63: B#, R#
   std::array<std::array<int, 2>, 7> latw_dates{};  // {year, month} from which (LatwDate)
 };
