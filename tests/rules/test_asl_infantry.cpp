@@ -9,6 +9,7 @@
 
 #include "asl_test_util.h"
 #include "salvo/rules/asl_infantry.h"
+#include "salvo/rules/asl_sensitivity.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
 #include "support/mc_agreement.h"
@@ -306,4 +307,37 @@ TEST_CASE("infantry: a [[then]] attack has its own Opportunity Fire and DRM (A7.
   CHECK(r.phase("malfunction") == Approx(1 / 36.0).margin(1e-12));
   a.then[0].opportunity = true;  // its own Opportunity Fire: ROF 3 on a colored dr <= 3, 1/2
   CHECK(solve(a).shots() == Approx(1 + 2).margin(1e-12));
+}
+
+TEST_CASE("infantry: sensitivity acts on every [[then]] attack's DRM and leader", "[asl][infantry][sensitivity]") {
+  // Two attacks at a squad in woods (TEM +1), the second directed by a leader (-1): the TEM's
+  // "one worse" is TEM +2 for both; the leader's removal unsets every attack's leader.
+  Situation s = eight_fp();
+  s.target.tem = 1;
+  s.fire.extra_drm = 1;
+  InfantryAttack second;
+  second.fp = 4;
+  second.normal_range = 6;
+  second.leader = -1;
+  second.extra_drm = 2;
+  s.then.push_back(second);
+  bool extra_seen = false, leader_seen = false;
+  for (const Variant& v : sensitivity_variants(s, compile(s).explain)) {
+    INFO(v.rule << (v.worse ? " worse: " : ": ") << v.change);
+    if (v.rule == "[extra_drm]" && v.worse) {
+      extra_seen = true;
+      CHECK(v.situation.fire.extra_drm == 2);
+      CHECK(v.situation.then.at(0).extra_drm == 3);
+    }
+    if (v.rule == "[extra_drm]" && !v.worse) {
+      CHECK(v.situation.fire.extra_drm == 0);
+      CHECK(v.situation.then.at(0).extra_drm == 0);
+    }
+    if (v.rule == "A7.53" && !v.worse) {
+      leader_seen = true;
+      CHECK_FALSE(v.situation.then.at(0).leader.has_value());
+    }
+  }
+  CHECK(extra_seen);
+  CHECK(leader_seen);
 }
