@@ -1,8 +1,9 @@
 // The page's speed in headless Chromium (not a test: numbers for docs/web.md):
 //   - time to first table, cold: a new browser profile, the page loaded from a local server,
 //     from navigation start until the first odds table is drawn (module compile included);
-//   - time per recomputation: a form change until everything is redrawn (the odds table, the
-//     range chart's 30-point sweep, explain), and the module's odds call alone;
+//   - time per recomputation: a form change until its odds table is drawn, until everything is
+//     redrawn (the range chart's 30-point sweep, explain, outcome bars too), and the module's
+//     odds call alone;
 //   - beside them, `salvo odds` on the same situation (process start included) and the same
 //     call in Node (the module without the page).
 // Medians of RUNS runs (default 15), the situation of README's worked example.
@@ -54,7 +55,7 @@ const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', he
 const page = await browser.newPage();
 await page.goto(url);
 await page.waitForFunction(() => document.body.dataset.firstTableMs);
-const total = [], odds = [];
+const total = [], table = [], odds = [];
 for (let i = 0; i < runs; ++i) {
   const n = await page.evaluate(() => Number(document.body.dataset.ready));
   const t = await page.evaluate(async (r, n) => {
@@ -68,6 +69,7 @@ for (let i = 0; i < runs; ++i) {
   }, 1 + (i % 24), n);
   total.push(t[0] - t[1]);
   odds.push(t[1]);
+  table.push(Number(await page.evaluate(() => document.body.dataset.tableMs)));
 }
 await browser.close();
 rmSync(profile, { recursive: true, force: true });
@@ -83,6 +85,7 @@ for (let i = 0; i < runs; ++i) {
 const fmt = (v) => `${median(v).toFixed(1)} ms`;
 console.log(`runs: ${runs} each (medians)`);
 console.log(`page: first table after load, cold   ${fmt(first)}`);
-console.log(`page: one recomputation (all of it)  ${fmt(total)}`);
+console.log(`page: a change to its new odds table  ${fmt(table)}`);
+console.log(`page: a change to everything redrawn ${fmt(total)}`);
 console.log(`page: the module's odds call alone   ${fmt(odds)}`);
 console.log(`cli:  salvo odds (process included)  ${fmt(cli)}`);

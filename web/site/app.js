@@ -292,7 +292,8 @@ function changed() {
 }
 
 function markStale(why) {
-  for (const id of ['odds', 'compare', 'range-chart', 'outcomes', 'explain']) $(id).classList.add('stale');
+  for (const id of ['odds', 'compare', 'range-chart', 'outcomes', 'explain', 'headline']) $(id).classList.add('stale');
+  if (!$('headline').hidden) $('headline').textContent = why;
   const status = $('status');
   status.className = 'status stale';
   status.textContent = why;
@@ -336,8 +337,13 @@ function showError(message, text) {
   box.hidden = false;
 }
 
+// First the odds table (what a change is for), then, a task later, what depends on it (explain,
+// the range sweep, the outcome bars, the comparison), each greyed until it is drawn. A newer
+// change cancels the second half of an older one.
+let generation = 0;
 function recompute() {
   if (!salvo) return;
+  const gen = ++generation;
   const opt = option();
   const text = textOf(opt);
   if (opt.mode === 'form') $('toml').value = text;
@@ -358,26 +364,44 @@ function recompute() {
   const ms = performance.now() - t0;
   last = { text, name, oddsText, odds, hints };
   $('odds').replaceChildren(oddsTables(odds, hints, 'exact'));
-  // explain compiles the situation again: for a file that takes long (a large fight), only
-  // when asked for (the section opened).
-  if (ms > 500) $('explain-box').open = false;
-  $('explain').textContent = $('explain-box').open ? salvo.explain(text, JSON.stringify({ name })) : '';
-  drawRange(text, name, odds, hints);
-  drawOutcomes(odds);
-  drawCompare(hints);
-  for (const id of ['odds', 'range-chart', 'outcomes', 'explain']) $(id).classList.remove('stale');
+  for (const id of ['odds', 'headline']) $(id).classList.remove('stale');
+  drawHeadline(odds, hints);
   const status = $('status');
   status.className = 'status';
   status.textContent = `exact · ${odds.situations.length} situation${odds.situations.length > 1 ? 's' : ''} · ${ms.toFixed(1)} ms · ${odds.rules_data.version}`;
   status.dataset.ms = ms.toFixed(3);
   $('mc-result').classList.toggle('stale', $('mc-result').dataset.text !== undefined && $('mc-result').dataset.text !== text);
   saveHash();
-  // For tests and bench/web_page.mjs: recomputations so far, the last one's time (everything on
-  // the page: table, range sweep, explain, compare), and when the first table was drawn.
-  const ready = Number(document.body.dataset.ready || 0) + 1;
-  document.body.dataset.recomputeMs = (performance.now() - t0).toFixed(3);
-  if (ready === 1) document.body.dataset.firstTableMs = performance.now().toFixed(1);
-  document.body.dataset.ready = String(ready);
+  // For tests and bench/web_page.mjs: the time to the table, and when the first one was drawn.
+  document.body.dataset.tableMs = (performance.now() - t0).toFixed(3);
+  if (!document.body.dataset.firstTableMs) document.body.dataset.firstTableMs = performance.now().toFixed(1);
+
+  setTimeout(() => {
+    if (gen !== generation) return;
+    const t1 = performance.now();
+    // explain compiles the situation again: for a file that takes long (a large fight), only
+    // when asked for (the section opened).
+    if (ms > 500) $('explain-box').open = false;
+    $('explain').textContent = $('explain-box').open ? salvo.explain(text, JSON.stringify({ name })) : '';
+    drawRange(text, name, odds, hints);
+    drawOutcomes(odds);
+    drawCompare(hints);
+    for (const id of ['range-chart', 'outcomes', 'explain']) $(id).classList.remove('stale');
+    // For tests and bench/web_page.mjs: recomputations finished, and the last one's time.
+    document.body.dataset.recomputeMs = (performance.now() - t1 + Number(document.body.dataset.tableMs)).toFixed(3);
+    document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
+  }, 0);
+}
+
+// The headline quantity of the first situation, for the bar a phone keeps in view.
+function drawHeadline(odds, hints) {
+  const r = odds.situations[0].results.exact;
+  const q = hints.headline;
+  const bar = $('headline');
+  bar.hidden = !(r && q && r.phase[q]);
+  if (bar.hidden) return;
+  bar.textContent = `${q}: ${value(r.first_shot[q])} ${hints.first_window} · ${value(r.phase[q])} ${hints.run_window}` +
+    (odds.situations.length > 1 ? ` (1 of ${odds.situations.length})` : '') + '  ↓';
 }
 
 // P(headline) by range: the situation swept over fire.range by the module.
