@@ -60,7 +60,7 @@ TEST_CASE("stepper: stopped after k blocks, the numbers of a k-block run, marked
   CHECK(mc["phase"] == ref["phase"]);
 }
 
-TEST_CASE("stepper: exact only needs no steps; errors are the command line's", "[app][stepper]") {
+TEST_CASE("stepper: exact only needs no steps, and errors are the command line's", "[app][stepper]") {
   OddsStepper exact(kSweep, R"({"name": "sweep.toml"})");
   CHECK_FALSE(exact.step(1));
   CHECK(exact.json() == salvo::app::odds_json(kSweep, R"({"name": "sweep.toml"})"));

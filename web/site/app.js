@@ -17,6 +17,7 @@ const SHERMAN = {
   'fire.buttoned_up': 'true',
 };
 const state = {
+  view: 'form',  // the pane shown: the form, or the TOML it writes (a text edited by hand is always shown)
   edit: 'a',
   compare: false,
   options: { a: { mode: 'form', form: { ...SHERMAN }, toml: '', name: 'situation.toml' }, b: null },
@@ -140,7 +141,7 @@ function readForm() {
 
 function showOption() {
   const opt = option();
-  const isForm = opt.mode === 'form';
+  const isForm = opt.mode === 'form' && state.view === 'form';
   $('tab-form').setAttribute('aria-selected', String(isForm));
   $('tab-toml').setAttribute('aria-selected', String(!isForm));
   $('form').hidden = !isForm;
@@ -608,9 +609,12 @@ function saveHash() {
 // ---------------------------------------------------------------------------------------------
 
 function wire() {
-  $('tab-form').onclick = () => { if (option().mode !== 'form') { $('to-form').click(); } };
-  $('tab-toml').onclick = () => { const o = option(); if (o.mode === 'form') { o.toml = textOf(o); o.mode = 'toml'; } showOption(); };
-  $('to-form').onclick = () => { const o = option(); o.mode = 'form'; o.name = 'situation.toml'; showOption(); changed(); };
+  $('tab-form').onclick = () => {
+    if (option().mode === 'form') { state.view = 'form'; showOption(); return; }
+    if (confirm('Back to the form? Its situation replaces this text.')) $('to-form').click();
+  };
+  $('tab-toml').onclick = () => { state.view = 'toml'; showOption(); };
+  $('to-form').onclick = () => { const o = option(); o.mode = 'form'; o.name = 'situation.toml'; state.view = 'form'; showOption(); changed(); };
   $('toml').addEventListener('input', () => { const o = option(); o.mode = 'toml'; o.toml = $('toml').value; changed(); });
   $('compare-on').onchange = () => {
     state.compare = $('compare-on').checked;
