@@ -127,7 +127,7 @@ const checks = {
     if (!(await page.$('#range-chart svg'))) fail('no range chart');
     if (!(await page.$('#outcomes svg'))) fail('no outcome bars');
     const explain = await page.$eval('#explain', (e) => e.textContent);
-    if (!/C5\.9/.test(explain)) fail('the explain trail lacks Case I (C5.9)');
+    if (!/C5\.9/.test(explain)) fail(`the explain trail lacks Case I (C5.9): ${JSON.stringify(explain.slice(0, 200))}`);
     for (const e of page.errors) fail(`console: ${e}`);
   },
 

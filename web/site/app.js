@@ -380,9 +380,8 @@ function recompute() {
   setTimeout(() => {
     if (gen !== generation) return;
     const t1 = performance.now();
-    // explain compiles the situation again: for a file that takes long (a large fight), only
-    // when asked for (the section opened).
-    if (ms > 500) $('explain-box').open = false;
+    // explain compiles the situation again: while its section is closed it is not computed (a
+    // large fight takes seconds to compile).
     $('explain').textContent = $('explain-box').open ? salvo.explain(text, JSON.stringify({ name })) : '';
     drawRange(text, name, odds, hints);
     drawOutcomes(odds);
