@@ -260,6 +260,13 @@ const checks = {
     const after = await again.evaluate(() => ({ a: textOf(state.options.a), b: textOf(state.options.b), odds: last.oddsText, cmp: document.getElementById('compare-table').textContent }));
     for (const k of ['a', 'b', 'odds', 'cmp']) if (before[k] !== after[k]) fail(`${k} differs after the link:\n${before[k]}\n---\n${after[k]}`);
     if (!/range = 62/.test(after.b)) fail(`B lost its range: ${after.b}`);
+    // the comparison's B column is B's own table (the option edited), its A column A's
+    const cells = await again.evaluate(() => {
+      const row = document.querySelector('#compare-table tr[data-q="p_kill"][data-w="phase"]').children;
+      const own = document.querySelector('#odds tr[data-q="p_kill"] td[data-w="phase"]').textContent;
+      return { a: row[2].textContent, b: row[3].textContent, own };
+    });
+    if (cells.b !== cells.own || cells.a === cells.b) fail(`compare: A ${cells.a}, B ${cells.b}, B's table ${cells.own}`);
     // a TOML text round-trips as text
     await setToml(again, 'examples/1943/at-gun-vs-tank.toml', await again.evaluate(() => SALVO_EXAMPLES.situations['examples/1943/at-gun-vs-tank.toml']));
     await again.waitForFunction(linked);
