@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The command CI runs: build salvo (Release) and run the whole test suite, then build and run
-# the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh
-# address, in build-asan/).
+# The command CI runs: build salvo (Release) and the WebAssembly module and page (scripts/web.sh,
+# so the browser tests never skip and never see an old module), run the whole test suite, then
+# build and run the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+# (scripts/sanitize.sh address, in build-asan/; without the browser tests).
 # SALVO_SKIP_SANITIZE=1 stops after the Release suite: a quicker local run (CI never sets it).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
+"$root/scripts/web.sh"
 build=${SALVO_BUILD_DIR:-$root/build}
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 if [[ ${SALVO_SKIP_SANITIZE:-} == 1 ]]; then

@@ -130,23 +130,23 @@ Json compare_json(const std::vector<Job>& jobs, const std::vector<ComparedPoint>
 
 std::string compare_md(const std::string& text) { return "```\n" + text + "```\n"; }
 
-}  // namespace
+struct CompareRun {
+  std::vector<Job> jobs;
+  std::vector<ComparedPoint> points;
+  report::Provenance prov;
+  bool interrupted = false;
+};
 
-int run_compare(const AnalysisFlags& flags) {
-  const Settings settings = settings_of(flags, {"text", "json", "md", "html"});
-  const RunSettings& s = settings.run;
-  if (flags.files.size() < 2) throw UsageError("compare: needs at least two situation files");
-  install_stop_signals();
+/// Every option of `source` against the first.
+CompareRun compare_run(const SituationSource& source, const RunSettings& s) {
   // Files expand to sweeps of equal size (paired point by point) or to one situation.
-  const SituationSource source(flags.files, source_options(flags));
-  check_output_path(flags.output, file_ids(source.input_paths()));  // before any work
   std::size_t points = 1;
   for (std::size_t k = 0; k < source.files(); ++k) points = std::max(points, source.file_size(k));
   for (std::size_t k = 0; k < source.files(); ++k)
     if (const std::size_t len = source.file_size(k); len != 1 && len != points)
       throw UsageError(
           fmt::format("compare: {} has {} situations, another option has {}: sweeps must match point by point",
-                      flags.files[k], len, points));
+                      source.path(k), len, points));
   std::vector<Job> jobs;
   for (std::size_t i = 0; i < source.size(); ++i) jobs.push_back(source.compile(i));
   const auto job_at = [&](std::size_t file, std::size_t point) {
@@ -186,24 +186,46 @@ int run_compare(const AnalysisFlags& flags) {
   progress.clear();
   report::Provenance prov = provenance_of(source, s);
   prov.interrupted = interrupted;
+  return {std::move(jobs), std::move(out), std::move(prov), interrupted};
+}
+
+/// The comparison as text, json or md (html is run_compare's: it draws charts).
+std::string compare_format(const CompareRun& r, const std::string& format) {
+  if (format == "json") return compare_json(r.jobs, r.points, r.prov).dump(2) + "\n";
+  if (format == "md") return compare_md(compare_text(r.jobs, r.points, r.prov));
+  return compare_text(r.jobs, r.points, r.prov);
+}
+
+}  // namespace
+
+int run_compare(const AnalysisFlags& flags) {
+  const Settings settings = settings_of(flags, {"text", "json", "md", "html"});
+  if (flags.files.size() < 2) throw UsageError("compare: needs at least two situation files");
+  install_stop_signals();
+  const SituationSource source(flags.files, source_options(flags));
+  check_output_path(flags.output, file_ids(source.input_paths()));  // before any work
+  const CompareRun run = compare_run(source, settings.run);
   std::string text;
-  if (settings.format == "json") {
-    text = compare_json(jobs, out, prov).dump(2) + "\n";
-  } else if (settings.format == "md") {
-    text = compare_md(compare_text(jobs, out, prov));
-  } else if (settings.format == "html") {
-    const Json data = compare_json(jobs, out, prov);
-    std::string body = "<h2>Options compared</h2>\n<pre>" + html_escape(compare_text(jobs, out, prov)) + "</pre>\n";
-    if (!prov.hints.headline.empty())
+  if (settings.format == "html") {
+    const Json data = compare_json(run.jobs, run.points, run.prov);
+    std::string body =
+        "<h2>Options compared</h2>\n<pre>" + html_escape(compare_text(run.jobs, run.points, run.prov)) + "</pre>\n";
+    if (!run.prov.hints.headline.empty())
       body += "<h2>Charts</h2>\n" +
-              charts_html({{data, {"--kind", "compare", "--quantity", prov.hints.headline, "--window", "phase"}}});
-    text = html_page("salvo compare", body, provenance_text(prov));
+              charts_html({{data, {"--kind", "compare", "--quantity", run.prov.hints.headline, "--window", "phase"}}});
+    text = html_page("salvo compare", body, provenance_text(run.prov));
   } else {
-    text = compare_text(jobs, out, prov);
+    text = compare_format(run, settings.format);
   }
   write_output(flags.output, text);
   if (const int signalled = stop_exit_code()) return signalled;
-  return interrupted ? kExitInterrupted : kExitOk;
+  return run.interrupted ? kExitInterrupted : kExitOk;
+}
+
+std::string compare_output(const std::vector<SourceText>& texts, const AnalysisFlags& flags) {
+  const Settings settings = settings_of(flags, {"text", "json", "md"});
+  if (texts.size() < 2) throw UsageError("compare: needs at least two situation files");
+  return compare_format(compare_run(SituationSource(texts, source_options(flags)), settings.run), settings.format);
 }
 
 }  // namespace salvo::app

@@ -159,6 +159,8 @@ report::SituationReport run_one(const Job& job, const RunSettings& s, std::uint6
   return r;
 }
 
+report::SituationReport empty_report(const Job& job) { return report_of(job); }
+
 report::Provenance provenance_of(const SituationSource& source, const RunSettings& s) {
   report::Provenance prov;
   prov.method = s.method;

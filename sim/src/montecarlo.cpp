@@ -41,13 +41,6 @@ void add_window(WindowTallies& a, const WindowTallies& b) {
   add_vector(a.end_reasons, b.end_reasons);
 }
 
-void add_tallies(Tallies& a, const Tallies& b) {
-  a.trials += b.trials;
-  a.truncated += b.truncated;
-  add_window(a.first, b.first);
-  add_window(a.run, b.run);
-}
-
 /// Fixed-size tallies of one window, kept on the stack in the hot loop.
 struct LocalWindow {
   std::array<std::uint64_t, kMaxFlags> flags{};
@@ -96,6 +89,13 @@ bool window_converged(const WindowStats& s, double precision) {
 }
 
 }  // namespace
+
+void add_tallies(Tallies& a, const Tallies& b) {
+  a.trials += b.trials;
+  a.truncated += b.truncated;
+  add_window(a.first, b.first);
+  add_window(a.run, b.run);
+}
 
 Tallies empty_tallies(const RollProgram& p) {
   Tallies t;

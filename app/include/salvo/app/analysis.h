@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "salvo/app/runner.h"
+#include "salvo/app/source.h"
 #include "salvo/report/report.h"
 
 namespace salvo::app {
@@ -26,6 +27,10 @@ struct AnalysisFlags {
 
 /// `salvo compare A.toml B.toml [...]`: each option against the first. Returns the exit code.
 int run_compare(const AnalysisFlags& flags);
+
+/// What `salvo compare --format FORMAT` prints (text, json or md; flags.files unused) for files
+/// given as text: the browser module's compare. Throws as run_compare does.
+std::string compare_output(const std::vector<SourceText>& texts, const AnalysisFlags& flags);
 
 /// `salvo sensitivity FILE`: every applicable modifier removed and one worse. Returns the exit code.
 int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity);

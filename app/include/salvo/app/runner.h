@@ -56,6 +56,9 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& setti
 /// (sensitivity's variants).
 report::SituationReport run_one(const Job& job, const RunSettings& settings, std::uint64_t situation_key);
 
+/// The report of `job` before any engine has run: file, name, sweep point, program hash, names.
+report::SituationReport empty_report(const Job& job);
+
 /// Provenance of a run over `source`: settings, rules data of every ruleset used, display hints.
 report::Provenance provenance_of(const SituationSource& source, const RunSettings& settings);
 

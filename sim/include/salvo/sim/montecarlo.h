@@ -55,6 +55,9 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
 /// Empty tallies sized by the program's names.
 Tallies empty_tallies(const RollProgram& program);
 
+/// a += b: integer sums, so blocks add in any grouping to the same tallies.
+void add_tallies(Tallies& a, const Tallies& b);
+
 /// Estimates with 95% intervals (Wilson for probabilities, normal for means) from tallies.
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies);
 
