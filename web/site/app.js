@@ -38,6 +38,9 @@ function tomlString(s) {
 function tomlValue(field, v) {
   if (field.kind === 'bool' || field.kind === 'tri') return v;
   if (field.kind === 'int' && /^[+-]?\d+$/.test(v.trim())) return String(Number(v.trim()));
+  // 'ints': numbers separated by commas or spaces, written as a TOML array ("11, 9, 8" -> [11, 9, 8])
+  if (field.kind === 'ints' && /^[\s,]*[+-]?\d+([\s,]+[+-]?\d+)*[\s,]*$/.test(v))
+    return '[' + v.trim().split(/[\s,]+/).filter((x) => x).map(Number).join(', ') + ']';
   return tomlString(v);
 }
 function tomlFromForm(form) {

@@ -1,4 +1,4 @@
-// The form: the keys of an ASL situation file (docs/asl.md, docs/infantry.md), grouped as the
+// The form: the keys of an ASL situation file (docs/asl.md, docs/infantry.md, docs/latw.md), grouped as the
 // file groups them. The page writes a field into the TOML only when it is set; an empty field
 // is left out, and salvo applies its default (shown as the placeholder). Values are checked
 // by salvo, not here: its message is shown next to the field.
@@ -14,7 +14,7 @@ const TERRAIN = ['open', 'woods', 'building', 'rubble'];
 // advanced: under "More keys". rule: the rule it cites (docs/asl.md).
 const SALVO_FIELDS = [
   { section: 'firer', title: 'Firer', fields: [
-    { key: 'weapon', label: 'weapon', kind: 'select', options: ['gun', 'mg', 'ife', 'canister', 'smoke', 'wp', 'infantry'], def: 'gun', advanced: true },
+    { key: 'weapon', label: 'weapon', kind: 'select', options: ['gun', 'mg', 'ife', 'canister', 'smoke', 'wp', 'infantry', 'bazooka', 'panzerschreck', 'piat', 'panzerfaust', 'pfk', 'atr'], def: 'gun', advanced: true },
     { key: 'nationality', label: 'nationality', kind: 'select', options: NATIONALITIES, def: 'german', rule: 'A25' },
     { key: 'year', label: 'year', kind: 'int', def: '1944', rule: 'A25' },
     { key: 'month', label: 'month', kind: 'int', def: '6' },
@@ -48,6 +48,9 @@ const SALVO_FIELDS = [
     { key: 'normal_range', label: 'Normal Range (infantry)', kind: 'int', def: 'none', advanced: true, rule: 'A7.2' },
     { key: 'leader', label: 'leader DRM (infantry)', kind: 'int', def: 'none', advanced: true, rule: 'A7.53' },
     { key: 'inexperienced', label: 'Inexperienced (infantry)', kind: 'bool', advanced: true, rule: 'A19.33' },
+    { key: 'to_hit', label: 'To Hit table (LATW)', kind: 'ints', def: 'none', hint: 'from the counter, range 0, 1, 2...: 11, 9, 8, 7, 4', advanced: true, rule: 'C13.42' },
+    { key: 'personnel', label: 'who fires the PF', kind: 'select', options: ['squad', 'half_squad', 'crew', 'smc'], def: 'squad', advanced: true, rule: 'C13.31' },
+    { key: 'cx', label: 'CX (LATW)', kind: 'bool', advanced: true, rule: 'A4.51' },
   ] },
   { section: 'target', title: 'Target', fields: [
     { key: 'type', label: 'type', kind: 'select', options: ['vehicle', 'infantry', 'area'], def: 'vehicle', advanced: true, rule: 'C3.31' },
