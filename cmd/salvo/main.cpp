@@ -6,12 +6,16 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
 #include "salvo/app/units.h"
 #include "salvo/load/asl_loader.h"
+#ifdef SALVO_WITH_MPI
+#include "salvo/mpi/mpi_team.h"
+#endif
 
 int main(int argc, char** argv) {
   using namespace salvo::app;
@@ -140,11 +144,31 @@ int main(int argc, char** argv) {
         std::printf("%s\n", version_line().c_str());
         return kExitOk;
       }
+      // Started by mpirun: `odds` is spread over the ranks (docs/scale.md); any other command
+      // would only run N times over.
+      const int ranks = launched_ranks();
       if (*odds) {
         if (odds->count("--trials")) odds_flags.trials = trials;
         if (odds->count("--precision")) odds_flags.precision = precision;
-        return run_odds(odds_options(odds_flags));
+        std::unique_ptr<Team> team;
+#ifdef SALVO_WITH_MPI
+        if (ranks > 0) team = salvo::mpi::start(argc, argv);
+#else
+        if (ranks > 1)
+          throw UsageError("started as one of " + std::to_string(ranks) +
+                           " MPI ranks, but this salvo was built without MPI (SALVO_WITH_MPI=OFF): each rank would "
+                           "run the whole job; build with cmake -DSALVO_WITH_MPI=ON, or run one process");
+#endif
+        return run_on_team(team.get(), [&] {
+          OddsOptions o = odds_options(odds_flags);
+          o.team = team.get();
+          return run_odds(o);
+        });
       }
+      if (ranks > 1)
+        throw UsageError(
+            "started as one of several MPI ranks: only `salvo odds` is spread over them; run "
+            "other commands as one process");
       if (*compare) return run_compare(compare_flags);
       if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
       if (*chart) return run_chart(chart_flags);

@@ -19,6 +19,7 @@
 #include "salvo/app/io.h"
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
+#include "salvo/app/team.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/report/report.h"
 
@@ -61,6 +62,7 @@ struct OddsOptions {
   std::size_t max_situations = 1'000'000;                   ///< per file: a larger sweep is refused before any work
   std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read
   bool html = false;                                        ///< --format html: one self-contained page (analysis.h)
+  Team* team = nullptr;  ///< the MPI ranks the run is spread over (team.h); rank 0 writes the output
 };
 
 /// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").
