@@ -18,10 +18,12 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <tuple>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/progress.h"
 #include "salvo/app/runner.h"
+#include "salvo/app/shard.h"
 #include "salvo/app/source.h"
 #include "salvo/app/spill.h"
 #include "salvo/core/text.h"
@@ -94,6 +96,11 @@ OddsOptions odds_options(const OddsFlags& flags) {
   o.output = flags.output;
   o.max_situations = max_situations_flag(flags.max_situations);
   o.max_file_bytes = max_file_size_flag(flags.max_file_size);
+  if (flags.shard) {
+    std::tie(o.shard, o.shards) = shard_flag(*flags.shard);
+    if (flags.format != "text")
+      throw UsageError("--shard: a shard is written as a shard file (JSON); give --format to salvo merge");
+  }
   return o;
 }
 
