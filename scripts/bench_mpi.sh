@@ -26,16 +26,16 @@ cd "$root"
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "salvo:    $("$salvo" --version); $(mpirun --version | head -1)"
 
-# wall LABEL COMMAND...: run it, print its wall time in seconds (and keep it in $last)
+# wall LABEL COMMAND...: run it, print its wall time and the CPU time (user + system) of it and
+# its children, in seconds ($last: the wall time, $cpu: the CPU time)
 wall() {
   local label=$1
   shift
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >"$work/out" 2>"$work/err" || { echo "$label: failed: $(cat "$work/err")"; exit 1; }
-  t1=$(date +%s.%N)
-  last=$(calc "$t1 - $t0")
-  printf '%-58s %8.2f s\n' "$label" "$last"
+  local TIMEFORMAT='%R %U %S' times
+  times=$({ time "$@" >"$work/out" 2>"$work/err"; } 2>&1) || { echo "$label: failed: $(cat "$work/err")"; exit 1; }
+  read -r last user sys <<<"$times"
+  cpu=$(calc "$user + $sys")
+  printf '%-58s %8.2f s wall %8.2f s cpu\n' "$label" "$last" "$cpu"
 }
 calc() { awk "BEGIN { print $1 }"; }
 ratio() { printf '%-58s %8.3f\n' "$1" "$(calc "$2 / $3")"; }
@@ -43,19 +43,24 @@ ratio() { printf '%-58s %8.3f\n' "$1" "$(calc "$2 / $3")"; }
 echo
 echo "1. B1, Monte Carlo, $trials trials (best of 2, alternating)"
 b1=examples/bench/b1.toml
-best_one=999999 best_two=999999
+best_one=999999 best_two=999999 cpu_one=999999 cpu_two=999999
 for rep in 1 2; do
   wall "   one process, 2 threads (run $rep)" "$salvo" odds $b1 --method mc --trials "$trials" --threads 2
   cp "$work/out" "$work/one.txt"
   best_one=$(calc "$last < $best_one ? $last : $best_one")
+  cpu_one=$(calc "$cpu < $cpu_one ? $cpu : $cpu_one")
   wall "   mpirun -n 2, 1 thread a rank (run $rep)" "${mpi[@]}" -n 2 "$salvo" odds $b1 --method mc --trials "$trials" --threads 1
   best_two=$(calc "$last < $best_two ? $last : $best_two")
+  cpu_two=$(calc "$cpu < $cpu_two ? $cpu : $cpu_two")
 done
-sed -E 's/[0-9]+ ranks × //' "$work/out" | cmp -s - "$work/one.txt" &&
-  echo "   tables identical (the ranks taken out of the method line)" || echo "   TABLES DIFFER"
+# The tables, but for the method line's "2 ranks × 1 thread" / "2 threads"
+strip() { sed -E 's/([0-9]+ ranks × )?[0-9]+ threads?, 95%/95%/' "$1"; }
+cmp -s <(strip "$work/out") <(strip "$work/one.txt") &&
+  echo "   tables identical (but for the ranks and threads in the method line)" || echo "   TABLES DIFFER"
 wall "   mpirun -n 2 /bin/true (MPI start and end alone)" "${mpi[@]}" -n 2 /bin/true
 start=$last
 ratio "   2 ranks x 1 thread / 1 process x 2 threads (wall)" "$best_two" "$best_one"
+ratio "   2 ranks x 1 thread / 1 process x 2 threads (cpu)" "$cpu_two" "$cpu_one"
 printf '%-58s %8.3g\n' "   trials per second, one process x 2 threads" "$(calc "$trials / $best_one")"
 
 echo
