@@ -104,20 +104,22 @@ void add_into(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b
 
 BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::uint64_t key, std::uint64_t b0,
                          std::uint64_t b1, std::uint64_t trials_total, sim::Workers& workers) {
-  // A task runs a few consecutive blocks (run_blocks prepares the fast kernel once per call); a
-  // wave gives each thread a few tasks, and the stop flag is read before each task.
-  constexpr std::uint64_t kTaskBlocks = 8;
-  const auto wave = static_cast<std::uint64_t>(4 * workers.concurrency());
+  // A task runs a few consecutive blocks (run_blocks prepares the fast kernel once per call):
+  // up to 8, fewer when the range would leave threads idle; a wave gives each thread a few
+  // tasks, and the stop flag is read before each task.
+  const auto threads = static_cast<std::uint64_t>(workers.concurrency());
+  const std::uint64_t task_blocks = std::clamp<std::uint64_t>((b1 - b0) / threads, 1, 8);
+  const std::uint64_t wave = 4 * threads;
   const bool fast = program.num_states() <= sim::kFastKernelMaxStates;
   std::vector<std::uint64_t> total = flat_tallies(sim::empty_tallies(program));
   bool interrupted = false;
   for (std::uint64_t b = b0; b < b1 && !interrupted;) {
-    const std::uint64_t tasks = std::min(wave, (b1 - b + kTaskBlocks - 1) / kTaskBlocks);
+    const std::uint64_t tasks = std::min(wave, (b1 - b + task_blocks - 1) / task_blocks);
     std::vector<std::optional<sim::Tallies>> slots(tasks);
     workers.for_each(std::uint64_t{0}, tasks, [&](std::uint64_t i) {
       if (stop_flag().load()) return;
-      const std::uint64_t tb = b + i * kTaskBlocks;
-      const std::uint64_t te = std::min(b1, tb + kTaskBlocks);
+      const std::uint64_t tb = b + i * task_blocks;
+      const std::uint64_t te = std::min(b1, tb + task_blocks);
       slots[i] = fast ? sim::run_blocks(program, seed, key, tb, te, trials_total)
                       : sim::run_blocks_reference(program, seed, key, tb, te, trials_total);
     });
@@ -127,7 +129,7 @@ BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::ui
       else
         interrupted = true;
     }
-    b = std::min(b1, b + tasks * kTaskBlocks);
+    b = std::min(b1, b + tasks * task_blocks);
   }
   return {tallies_from_flat(sim::empty_tallies(program), total), interrupted};
 }

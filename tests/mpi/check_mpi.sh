@@ -91,10 +91,11 @@ echo "ok: a bad file refused once, exit 2"
 "${mpi[@]}" -q -n 2 "$salvo" explain $ex >"$work/explain" 2>&1
 [[ $? -eq 2 ]] && grep -q 'only `salvo odds` is spread' "$work/explain" || fail "explain under mpirun: $(cat "$work/explain")"
 
-# wait_ranks N: until N salvo ranks of this test run
+# wait_ranks N: until N salvo ranks of this test run have started (and mpirun, whose command
+# line holds the same words)
 wait_ranks() {
   for _ in $(seq 100); do
-    [[ $(pgrep -f -- "odds $ex --method mc --trials 1000000000000 --threads 1 -o $work/out" | wc -l) -ge $1 ]] && return 0
+    [[ $(pgrep -f -- "odds $ex --method mc --trials 1000000000000 --threads 1 -o $work/out" | wc -l) -gt $1 ]] && return 0
     sleep 0.1
   done
   return 1
