@@ -21,6 +21,7 @@ packages=(
   libeigen3-dev libboost-dev libtbb-dev libbenchmark-dev catch2
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev librandom123-dev
   libcsv-dev  # salvo::import: the counter listings (CSV)
+  libopenmpi-dev openmpi-bin  # salvo odds over MPI ranks (SALVO_WITH_MPI; scripts/test.sh builds it)
   python3-numpy python3-matplotlib
   chromium  # tests/analysis/check_html.sh and tests/web/page_test.mjs: pages rendered headless
   clang libclang-rt-14-dev llvm  # scripts/fuzz.sh: libFuzzer, and llvm-symbolizer for reports

@@ -80,7 +80,8 @@ std::string provenance_text(const report::Provenance& p) {
       fmt::format("{} | method {} | rules data {} #{}", version_line(), report::method_choice_name(p.method),
                   p.rules_data_version, report::hex16(p.rules_data_hash));
   if (p.method != report::MethodChoice::kExact)
-    s += fmt::format(" | seed {} | {} trials | {} threads (results do not depend on it)", p.seed, p.trials, p.threads);
+    s += fmt::format(" | seed {} | {} trials | {} (results do not depend on {})", p.seed, p.trials,
+                     report::workers_text(p), p.ranks > 1 || p.shards > 1 ? "them" : "it");
   return s;
 }
 
@@ -92,6 +93,8 @@ Json provenance_json(const report::Provenance& p, const char* command) {
   j["seed"] = p.seed;
   j["trials"] = p.trials;
   j["threads"] = p.threads;
+  if (p.ranks > 1) j["ranks"] = p.ranks;
+  if (p.shards > 1) j["shards"] = p.shards;
   j["rules_data"] = {{"version", p.rules_data_version}, {"hash", report::hex16(p.rules_data_hash)}};
   return j;
 }

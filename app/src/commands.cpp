@@ -18,10 +18,12 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <tuple>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/progress.h"
 #include "salvo/app/runner.h"
+#include "salvo/app/shard.h"
 #include "salvo/app/source.h"
 #include "salvo/app/spill.h"
 #include "salvo/core/text.h"
@@ -56,6 +58,13 @@ double precision_flag(std::string_view text) {
   return *v;
 }
 
+/// 128 + the stop signal this process received; 130 (SIGINT's) when another rank of the run
+/// was the one stopped.
+int interrupted_exit_code() {
+  const int signalled = stop_exit_code();
+  return signalled != 0 ? signalled : kExitInterrupted;
+}
+
 /// --format html holds every situation (its table, charts and explain trail) in one page.
 constexpr std::size_t kMaxHtmlSituations = 10'000;
 
@@ -87,6 +96,11 @@ OddsOptions odds_options(const OddsFlags& flags) {
   o.output = flags.output;
   o.max_situations = max_situations_flag(flags.max_situations);
   o.max_file_bytes = max_file_size_flag(flags.max_file_size);
+  if (flags.shard) {
+    std::tie(o.shard, o.shards) = shard_flag(*flags.shard);
+    if (flags.format != "text")
+      throw UsageError("--shard: a shard is written as a shard file (JSON); give --format to salvo merge");
+  }
   return o;
 }
 
@@ -130,6 +144,8 @@ RunSettings odds_settings(const OddsOptions& o) {
   settings.precision = o.precision;
   settings.seed = o.seed;
   settings.threads = o.threads > 0 ? o.threads : sim::default_concurrency();
+  settings.team = o.team;
+  settings.jobs_needed = o.html;
   return settings;
 }
 
@@ -154,7 +170,8 @@ int run_odds(const OddsOptions& o) {
   source_options.limits.max_file_bytes = o.max_file_bytes;
   source_options.explain = o.html;  // the page carries the explain trail
   const SituationSource source(o.files, source_options);
-  check_output_path(o.output, file_ids(source.input_paths()));  // before any work
+  const bool root = o.team == nullptr || o.team->rank() == 0;             // spread over MPI ranks: rank 0 writes
+  if (root) check_output_path(o.output, file_ids(source.input_paths()));  // before any work
   const std::size_t n = source.size();
   if (o.html && n > kMaxHtmlSituations)
     throw UsageError(fmt::format("--format html: {} situations, more than a page holds ({}); use csv, json, md or text",
@@ -178,26 +195,30 @@ int run_odds(const OddsOptions& o) {
   // table would not be what was asked for); a run that hit the --trials cap says so.
   if (settings.mc() && o.precision) {
     if (const auto& miss = status.miss) {
-      if (stop_flag().load()) {
+      if (status.stopped) {
+        if (!root) return interrupted_exit_code();
         fmt::print(stderr,
                    "salvo: interrupted: --precision {} not reached for {} ({}) after {} trials (widest "
                    "95% half-width {}, {}); nothing written\n",
                    *o.precision, miss->name, miss->file, miss->trials, half_width_text(miss->half_width),
                    miss->quantity);
-        return stop_exit_code();
+        return interrupted_exit_code();
       }
-      fmt::print(stderr,
-                 "salvo: warning: --precision {} not reached within {} trials for {} situation(s), "
-                 "e.g. {} ({}): widest 95% half-width {} ({}); the table shows the intervals "
-                 "reached\n",
-                 *o.precision, o.trials, miss->count, miss->name, miss->file, half_width_text(miss->half_width),
-                 miss->quantity);
-    } else if (stop_flag().load() && status.complete < n) {
-      fmt::print(stderr, "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
-                 *o.precision, status.complete, n);
-      return stop_exit_code();
+      if (root)
+        fmt::print(stderr,
+                   "salvo: warning: --precision {} not reached within {} trials for {} situation(s), "
+                   "e.g. {} ({}): widest 95% half-width {} ({}); the table shows the intervals "
+                   "reached\n",
+                   *o.precision, o.trials, miss->count, miss->name, miss->file, half_width_text(miss->half_width),
+                   miss->quantity);
+    } else if (status.stopped && status.complete < n) {
+      if (root)
+        fmt::print(stderr, "salvo: interrupted: --precision {} reached for {} of {} situations; nothing written\n",
+                   *o.precision, status.complete, n);
+      return interrupted_exit_code();
     }
   }
+  if (!root) return status.interrupted ? interrupted_exit_code() : kExitOk;
 
   report::Provenance prov = provenance_of(source, settings);
   prov.interrupted = status.interrupted;
@@ -210,7 +231,7 @@ int run_odds(const OddsOptions& o) {
   }
   // A stop signal, even one that came after the last situation, gives 128 + the signal.
   if (const int signalled = stop_exit_code()) return signalled;
-  return status.interrupted ? kExitInterrupted : kExitOk;
+  return status.interrupted ? interrupted_exit_code() : kExitOk;
 }
 
 int run_explain(const std::vector<std::string>& paths, std::size_t max_situations, std::size_t max_file_bytes) {

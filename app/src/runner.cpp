@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "runner_parts.h"
 #include "salvo/app/io.h"
 #include "salvo/app/progress.h"
 #include "salvo/load/asl_loader.h"
@@ -16,14 +17,8 @@
 #include "salvo/sim/stats.h"
 
 namespace salvo::app {
-namespace {
+namespace detail {
 
-/// Situations compiled, solved and run together: what a run holds in memory besides the loaded
-/// files (a compiled situation with its results is about 10 KB).
-constexpr std::size_t kBatch = 256;
-
-/// Compile situations [begin, end) on `workers`, in parallel. A rules conflict throws the error
-/// of the first conflicting situation in order, whichever thread met it first.
 std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
                                sim::Workers& workers) {
   std::vector<Job> jobs(end - begin);
@@ -64,8 +59,6 @@ sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key) {
   return mc;
 }
 
-/// Count situation r in `miss` if its Monte Carlo result misses the target half-width (the
-/// first one missed is the one named); `miss` stays empty while every situation reaches it.
 void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationReport& r, double precision) {
   if (!r.mc) return;
   double widest = 0.0;
@@ -91,9 +84,12 @@ void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationR
   ++miss->count;
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 RunStatus run_situations(const SituationSource& source, const RunSettings& s, const Sink& sink) {
+  if (s.team != nullptr && s.team->size() > 1) return run_spread(source, s, *s.team, sink);
   const std::size_t n = source.size();
   sim::Workers workers(s.threads);
   if (s.mc())
@@ -148,7 +144,8 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
     if (done < m) break;
   }
   progress.clear();
-  status.interrupted = stop_flag().load() || status.complete < n;
+  status.stopped = stop_flag().load();
+  status.interrupted = status.stopped || status.complete < n;
   return status;
 }
 
@@ -168,6 +165,7 @@ report::Provenance provenance_of(const SituationSource& source, const RunSetting
   prov.trials = s.trials;
   prov.precision = s.precision;
   prov.threads = s.threads;
+  prov.ranks = s.team != nullptr ? s.team->size() : 1;
   // One ruleset per run is the common case; several are recorded side by side.
   for (const RulesData& r : source.rules_data()) {
     if (!prov.rules_data_version.empty()) prov.rules_data_version += ", ";

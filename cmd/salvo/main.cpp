@@ -6,12 +6,17 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
+#include "salvo/app/shard.h"
 #include "salvo/app/units.h"
 #include "salvo/load/asl_loader.h"
+#ifdef SALVO_WITH_MPI
+#include "salvo/mpi/mpi_team.h"
+#endif
 
 int main(int argc, char** argv) {
   using namespace salvo::app;
@@ -46,6 +51,17 @@ int main(int argc, char** argv) {
   odds->add_option("--max-file-size", odds_flags.max_file_size,
                    "Refuse an input file (situation or chart) larger than SIZE (default 4MiB, at most 1GiB)")
       ->option_text("SIZE");
+
+  odds->add_option("--shard", odds_flags.shard,
+                   "Run shard K of N and write its tallies (a shard file) for salvo merge; no MPI needed")
+      ->option_text("K/N");
+
+  MergeFlags merge_flags;
+  CLI::App* merge = app.add_subcommand("merge", "Add shard files (salvo odds --shard K/N) into one odds table");
+  merge->add_option("SHARD", merge_flags.files, "Shard files, every one of 1..N")->required();
+  merge->add_option("--format", merge_flags.format, "text, csv, json or md (default text)")->option_text("FORMAT");
+  merge->add_option("-o,--output", merge_flags.output, "Write to PATH (atomically) instead of stdout")
+      ->option_text("PATH");
 
   std::vector<std::string> explain_files;
   CLI::App* explain = app.add_subcommand("explain", "Every modifier applied, with its rule");
@@ -140,11 +156,32 @@ int main(int argc, char** argv) {
         std::printf("%s\n", version_line().c_str());
         return kExitOk;
       }
+      // Started by mpirun: `odds` is spread over the ranks (docs/scale.md); any other command
+      // would only run N times over.
+      const int ranks = launched_ranks();
       if (*odds) {
         if (odds->count("--trials")) odds_flags.trials = trials;
         if (odds->count("--precision")) odds_flags.precision = precision;
-        return run_odds(odds_options(odds_flags));
+        std::unique_ptr<Team> team;
+#ifdef SALVO_WITH_MPI
+        if (ranks > 0) team = salvo::mpi::start(argc, argv);
+#else
+        if (ranks > 1)
+          throw UsageError("started as one of " + std::to_string(ranks) +
+                           " MPI ranks, but this salvo was built without MPI (SALVO_WITH_MPI=OFF): each rank would "
+                           "run the whole job; build with cmake -DSALVO_WITH_MPI=ON, or run one process");
+#endif
+        return run_on_team(team.get(), [&] {
+          OddsOptions o = odds_options(odds_flags);
+          o.team = team.get();
+          return o.shards > 0 ? run_odds_shard(o) : run_odds(o);
+        });
       }
+      if (ranks > 1)
+        throw UsageError(
+            "started as one of several MPI ranks: only `salvo odds` is spread over them; run "
+            "other commands as one process");
+      if (*merge) return run_merge(merge_flags);
       if (*compare) return run_compare(compare_flags);
       if (*sensitivity) return run_sensitivity(sens_flags, sens_quantity);
       if (*chart) return run_chart(chart_flags);
@@ -157,9 +194,9 @@ int main(int argc, char** argv) {
       if (*explain)
         return run_explain(explain_files, max_situations_flag(explain_max_situations),
                            max_file_size_flag(explain_max_file_size));
-      std::fprintf(
-          stderr,
-          "salvo: a command is required: odds, explain, compare, sensitivity, chart or units (see salvo --help)\n");
+      std::fprintf(stderr,
+                   "salvo: a command is required: odds, merge, explain, compare, sensitivity, chart or units (see "
+                   "salvo --help)\n");
       return kExitInput;
     } catch (const std::exception& e) {
       const ErrorExit error = error_exit(e);

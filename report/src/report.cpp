@@ -327,8 +327,10 @@ std::string provenance_line(const Provenance& prov) {
     s += fmt::format(", seed {}, trials {}", prov.seed, prov.trials);
     if (prov.precision) s += fmt::format(", precision {}", *prov.precision);
   }
-  s += fmt::format(", threads {}, rules data {} ({})", prov.threads, prov.rules_data_version,
-                   hex16(prov.rules_data_hash));
+  s += fmt::format(", threads {}", prov.threads);
+  if (prov.ranks > 1) s += fmt::format(", ranks {}", prov.ranks);
+  if (prov.shards > 1) s += fmt::format(", shards {}", prov.shards);
+  s += fmt::format(", rules data {} ({})", prov.rules_data_version, hex16(prov.rules_data_hash));
   return s;
 }
 
@@ -389,6 +391,8 @@ void write_json(const ReportSource& reports, const Summary& sum, const Provenanc
   j["trials"] = prov.trials;
   j["precision"] = prov.precision ? Json(*prov.precision) : Json(nullptr);
   j["threads"] = prov.threads;
+  if (prov.ranks > 1) j["ranks"] = prov.ranks;
+  if (prov.shards > 1) j["shards"] = prov.shards;
   j["rules_data"]["version"] = prov.rules_data_version;
   j["rules_data"]["hash"] = hex16(prov.rules_data_hash);
   j["interrupted"] = sum.interrupted(prov);
@@ -538,9 +542,9 @@ std::string method_line(const SituationReport* single, const Provenance& prov) {
   std::string mc;
   if (prov.method != MethodChoice::kExact) {
     const std::uint64_t n = single && single->mc ? single->mc->trials : prov.trials;
-    mc = fmt::format("Monte Carlo, seed {}, {} trial{}{}, {} thread{}, 95% intervals", prov.seed, with_commas(n),
-                     n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "", prov.threads,
-                     prov.threads == 1 ? "" : "s");
+    mc = fmt::format("Monte Carlo, seed {}, {} trial{}{}, {}, 95% intervals", prov.seed, with_commas(n),
+                     n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
+                     workers_text(prov));
   }
   switch (prov.method) {
     case MethodChoice::kExact:
@@ -552,6 +556,17 @@ std::string method_line(const SituationReport* single, const Provenance& prov) {
   }
   return "";
 }
+
+}  // namespace
+
+std::string workers_text(const Provenance& prov) {
+  std::string s = fmt::format("{} thread{}", prov.threads, prov.threads == 1 ? "" : "s");
+  if (prov.shards > 1) s = fmt::format("{} shards × {}", prov.shards, s);
+  if (prov.ranks > 1) s = fmt::format("{} ranks × {}", prov.ranks, s);
+  return s;
+}
+
+namespace {
 
 std::string rules_line(const Provenance& prov) {
   return fmt::format("{} ({})", prov.rules_data_version, hex16(prov.rules_data_hash).substr(0, 8));

@@ -201,6 +201,16 @@ RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
   return r;
 }
 
+std::uint64_t precision_round_target(std::uint64_t done, std::uint64_t max_trials) {
+  // Round k runs 2^(20+k) trials: done + 2^20 more than the rounds before it.
+  const std::uint64_t round = done + kFirstRoundTrials;
+  return max_trials - done > round ? done + round : max_trials;
+}
+
+bool precision_reached(const RunResult& r, double precision) {
+  return window_converged(r.first, precision) && window_converged(r.run, precision);
+}
+
 RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tallies* tallies_out) {
   Workers workers(options.threads);
   const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
@@ -251,16 +261,13 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   } else {
     // Rounds of 2^20, 2^21, ... trials until every half-width <= precision or max_trials
     std::uint64_t target = 0;
-    std::uint64_t round = kFirstRoundTrials;
     while (target < options.max_trials) {
-      target = options.max_trials - target > round ? target + round : options.max_trials;
-      round *= 2;
+      target = precision_round_target(target, options.max_trials);
       if (!run_until(target, target)) {
         interrupted = true;
         break;
       }
-      const RunResult r = estimates_from(program, total);
-      if (window_converged(r.first, options.precision) && window_converged(r.run, options.precision)) break;
+      if (precision_reached(estimates_from(program, total), options.precision)) break;
     }
   }
 

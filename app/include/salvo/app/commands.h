@@ -19,6 +19,7 @@
 #include "salvo/app/io.h"
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
+#include "salvo/app/team.h"
 #include "salvo/load/toml_util.h"
 #include "salvo/report/report.h"
 
@@ -47,6 +48,7 @@ struct OddsFlags {
   std::string output;  ///< empty: stdout
   std::string max_situations = "1000000";
   std::string max_file_size = "4MiB";
+  std::optional<std::string> shard;  ///< --shard K/N (shard.h)
 };
 
 struct OddsOptions {
@@ -61,6 +63,9 @@ struct OddsOptions {
   std::size_t max_situations = 1'000'000;                   ///< per file: a larger sweep is refused before any work
   std::size_t max_file_bytes = load::kDefaultMaxFileBytes;  ///< per file read
   bool html = false;                                        ///< --format html: one self-contained page (analysis.h)
+  Team* team = nullptr;  ///< the MPI ranks the run is spread over (team.h); rank 0 writes the output
+  int shard = 0;         ///< --shard K/N: K (1-based) and N; 0: the whole run (shard.h)
+  int shards = 0;
 };
 
 /// Check every flag value; throws UsageError ("--trials: expected an integer in 1..10^12 ...").

@@ -14,6 +14,10 @@
 #include "salvo/report/report.h"
 
 namespace salvo::app {
+class Team;
+}
+
+namespace salvo::app {
 
 /// How to run: engines, trials, precision target, seed, threads.
 struct RunSettings {
@@ -22,6 +26,11 @@ struct RunSettings {
   std::optional<double> precision;   ///< Monte Carlo: run until every 95% half-width is below
   std::uint64_t seed = 1;
   int threads = 1;  ///< threads used (resolved: never 0)
+  /// The ranks the run is spread over (team.h); null or one rank: this process alone.
+  Team* team = nullptr;
+  /// The sink uses each Job (the HTML page's explain trail): spread over a team, rank 0 then
+  /// compiles every situation of an exact sweep, not only its share.
+  bool jobs_needed = false;
 
   bool exact() const { return method != report::MethodChoice::kMonteCarlo; }
   bool mc() const { return method != report::MethodChoice::kExact; }
@@ -38,6 +47,7 @@ struct PrecisionMiss {
 struct RunStatus {
   std::size_t complete = 0;  ///< situations fully run and handed over (a prefix)
   bool interrupted = false;  ///< stopped (a stop signal) before the last situation finished
+  bool stopped = false;      ///< a stop signal reached the run (on any rank of a team)
   std::optional<PrecisionMiss> miss;
 };
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "salvo/report/report.h"
@@ -45,5 +46,11 @@ class ReportSpill final : public report::ReportSource {
   std::vector<std::string> files_;
   std::vector<report::ResultNames> names_;
 };
+
+/// Append one report to `bytes`, every field (doubles bit for bit): how the ranks of a team hand
+/// their situations to rank 0.
+void append_report_bytes(std::string& bytes, const report::SituationReport& report);
+/// The reports appended to `bytes`, in order. Throws std::runtime_error if they are cut short.
+std::vector<report::SituationReport> reports_from_bytes(std::string_view bytes);
 
 }  // namespace salvo::app

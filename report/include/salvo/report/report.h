@@ -75,7 +75,9 @@ struct Provenance {
   std::uint64_t seed = 1;
   std::uint64_t trials = 0;         ///< requested Monte Carlo trials (the cap with a precision)
   std::optional<double> precision;  ///< requested 95% half-width, if any
-  int threads = 1;                  ///< threads actually used
+  int threads = 1;                  ///< threads actually used (per process: rank 0's, or the most of any shard)
+  int ranks = 1;                    ///< MPI ranks the run was spread over; shown only when more than 1
+  int shards = 1;                   ///< shards merged into the table (salvo merge); shown only when more than 1
   std::string rules_data_version;   ///< asl::kRulesDataVersion
   std::uint64_t rules_data_hash = 0;
   bool interrupted = false;          ///< the run was stopped (SIGINT) before it finished
@@ -87,6 +89,10 @@ struct Provenance {
 /// A probability as the text table prints it: one decimal ("37.5%"), except that a chance that is
 /// neither 0 nor 1 never prints as 0.0% or 100.0% ("0.023%", "<0.001%", "99.972%", ">99.999%").
 std::string format_percent(double p);
+
+/// Who ran the trials, as the tables say it: "2 threads", or with ranks or shards "3 ranks × 2
+/// threads", "4 shards × 1 thread".
+std::string workers_text(const Provenance& prov);
 
 /// The `odds` table in the given format. Ends with a newline. Throws std::logic_error
 /// ("FILE: NAME: mc phase p_hit is nan [0, 1]; no table written") if any value to be shown is

@@ -61,6 +61,14 @@ void add_tallies(Tallies& a, const Tallies& b);
 /// Estimates with 95% intervals (Wilson for probabilities, normal for means) from tallies.
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies);
 
+/// Precision mode's rounds: the cumulative trial count to reach after `done` trials (0 at the
+/// start): 2^20, then each round doubles (1, 3, 7, ... x 2^20), capped at `max_trials`. A run
+/// spread over processes (app/ Team) follows the same rounds, so it stops at the same count.
+std::uint64_t precision_round_target(std::uint64_t done, std::uint64_t max_trials);
+
+/// True if every 95% half-width of both windows of `r` is at most `precision`.
+bool precision_reached(const RunResult& r, double precision);
+
 /// The whole Monte Carlo run per the options (TBB over blocks).
 RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tallies* tallies_out = nullptr);
 

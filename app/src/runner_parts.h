@@ -1,0 +1,59 @@
+#pragma once
+// app/src/runner_parts.h — the runner's pieces shared by its one-process loop (runner.cpp) and
+// the loop spread over a team (spread.cpp). Private to salvo::app.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "salvo/app/runner.h"
+#include "salvo/app/source.h"
+#include "salvo/app/team.h"
+#include "salvo/report/report.h"
+#include "salvo/sim/montecarlo.h"
+#include "salvo/sim/parallel.h"
+
+namespace salvo::app::detail {
+
+/// Situations compiled, solved and run together: what a run holds in memory besides the loaded
+/// files (a compiled situation with its results is about 10 KB).
+inline constexpr std::size_t kBatch = 256;
+
+/// Compile situations [begin, end) on `workers`, in parallel. A rules conflict throws the error
+/// of the first conflicting situation in order, whichever thread met it first.
+std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
+                               sim::Workers& workers);
+
+/// A job's report before any engine ran: file, name, sweep point, program hash, names.
+report::SituationReport report_of(const Job& j);
+
+/// The engine's options for situation `situation_key` under `s` (the stop flag of io.h).
+sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key);
+
+/// Count situation r in `miss` if its Monte Carlo result misses the target half-width (the
+/// first one missed is the one named); `miss` stays empty while every situation reaches it.
+void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationReport& r, double precision);
+
+/// Tallies as one vector of integers, what a team adds up: trials, truncated, then each window's
+/// flags, counter sums, sums of squares, outcomes and end reasons.
+std::vector<std::uint64_t> flat_tallies(const sim::Tallies& t);
+/// The inverse: tallies shaped as `shape` (sim::empty_tallies of the program) from `flat`.
+sim::Tallies tallies_from_flat(const sim::Tallies& shape, const std::vector<std::uint64_t>& flat);
+/// a[i] += b[i].
+void add_into(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+
+/// Blocks [b0, b1) of a run of `trials_total` trials, over `workers`.
+struct BlockRun {
+  sim::Tallies tallies;
+  bool interrupted = false;  ///< a stop signal came first: some blocks were not run
+};
+BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::uint64_t key, std::uint64_t b0,
+                         std::uint64_t b1, std::uint64_t trials_total, sim::Workers& workers);
+
+/// run_situations over a team of more than one rank (spread.cpp): every rank calls it with the
+/// same source and settings; rank 0's sink gets every situation, the others' none.
+RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& team, const Sink& sink);
+
+}  // namespace salvo::app::detail
