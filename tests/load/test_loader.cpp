@@ -706,7 +706,7 @@ TEST_CASE("infantry fire keys: what is refused, with its line", "[load][infantry
         "t.toml:6: firer.gun: not used by infantry fire (firer.weapon = \"infantry\"): remove it");
 }
 
-TEST_CASE("LATW keys load: the weapon, its To Hit table, who fires, CX; a SW unless the file says", "[load][latw]") {
+TEST_CASE("LATW keys load: the weapon, its To Hit table, who fires, CX, a SW unless the file says", "[load][latw]") {
   const std::string baz =
       "ruleset = \"asl\"\n[firer]\nweapon = \"bazooka\"\nnationality = \"american\"\nto_hit = [11, 9, 8, 7, 4]\n"
       "x_number = 11\n[fire]\nrange = 2\n";
