@@ -109,7 +109,8 @@ class ShardReader {
     if (!j.is_object()) expected(path, "an object", j);
     for (std::string_view k : required)
       if (!j.contains(k)) fail(path, fmt::format("missing key \"{}\"", k));
-    for (const auto& [k, v] : j.items()) {
+    for (const auto& item : j.items()) {
+      const std::string& k = item.key();
       const auto in = [&k](std::initializer_list<std::string_view> l) {
         return std::find(l.begin(), l.end(), k) != l.end();
       };
@@ -321,14 +322,15 @@ Shard read_shard(const std::string& path) {
   const bool mc = s.method != report::MethodChoice::kExact;
   const std::uint64_t blocks = blocks_of(s.trials);
   const auto [blocks_b, blocks_e] = share(blocks, s.shard - 1, s.shards);
-  const auto [own_b, own_e] = share(s.situations_total, s.shard - 1, s.shards);
+  const auto [share_b, share_e] = share(s.situations_total, s.shard - 1, s.shards);
+  const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
   const Json& list = j["situations"];
   if (!list.is_array()) in.expected("situations", "an array", list);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string p = fmt::format("situations[{}]", i);
     const Json& sj = list[i];
     in.object(sj, p, {"index", "file", "name", "sweep", "program_hash", "names"}, {"exact", "blocks", "tallies"});
-    const std::uint64_t index = in.u64(sj["index"], p + ".index");
+    const auto index = static_cast<std::size_t>(in.u64(sj["index"], p + ".index"));
     if (index >= s.situations_total)
       in.fail(p + ".index", fmt::format("{} is not below situations_total ({})", index, s.situations_total));
     if (s.situations.count(index)) in.fail(p + ".index", fmt::format("situation {} listed twice", index));
@@ -438,7 +440,8 @@ int run_odds_shard(const OddsOptions& o) {
   const RunSettings s = odds_settings(o);
   const std::size_t n = source.size();
   const int k = o.shard - 1;
-  const auto [own_b, own_e] = share(n, k, o.shards);
+  const auto [share_b, share_e] = share(n, k, o.shards);  // situation indexes: std::size_t
+  const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
   const std::uint64_t blocks = blocks_of(s.trials);
   const auto [blocks_b, blocks_e] = share(blocks, k, o.shards);
   sim::Workers workers(s.threads);

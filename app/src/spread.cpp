@@ -115,13 +115,13 @@ BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::ui
   bool interrupted = false;
   for (std::uint64_t b = b0; b < b1 && !interrupted;) {
     const std::uint64_t tasks = std::min(wave, (b1 - b + task_blocks - 1) / task_blocks);
-    std::vector<std::optional<sim::Tallies>> slots(tasks);
+    std::vector<std::optional<sim::Tallies>> slots(static_cast<std::size_t>(tasks));
     workers.for_each(std::uint64_t{0}, tasks, [&](std::uint64_t i) {
       if (stop_flag().load()) return;
       const std::uint64_t tb = b + i * task_blocks;
       const std::uint64_t te = std::min(b1, tb + task_blocks);
-      slots[i] = fast ? sim::run_blocks(program, seed, key, tb, te, trials_total)
-                      : sim::run_blocks_reference(program, seed, key, tb, te, trials_total);
+      slots[static_cast<std::size_t>(i)] = fast ? sim::run_blocks(program, seed, key, tb, te, trials_total)
+                                                : sim::run_blocks_reference(program, seed, key, tb, te, trials_total);
     });
     for (const auto& slot : slots) {
       if (slot)
@@ -153,7 +153,9 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
   for (std::size_t begin = 0; begin < n && !stopped; begin += kBatch) {
     const std::size_t m = std::min(n, begin + kBatch) - begin;
     // This rank's share of the batch's exact solves
-    const auto [own_b, own_e] = share(m, rank, team.size());
+    // (situation indexes: std::size_t, which is 32 bits in the browser's build)
+    const auto [share_b, share_e] = share(m, rank, team.size());
+    const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
     // Compiled here: the whole batch where Monte Carlo runs it (or rank 0's sink needs every
     // job), else this rank's share. A rules conflict is the first one in order, as on one
     // process: shares are in rank order, and agree takes the lowest failing rank.
@@ -183,7 +185,7 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
         if (!reports[k].exact) first_missing = k;
       std::vector<std::uint64_t> v{first_missing, stop_flag().load() ? 0u : 1u};
       team.reduce(v, Team::Op::kMin);
-      done = v[0];
+      done = static_cast<std::size_t>(v[0]);
       stopped = v[1] == 0;
       std::string mine;
       if (!root)
@@ -191,7 +193,7 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
       const std::vector<std::string> parts = team.gather(mine);
       for (std::size_t r = 1; r < parts.size(); ++r) {
         std::vector<report::SituationReport> got = reports_from_bytes(parts[r]);
-        const std::size_t from = share(m, static_cast<int>(r), team.size()).first;
+        const auto from = static_cast<std::size_t>(share(m, static_cast<int>(r), team.size()).first);
         for (std::size_t i = 0; i < got.size(); ++i) reports[from + i] = std::move(got[i]);
       }
     }

@@ -31,7 +31,8 @@ void agree(Team& team, const std::optional<Failure>& mine) {
   std::vector<std::uint64_t> code{me ? static_cast<std::uint64_t>(mine->code) : 0};
   team.reduce(code, Team::Op::kMax);
   const std::vector<std::string> messages = team.gather(me ? mine->message : std::string());
-  throw TeamError(team.rank() == 0 ? messages.at(first[0]) : std::string(), static_cast<int>(code[0]));
+  throw TeamError(team.rank() == 0 ? messages.at(static_cast<std::size_t>(first[0])) : std::string(),
+                  static_cast<int>(code[0]));
 }
 
 int run_on_team(Team* team, const std::function<int()>& command) {
