@@ -426,6 +426,21 @@ std::optional<RulesError> check(const Fight& f) {
                         "a unit the enemy fires at is a vehicle: salvo does not model a Gun (its crew and shield, "
                         "A9.72 elimination) as a fight's target yet");
   }
+  // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
+  for (const FightUnit& u : f.units) {
+    const std::string key = "unit." + u.name;
+    if (u.fire.stop_on == StopOn::kNever)
+      return RulesError(key + ".fire.stop_on",
+                        "a fight's unit fires at its target until it is destroyed: fire.stop_on = \"never\" is for one "
+                        "fire phase of a situation file");
+    if (u.fire.deliberate_immobilization)
+      return RulesError(key + ".fire.deliberate_immobilization",
+                        "a fight's unit fires in phase after phase, and an immobilized target may not be attempted "
+                        "again (C5.71): Deliberate Immobilization is for one fire phase of a situation file");
+    if (!u.firer.vehicle && !u.firer.repair && repairable(u.firer))
+      return RulesError(key + ".firer.repair",
+                        "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)");
+  }
   for (const FightUnit& u : f.units)
     for (const FightUnit& v : f.units)
       if (u.side == 0 && v.side == 1 && u.fire.range != v.fire.range)

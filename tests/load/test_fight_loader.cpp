@@ -141,6 +141,19 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
         "f.toml:28: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
         "\"vehicle\"): salvo does not model Personnel or a Gun's crew as a fight's targets yet");
+  // What the checks of a duel over several turns refuse, said for a fight's unit.
+  CHECK(error_of(edited("range = 8", "range = 8\nstop_on = \"never\"")) ==
+        "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: "
+        "fire.stop_on = \"never\" is for one fire phase of a situation file");
+  CHECK(error_of(edited("range = 8", "range = 6\ndeliberate_immobilization = true")) ==
+        "f.toml:16: unit.Sherman.fire.deliberate_immobilization: a fight's unit fires in phase after phase, and an "
+        "immobilized target may not be attempted again (C5.71): Deliberate Immobilization is for one fire phase of a "
+        "situation file");
+  std::string gun = edited("gun = \"75\"", "gun = \"75\"\nvehicle = false");  // a Gun the enemy never fires at
+  gun.replace(gun.find("[\"A\", \"B\"]"), 10, "[\"A\"]");
+  CHECK(error_of(gun) ==
+        "f.toml:10: unit.Sherman.firer.repair: a Gun of a fight needs its R# (firer.repair) to roll for repair in the "
+        "Rally Phase (A9.72)");
   CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
         "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "
         "the R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)");
