@@ -47,7 +47,8 @@ namespace salvo::app::kit {
 Settings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> formats) {
   Settings s;
   const auto m = report::parse_method_choice(f.method);
-  if (!m) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
+  if (!m || *m == report::MethodChoice::kAuto)
+    throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
   s.run.method = *m;
   s.run.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
   s.run.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());

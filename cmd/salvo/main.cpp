@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
   std::string trials, precision;
   CLI::App* odds = app.add_subcommand("odds", "Odds tables for situation files");
   odds->add_option("FILE", odds_flags.files, "Situation files (TOML)")->required();
-  odds->add_option("--method", odds_flags.method, "exact, mc or both (default exact)")->option_text("METHOD");
+  odds->add_option("--method", odds_flags.method,
+                   "auto, exact, mc or both (default auto: exact up to 2,000,000 states, else mc)")
+      ->option_text("METHOD");
   odds->add_option("--trials", trials,
                    "Monte Carlo trials, 1..10^12 (default 1000000; with "
                    "--precision: the cap)")

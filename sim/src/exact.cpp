@@ -74,9 +74,10 @@ Workspace& workspace() {
 /// Probability of reaching each leaf of a state's DAG: push node probabilities from the root
 /// down in decreasing node index (a node links only to nodes of lower index, so a node is
 /// popped only after every parent). Appends the leaves reached, in index order.
-void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws) {
+void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) {
   auto& node_p = ws.node_p;
   auto& heap = ws.heap;
+  const std::uint32_t root = prog.state_root[state];
   heap.assign(1, root);
   node_p[root] = 1.0;
   while (!heap.empty()) {
@@ -91,7 +92,7 @@ void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws)
       const Link l = links[f];
       if (l.is_leaf()) {
         // Faces in a row that reach the same leaf: the same additions, in a register
-        const auto leaf = idx(l.index());
+        const auto leaf = idx(prog.leaf_of(state, l));
         double p = ws.leaf_p[leaf];
         if (p == 0.0) ws.touched.push_back(static_cast<std::int32_t>(leaf));
         p += w;
@@ -146,7 +147,7 @@ void build_chain(const RollProgram& prog, Workspace& ws) {
   ws.row_of[idx(prog.initial_state)] = 0;
   for (std::size_t i = 0; i < ws.states.size(); ++i) {
     ws.begin.push_back(static_cast<std::uint32_t>(ws.moves.size()));
-    enumerate_state(prog, prog.state_root[idx(ws.states[i])], ws);
+    enumerate_state(prog, idx(ws.states[i]), ws);
     for (std::size_t k = ws.begin[i]; k < ws.moves.size(); ++k) {
       Move& m = ws.moves[k];
       const std::int32_t next = m.next_row;
@@ -237,7 +238,7 @@ void components(const RollProgram& prog, Workspace& ws) {
     }
   for (std::size_t i = 0; i < n; ++i)
     if (!ws.can_end[idx(ws.comp_of[i])])
-      throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_labels[idx(ws.states[i])]);
+      throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_label(idx(ws.states[i])));
 }
 
 /// Solve one window. `closes(move)` says whether a move ends the window.
@@ -363,7 +364,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t i = 0; i < n; ++i)
     if (!(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
-                               prog.state_labels[idx(ws.states[i])]);
+                               prog.state_label(idx(ws.states[i])));
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };

@@ -360,9 +360,12 @@ TEST_CASE("fight: bad fights are refused naming the key", "[asl][fight][input]")
       FAIL("compiled");
     } catch (const RulesError& e) {
       CHECK(e.key() == "fight.turns");
-      CHECK(std::string(e.what()) == "the fight has more than 5 states, more than salvo solves: fewer turns or units");
+      CHECK(std::string(e.what()) == "the fight has more than 5 states, more than salvo builds: fewer turns or units");
     }
-    CHECK(compile(f).num_states() > 5);
+    const RollProgram p = compile(f);
+    CHECK(p.num_states() > 5);
+    CHECK_NOTHROW(p.validate());  // its states share their phases' DAGs through leaf tables
+    CHECK(p.nodes.size() < p.num_states());
   }
   SECTION("empty side") {
     f.units[1].side = 0;

@@ -21,8 +21,10 @@ struct RunSettings {
   std::uint64_t trials = 1'000'000;  ///< exact count; with a precision, the cap
   std::optional<double> precision;   ///< Monte Carlo: run until every 95% half-width is below
   std::uint64_t seed = 1;
-  int threads = 1;  ///< threads used (resolved: never 0)
+  int threads = 1;                                ///< threads used (resolved: never 0)
+  std::size_t max_exact_states = kMaxExactStates;  ///< larger programs: Monte Carlo (kAuto) or refused
 
+  /// Engines the run may use (kAuto: either, situation by situation).
   bool exact() const { return method != report::MethodChoice::kMonteCarlo; }
   bool mc() const { return method != report::MethodChoice::kExact; }
 };
@@ -39,6 +41,7 @@ struct RunStatus {
   std::size_t complete = 0;  ///< situations fully run and handed over (a prefix)
   bool interrupted = false;  ///< stopped (a stop signal) before the last situation finished
   std::optional<PrecisionMiss> miss;
+  std::size_t exact_runs = 0, mc_runs = 0;  ///< situations run by each engine
 };
 
 /// Each finished situation, in order.
@@ -47,6 +50,8 @@ using Sink = std::function<void(Job&& job, report::SituationReport&& report)>;
 /// Compile and run every situation of `source`, a batch at a time (the batch's exact solves in
 /// parallel, then its Monte Carlo runs one situation at a time over every thread). With Monte
 /// Carlo, every situation is compiled once first, so a rules conflict anywhere costs no trials.
+/// A program of more than settings.max_exact_states states runs by Monte Carlo with kAuto, and is
+/// refused (load::InputError, naming its Job::states_key) with kExact or kBoth.
 /// A stop signal ends the run at the next block: a Monte Carlo situation with at least one block
 /// done is kept, with the intervals of the trials run. Throws load::InputError for a rules
 /// conflict.
@@ -58,6 +63,8 @@ report::SituationReport run_one(const Job& job, const RunSettings& settings, std
 
 /// Provenance of a run over `source`: settings, rules data of every ruleset used, display hints.
 report::Provenance provenance_of(const SituationSource& source, const RunSettings& settings);
+/// The same after the run: with --method auto, the engines `status` says were used.
+report::Provenance provenance_of(const SituationSource& source, const RunSettings& settings, const RunStatus& status);
 
 /// A Monte Carlo half-width as the precision messages print it: 0.012345, or "unknown (fewer
 /// than 2 trials)" for a mean without an interval.

@@ -52,9 +52,10 @@ struct Fight {
 };
 
 inline constexpr std::size_t kMaxFightUnits = 8;
-/// A fight whose program would have more states is refused (its exact solve: about 1.3 KB a
-/// state, docs/fights.md).
-inline constexpr std::size_t kMaxFightStates = 3'000'000;
+/// A fight whose program would have more states is refused: its compile takes about 200 bytes
+/// a state at its peak (docs/fights.md). Up to kMaxExactStates the app solves it exactly; above,
+/// Monte Carlo runs it.
+inline constexpr std::size_t kMaxFightStates = 20'000'000;
 
 /// The situation of `shooter` firing at `target` (units of `f`): its firer, fire and override,
 /// the target unit as target; fire.turns = 2: one fire phase of several, checked as a duel.
