@@ -40,6 +40,10 @@ struct UnitState {
   bool fired_before = false;
   int acq = 0;          // Acquisition of acq_target
   int acq_target = -1;  // unit index; -1 none
+  // This Player Turn: it fired (C2.24: once a Player Turn), and its last phase stopped at
+  // fire.max_shots with its Multiple ROF kept (it may fire again)
+  bool fired_pt = false;
+  bool rof_left = false;
 };
 
 // A unit's state in 16 bits, and back.
@@ -48,7 +52,8 @@ std::uint32_t pack(const UnitState& u) {
          std::uint32_t{u.self.immobilized} << 3 | std::uint32_t{u.self.revealed} << 4 |
          std::uint32_t{u.special_out} << 5 | std::uint32_t{u.low_ammo} << 6 | std::uint32_t{u.fired_before} << 7 |
          static_cast<std::uint32_t>(u.gun) << 8 | static_cast<std::uint32_t>(u.acq) << 10 |
-         static_cast<std::uint32_t>(u.acq_target + 1) << 12;
+         static_cast<std::uint32_t>(u.acq_target + 1) << 12 | std::uint32_t{u.fired_pt} << 16 |
+         std::uint32_t{u.rof_left} << 17;
 }
 UnitState unpack(std::uint32_t w) {
   UnitState u;
@@ -62,6 +67,8 @@ UnitState unpack(std::uint32_t w) {
   u.gun = static_cast<phase::Gun>(w >> 8 & 3u);
   u.acq = static_cast<int>(w >> 10 & 3u);
   u.acq_target = static_cast<int>(w >> 12 & 15u) - 1;
+  u.fired_pt = (w >> 16 & 1u) != 0;
+  u.rof_left = (w >> 17 & 1u) != 0;
   return u;
 }
 
@@ -79,17 +86,41 @@ struct Joint {
   Cursor at;
 };
 
+// Per step of the game turn and side: does that side own a fire phase after it in the same
+// Player Turn (before the next Rally Phase or the game turn's end)? (exclusive of the step)
+using FiresAgain = std::vector<std::array<bool, 2>>;
+FiresAgain fires_again(const std::vector<FightStep>& sequence) {
+  FiresAgain out(sequence.size(), {false, false});
+  std::array<bool, 2> later{false, false};
+  for (std::size_t k = sequence.size(); k-- > 0;) {
+    out[k] = later;
+    if (sequence[k] == FightStep::kRally) later = {false, false};
+    if (sequence[k] == FightStep::kFireA) later[0] = true;
+    if (sequence[k] == FightStep::kFireB) later[1] = true;
+  }
+  return out;
+}
+
 // What no later roll or result can tell apart is made equal, so that such states are one:
 // a destroyed unit carries nothing; a unit out of action for good keeps no Acquisition, nor
-// does one whose acquired target is destroyed.
-void canonical(Joint& j, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
+// does one whose acquired target is destroyed; a unit whose side fires no more this Player Turn
+// forgets that it fired in it.
+void canonical(Joint& j, const Fight& f, const FiresAgain& again) {
+  for (std::size_t i = 0; i < f.units.size(); ++i) {
     UnitState& u = j.units[i];
     if (u.self.destroyed) {
       u = UnitState{};
       u.self.destroyed = true;
       continue;
     }
+    // Whether it fired this Player Turn matters while its side has a fire phase to come in it: a
+    // later step, or this one if the unit's turn in it has not come (a unit after the cursor).
+    const auto step = static_cast<std::size_t>(j.at.step);
+    const auto side = static_cast<std::size_t>(f.units[i].side);
+    const bool this_step = step < f.sequence.size() &&
+                           f.sequence[step] == (side == 0 ? FightStep::kFireA : FightStep::kFireB) &&
+                           static_cast<int>(i) > j.at.unit;
+    if (step >= again.size() || !(again[step][side] || this_step)) u.fired_pt = u.rof_left = false;
     if (u.gun == phase::Gun::kDisabled ||
         (u.acq_target >= 0 && j.units[static_cast<std::size_t>(u.acq_target)].self.destroyed)) {
       u.acq = 0;
@@ -156,7 +187,7 @@ class StateIndex {
 class FightCompiler {
  public:
   FightCompiler(const Fight& f, std::size_t max_states)
-      : f_(f), n_(f.units.size()), max_states_(max_states), index_(n_ + kKeyHead) {
+      : f_(f), n_(f.units.size()), max_states_(max_states), index_(n_ + kKeyHead), again_(fires_again(f.sequence)) {
     for (std::size_t a = 0; a < n_; ++a)
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
@@ -236,6 +267,8 @@ class FightCompiler {
   bool able(std::size_t i, const UnitState& u) const {
     return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kOk && has_ammo(i, u);
   }
+  // Fires in its side's phase: able, and not yet this Player Turn unless it kept its ROF (C2.24).
+  bool fires(std::size_t i, const UnitState& u) const { return able(i, u) && (!u.fired_pt || u.rof_left); }
   bool can_repair(std::size_t i, const UnitState& u) const {
     return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kMalfunctioned &&
            repairable(f_.units[i].firer) && has_ammo(i, u);
@@ -331,7 +364,7 @@ class FightCompiler {
   // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase),
   // reserved on first sight.
   std::int32_t state_of(Joint j, std::int32_t ps, std::int32_t phase) {
-    canonical(j, n_);
+    canonical(j, f_, again_);
     std::array<std::uint32_t, kKeyHead + kMaxFightUnits> key{};
     key[0] = static_cast<std::uint32_t>(j.at.turn | j.at.step << 5 | j.at.sub << 10 | j.at.unit << 11);
     key[1] = static_cast<std::uint32_t>(ps + 1);
@@ -372,6 +405,7 @@ class FightCompiler {
         if (j.at.turn == 1) leaf.closes_window = true;  // the first window: the first game turn
         ++leaf.counts[fight::kGameTurns];               // game turns played, counted as each ends
         j.at = Cursor{j.at.turn + 1, 0, 0, 0};
+        new_player_turn(j);
         continue;
       }
       const FightStep step = f_.sequence[static_cast<std::size_t>(j.at.step)];
@@ -381,6 +415,9 @@ class FightCompiler {
           j.at.unit = 0;
         } else {
           j.at = Cursor{j.at.turn, j.at.step + 1, 0, 0};
+          if (j.at.step < static_cast<int>(f_.sequence.size()) &&
+              f_.sequence[static_cast<std::size_t>(j.at.step)] == FightStep::kRally)
+            new_player_turn(j);
         }
         continue;
       }
@@ -392,7 +429,7 @@ class FightCompiler {
           leaf.next_state = state_of(j, -1, -1);
           return b_.leaf(leaf);
         }
-      } else if (f_.units[i].side == (step == FightStep::kFireA ? 0 : 1) && able(i, u)) {
+      } else if (f_.units[i].side == (step == FightStep::kFireA ? 0 : 1) && fires(i, u)) {
         const int t = target_of(j, i);
         if (t >= 0) {
           const UnitState& v = j.units[static_cast<std::size_t>(t)];
@@ -406,6 +443,11 @@ class FightCompiler {
       }
       ++j.at.unit;
     }
+  }
+
+  // A Rally Phase or a game turn begins a Player Turn: no unit has fired in it.
+  void new_player_turn(Joint& j) const {
+    for (std::size_t i = 0; i < n_; ++i) j.units[i].fired_pt = j.units[i].rof_left = false;
   }
 
   // What happened to the units in a step from `before` to `after`, as their flags (each seen at
@@ -425,6 +467,8 @@ class FightCompiler {
   static Joint after_phase(Joint j, std::size_t shooter, std::size_t target, const phase::Exit& e) {
     UnitState& u = j.units[shooter];
     u.fired_before = true;
+    u.fired_pt = true;
+    u.rof_left = e.rof_kept;
     u.gun = e.firer.gun;
     u.special_out = e.firer.special_out;
     u.low_ammo = e.firer.low_ammo;
@@ -514,6 +558,7 @@ class FightCompiler {
   std::vector<SharedDag> dags_;
   std::vector<std::int32_t> leaves_;  // the leaf table of the state being built
   std::optional<Link> rally_dr_;
+  FiresAgain again_;
 };
 
 }  // namespace
@@ -552,15 +597,28 @@ std::optional<RulesError> check(const Fight& f) {
     return RulesError("fight.sequence", "expected 1 to 24 steps in a game turn, at least one a side's fire phase");
   for (const FightUnit& u : f.units) {
     if (u.name == "auto") return RulesError("unit.auto.name", "\"auto\" is target = \"auto\": name the unit otherwise");
-    const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
-    if (!u.firer.vehicle && std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end())
-      return RulesError("unit." + u.name + ".firer.vehicle",
-                        "a unit the enemy fires at is a vehicle: salvo does not model a Gun (its crew and shield, "
-                        "A9.72 elimination) as a fight's target yet");
-  }
-  // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
-  for (const FightUnit& u : f.units) {
     const std::string key = "unit." + u.name;
+    const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
+    const bool fired_on = std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end();
+    if (u.firer.vehicle) {
+      if (u.as_target.gun)
+        return RulesError(key + ".as_target.gun",
+                          "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)");
+      if (u.as_target.type != TargetType::kVehicle)
+        return RulesError(key + ".as_target.type",
+                          "a vehicle of a fight is fired on with the Vehicle Target Type (as_target.type = "
+                          "\"vehicle\"): salvo does not model Personnel as a fight's units");
+    } else if (fired_on) {  // a Gun the enemy fires at (C11)
+      if (!u.as_target.gun)
+        return RulesError(key + ".as_target.gun",
+                          "a Gun the enemy fires at is fired on as a Gun and its crew (C11): set as_target.gun = "
+                          "true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
+      if (u.firer.non_qualified)
+        return RulesError(key + ".firer.non_qualified",
+                          "a Gun of a fight is manned by its crew, which a K result's Casualty Reduction eliminates "
+                          "(C11.6, A7.302): salvo does not model a Gun manned by other Infantry as a fight's unit");
+    }
+    // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
     if (u.fire.stop_on == StopOn::kNever)
       return RulesError(key + ".fire.stop_on",
                         "a fight's unit fires at its target until it is destroyed: fire.stop_on = \"never\" is for one "
@@ -580,11 +638,6 @@ std::optional<RulesError> check(const Fight& f) {
                           v.name + " fires at " + std::to_string(v.fire.range) + " hexes and " + u.name + " at " +
                               std::to_string(u.fire.range) +
                               ": a fight has one range between its sides (fire.range of every unit)");
-  for (const FightUnit& u : f.units)
-    if (u.as_target.type != TargetType::kVehicle)
-      return RulesError("unit." + u.name + ".as_target.type",
-                        "a unit of a fight is fired on as a vehicle (as_target.type = \"vehicle\"): salvo does not "
-                        "model Personnel or a Gun's crew as a fight's targets yet");
   for (std::size_t a = 0; a < f.units.size(); ++a) {
     const FightUnit& u = f.units[a];
     const std::string key = "unit." + u.name;
@@ -627,8 +680,9 @@ std::string explain(const Fight& f) {
       "a unit fires at the enemy it names while that one is not destroyed, else at the first enemy in file order "
       "still able to fight (not Shocked or UK, its gun not disabled, with ammunition), else at the first one not "
       "destroyed; a unit keeps its target through its fire phase",
-      "every unit fires stationary; one range between the sides (fire.range); its fire.phase applies to its Prep "
-      "Fire and its Defensive Fire alike",
+      "a unit's settings hold in every phase it fires or is fired on: its fire.phase serves its Prep Fire and its "
+      "Defensive Fire alike, and settings of movement (Bounding First Fire, Motion, a moving target) hold in each of "
+      "its phases, as in a duel over several turns; one range between the sides (fire.range)",
       "Case A applies only in a unit's first fire phase (C5.12); Acquisition is kept of one target, lost on a "
       "malfunction or on firing at another target (C6.5)",
       "Rally Phase: a malfunctioned weapon whose crew is not Shocked rolls for repair (D3.7: dr 1 repairs, 6 "
@@ -639,14 +693,32 @@ std::string explain(const Fight& f) {
       "a side wins when every enemy unit is destroyed (burned, eliminated, or a UK that became a wreck)",
   };
   for (const char* r : kReadings) out += std::string("  note: ") + r + "\n";
+  if (std::any_of(f.units.begin(), f.units.end(), [](const FightUnit& u) { return u.as_target.gun; }))
+    out +=
+        "  note: a Gun (as_target.gun, C11) is fired on with the Infantry or Area Target Type; a CH, or a KIA on the "
+        "Final DR before the gunshield, eliminates it and its crew (C11.4, C11.6); a K malfunctions it and its crew's "
+        "Casualty Reduction eliminates the crew (A7.302; AP-type ammunition: the Gun too, C11.52): either way the Gun "
+        "is out of the fight, counted destroyed; reading: a Near Miss's PTC or MC on the crew is not rolled (the Gun "
+        "fights on), as a Possible Shock's NTC is not\n";
   for (const FightUnit& u : f.units)
     for (const std::string& n : u.unit_notes) out += "  " + u.name + ": " + n + "\n";
   for (std::size_t a = 0; a < f.units.size(); ++a)
     for (std::size_t b = 0; b < f.units.size(); ++b) {
       if (f.units[b].side == f.units[a].side) continue;
       out += "\n" + f.units[a].name + " (side " + (f.units[a].side == 0 ? "A" : "B") + ") at " + f.units[b].name +
-             " (its first fire phase is the duel's turn 1, its later ones turn 2):\n";
-      out += format_explanation(asl::compile(fight_situation(f, a, b)).explain);
+             " (its first fire phase is \"turn 1\" below, its later ones \"later turns\"):\n";
+      // The situation as one phase of a duel (fight_situation): its shots, and the notes of a
+      // single fire phase; the duel's own notes (its turns, its end) are the fight's readings above.
+      Explanation e = asl::compile(fight_situation(f, a, b)).explain;
+      Situation one = fight_situation(f, a, b);
+      one.fire.turns = 1;
+      try {
+        const std::vector<std::string> single = asl::compile(one).explain.notes;
+        std::erase_if(e.notes,
+                      [&](const std::string& n) { return std::find(single.begin(), single.end(), n) == single.end(); });
+      } catch (const RulesError&) {  // not a situation of one fire phase: keep every note
+      }
+      out += format_explanation(e);
     }
   return out;
 }

@@ -420,11 +420,11 @@ class Compiler {
       }
       if (g_->mg)
         mg_notes.push_back(who + (rof_allowed() ? "the MG fires again alone while the colored dr <= its ROF " +
-                                               std::to_string(g_->mg->rof) +
-                                               " and it neither cowered nor malfunctioned (A9.2, A7.9)"
-                                         : std::string("no Multiple ROF: ") +
-                                               (g_->pinned ? "a pinned firer (A7.81)"
-                                                           : "AFPh fire that is not Opportunity Fire (A7.25)")));
+                                                      std::to_string(g_->mg->rof) +
+                                                      " and it neither cowered nor malfunctioned (A9.2, A7.9)"
+                                                : std::string("no Multiple ROF: ") +
+                                                      (g_->pinned ? "a pinned firer (A7.81)"
+                                                                  : "AFPh fire that is not Opportunity Fire (A7.25)")));
     }
     if (groups_.size() > 1)
       n.push_back(

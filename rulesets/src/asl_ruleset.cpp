@@ -69,7 +69,8 @@ class FightFile final : public SituationFile {
     CompiledSituation out{asl::compile(file_.fight), {}, "fight.turns"};
     if (explain)
       out.explain = asl::explain(file_.fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
-                    " states (solved exactly up to " + with_commas(kMaxExactStates) +
+                    (out.program.num_states() == 1 ? " state" : " states") + " (solved exactly up to " +
+                    with_commas(kMaxExactStates) +
                     ", by Monte Carlo above with --method auto or mc; salvo builds at most " +
                     with_commas(asl::kMaxFightStates) + ")\n";
     return out;

@@ -92,6 +92,25 @@ TEST_CASE("a fight file loads its units and fight settings", "[load][fight]") {
   CHECK(p.fire.phase == asl::Phase::kPrep);  // the situation file's default
 }
 
+TEST_CASE("a Gun as a fight's unit: fired on as a Gun and its crew, no armor needed", "[load][fight]") {
+  // The Panther replaced by an AT Gun: its firer no vehicle (with its R#), its as_target a Gun on
+  // the Infantry Target Type behind its gunshield, concealed and emplaced.
+  std::string text(kTwoUnits);
+  const auto at = text.find("[unit.firer]\ngun = \"75LL\"");
+  text.replace(at, text.size() - at,
+               "[unit.firer]\ngun = \"75L\"\nvehicle = false\nrepair = 3\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+               "type = \"infantry\"\ngun = true\ngunshield = true\nconcealed = true\nemplaced = true\nsize = 1\n");
+  const asl::Fight f = load_fight(text);
+  const asl::FightUnit& g = f.units.at(1);
+  CHECK_FALSE(g.firer.vehicle);
+  CHECK(g.firer.repair == std::optional<int>(3));
+  CHECK(g.as_target.type == asl::TargetType::kInfantry);
+  CHECK(g.as_target.gun);
+  CHECK(g.as_target.gunshield);
+  CHECK(g.as_target.emplaced);
+  CHECK(g.as_target.concealed);
+}
+
 TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][fight]") {
   auto loaded = load::load_any_string("ruleset = \"asl\"\n", "s.toml");
   CHECK(std::holds_alternative<load::LoadedFile>(loaded));
@@ -129,18 +148,25 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   CHECK(error_of(edited("armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }\n", "")) ==
         "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
         "\"unarmored\")");
-  CHECK(error_of(edited("range = 8", "range = 8\nmotion = true")) ==
-        "f.toml:16: unit.Sherman.fire.motion: a fight's units fire stationary, in their side's Prep Fire and "
-        "Defensive Fire: remove it");
-  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false")) ==
-        "f.toml:13: unit.Sherman.firer.vehicle: a unit the enemy fires at is a vehicle: salvo does not model a "
-        "Gun (its crew and shield, A9.72 elimination) as a fight's target yet");
+  // Settings of movement hold in every phase of the unit, as in a duel (the D3.32 ambush, examples/fights).
+  const asl::Fight moving =
+      load_fight(edited("hull_down = true", "hull_down = true\nmoving = true\nmp_in_los = 2")
+                     .replace(std::string(kTwoUnits).find("range = 8"), 9, "range = 8\nphase = \"defensive\"\nmotion = true"));
+  CHECK(moving.units[0].fire.motion);
+  CHECK(moving.units[1].as_target.mp_in_los == std::optional<double>(2.0));
+  // A Gun the enemy fires at is fired on as a Gun (C11); a vehicle is not one.
+  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false\nrepair = 2")) ==
+        "f.toml:18: unit.Sherman.as_target.gun: a Gun the enemy fires at is fired on as a Gun and its crew (C11): "
+        "set as_target.gun = true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
+  CHECK(error_of(edited("hull_down = true", "hull_down = true\ngun = true")) ==
+        "f.toml:28: unit.Panther.as_target.gun: a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle "
+        "= false, C11)");
   CHECK(error_of(edited("name = \"Panther\"", "name = \"auto\"")).find("\"auto\" is target = \"auto\"") !=
         std::string::npos);
   // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
   CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
-        "f.toml:28: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
-        "\"vehicle\"): salvo does not model Personnel or a Gun's crew as a fight's targets yet");
+        "f.toml:28: unit.Panther.as_target.type: a vehicle of a fight is fired on with the Vehicle Target Type "
+        "(as_target.type = \"vehicle\"): salvo does not model Personnel as a fight's units");
   // What the checks of a duel over several turns refuse, said for a fight's unit.
   CHECK(error_of(edited("range = 8", "range = 8\nstop_on = \"never\"")) ==
         "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: "

@@ -1,6 +1,7 @@
 // Fights (asl_fight.h): closed forms derived by hand, a one-sided fight against the duel it
 // must equal, Monte Carlo against exact, and the refusals.
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -162,6 +163,70 @@ TEST_CASE("fight: a unit's fate is counted when it happens - closed form 1 again
   CHECK(test::flag(p, r.first, "a_destroyed") == Approx(a_dies_1).margin(1e-12));
 }
 
+TEST_CASE("fight: once a Player Turn, unless the Multiple ROF was kept at the shot cap - closed form", "[asl][fight]") {
+  // Derived by hand. a fires at b, which never fires back, with ROF 2 and killer()'s Modified
+  // TH# 5 (a hit on an Original DR <= 7), a kill unless the TK DR is a Dud:
+  // p = 21/36 x 35/36 = 735/1296 a shot. Its ROF is kept on a colored dr <= 2 (C2.24): a shot
+  // keeps it and does not kill on a colored 2 and white 6 (a miss), or on a colored 1-2 that hits
+  // (11/36) with a Dud (1/36): q = 1/36 + 11/1296 = 47/1296.
+  // - Its whole phase (no cap): the chain goes on while it keeps its ROF: P(kill) = p / (1 - q).
+  //   A second "A" step in the same Player Turn adds nothing: it fired (C2.24).
+  // - fire.max_shots = 1: one shot a step; in a later step of the same Player Turn it fires again
+  //   only if its last shot kept the ROF. Three steps: P(kill) = p (1 + q + q^2).
+  // - ROF 0 and the cap: one shot in all, p.
+  const double p = 735.0 / 1296.0, q = 47.0 / 1296.0;
+  const auto fight = [](int rof, std::optional<int> cap) {
+    FightUnit a = killer("a", 0, 5), b = killer("b", 1, 5);
+    a.firer.rof = rof;
+    a.fire.max_shots = cap;
+    return fight_of({a, b}, {FightStep::kFireA, FightStep::kFireA, FightStep::kFireA}, 1);
+  };
+  const auto kill = [](const Fight& f) {
+    const RollProgram prog = compile(f);
+    return flag(prog, sim::solve_exact(prog), "b_destroyed");
+  };
+  CHECK(kill(fight(2, std::nullopt)) == Approx(p / (1 - q)).margin(1e-12));
+  CHECK(kill(fight(2, 1)) == Approx(p * (1 + q + q * q)).margin(1e-12));
+  CHECK(kill(fight(0, 1)) == Approx(p).margin(1e-12));
+}
+
+TEST_CASE("fight: a tank against a Gun - closed form from C3.7, C11.6 and the IFT", "[asl][fight][gun]") {
+  // Derived by hand. The tank (A) fires a 75L with Modified TH# 6 on the Infantry Target Type
+  // (C11.2) with full Acquisition (-2): Final = Original - 2. It hits on an Original DR <= 8
+  // (26/36). On the ITT a hit is a CH when 2 x Final < 6, an Original DR <= 4 (6/36, C3.7), and
+  // a CH destroys a Gun and its manning Infantry (C3.71, C11.6). A normal hit (Original 5-8,
+  // 20/36) attacks with HE on the 12 FP column (75mm, C.6), no DRM: an Effects DR of 2 is 1KIA
+  // (Gun and crew eliminated), 3 is K/3 (the Gun malfunctions and Casualty Reduction eliminates
+  // its crew, A7.302: out of the fight), 3/36; anything else is a Near Miss, whose crew check
+  // salvo does not roll. pA = 6/36 + 20/36 x 3/36 = 276/1296.
+  // With AP the hit attacks with its HE equivalency, the 2 FP column (C8.31): DR 2 is K/1, which
+  // AP makes the Gun's elimination (C11.52), 1/36; pA = 6/36 + 20/36 x 1/36 = 236/1296.
+  // The Gun (B) kills the tank with killer()'s chance. A fires first in each round: the closed
+  // form of the first test.
+  for (const Ammo ammo : {Ammo::kHE, Ammo::kAP}) {
+    const double pa = (ammo == Ammo::kHE ? 276.0 : 236.0) / 1296.0, pb = p_dr_at_most(5), q = (1 - pa) * (1 - pb);
+    FightUnit tank = killer("tank", 0, 6);
+    tank.firer.ammo = ammo;
+    FightUnit gun = killer("gun", 1, 5);
+    gun.firer.vehicle = false;
+    gun.firer.repair = 1;
+    gun.as_target.type = TargetType::kInfantry;
+    gun.as_target.gun = true;
+    gun.as_target.gunshield = true;  // a Near Miss is all it changes: nothing here
+    const int n = 4;
+    const Fight f = fight_of({tank, gun}, {FightStep::kFireA, FightStep::kFireB}, n);
+    const RollProgram p = compile(f);
+    const sim::RunResult r = sim::solve_exact(p);
+    INFO((ammo == Ammo::kHE ? "HE" : "AP"));
+    const double s = (1 - std::pow(q, n)) / (1 - q);
+    CHECK(flag(p, r, "a_wins") == Approx(pa * s).margin(1e-12));
+    CHECK(flag(p, r, "gun_destroyed") == Approx(pa * s).margin(1e-12));
+    CHECK(flag(p, r, "b_wins") == Approx((1 - pa) * pb * s).margin(1e-12));
+    CHECK(flag(p, r, "neither") == Approx(std::pow(q, n)).margin(1e-12));
+    CHECK(test::outcome(p, r.first, "a_wins") == Approx(pa).margin(1e-12));
+  }
+}
+
 TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight][duel]") {
   // A duel (fire.turns = T, fire.rally_phases = r): each turn r Rally Phases, then the firer's
   // fire phase. As a fight: the firer on side A, the target on side B, which never fires.
@@ -176,6 +241,10 @@ TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight]
     b.side = 1;
     b.as_target = d.target;
     b.fire.range = d.fire.range;  // one range between the sides
+    if (d.target.gun) {           // a Gun (C11), which never fires here
+      b.firer.vehicle = false;
+      b.firer.repair = 1;
+    }
     std::vector<FightStep> seq(static_cast<std::size_t>(d.fire.rally_phases), FightStep::kRally);
     seq.push_back(FightStep::kFireA);
     const Fight f = fight_of({a, b}, seq, d.fire.turns);

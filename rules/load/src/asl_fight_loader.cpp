@@ -33,10 +33,8 @@ struct UnitTable {
 };
 constexpr UnitTable kUnitTables[] = {
     {"firer", "firer"}, {"fire", "fire"}, {"as_target", "target"}, {"override", "override"}};
-// Situation keys a unit may not set: the fight decides them (its turns), or a fight's units,
-// which fire stationary in their side's Prep Fire and Defensive Fire, cannot use them.
-constexpr std::string_view kFightOwned[] = {"fire.turns",  "fire.rally_phases", "fire.motion",   "fire.follow_up",
-                                            "fire.los_mp", "fire.opportunity",  "target.moving", "target.mp_in_los"};
+// Situation keys a unit may not set: the fight decides them (its turns and sequence).
+constexpr std::string_view kFightOwned[] = {"fire.turns", "fire.rally_phases"};
 
 const Choices<FightStep> kSteps = {{"rally", FightStep::kRally}, {"A", FightStep::kFireA}, {"B", FightStep::kFireB}};
 const Choices<int> kSides = {{"A", 0}, {"B", 1}};
@@ -134,15 +132,13 @@ class FightReader {
       lines_[key] = line_of(*unit);
       const std::string& unit_name = read_string(c_, key, *unit, "a unit's name from the unit libraries (units = ...)");
       const UnitLibraries::Found found = find_unit(c_, line_of(*unit), key, unit_name, libraries_.get());
-      if (found.unit->kind == "gun")
-        fail(c_, line_of(*unit), key,
-             fmt::format("{} is a Gun: a fight's units are vehicles for now", toml_quote(found.unit->name)));
-      if (!found.unit->has("target.armor"))
+      if (found.unit->kind == "vehicle" && !found.unit->has("target.armor"))
         fail(c_, line_of(*unit), key,
              fmt::format("the unit {} has no armor factors in {}: add target.armor to it or as_target.armor here",
                          toml_quote(found.unit->name), found.library));
       libraries_->apply(found, "firer", s);
       libraries_->apply(found, "target", s);
+      s.target.gun = found.unit->kind == "gun";  // C11: a Gun is fired on as a Gun and its crew
       for (const UnitSetting& setting : found.unit->settings) {
         std::string mapped = setting.path;
         if (mapped.rfind("target.", 0) == 0) mapped = "as_target." + mapped.substr(7);
@@ -171,7 +167,7 @@ class FightReader {
     });
     if (library_unit && asl::is_special(s.firer.ammo) && !lines_.count(prefix + ".firer.depletion"))
       s.firer.depletion = unit_depletion(c_, lines_[prefix + ".unit"], prefix + ".unit", *library_unit, s.firer);
-    if (!library_unit && !lines_.count(prefix + ".as_target.armor"))
+    if (!library_unit && s.firer.vehicle && !lines_.count(prefix + ".as_target.armor"))
       fail(c_, lines_.count(prefix + ".as_target") ? lines_[prefix + ".as_target"] : line_of(n),
            prefix + ".as_target.armor", "missing (required): the unit's armor when fired on (or \"unarmored\")");
     u.firer = s.firer;
@@ -189,10 +185,7 @@ class FightReader {
       const std::string field = std::string(situation) + "." + e.key;
       const int line = line_of(e.pos);
       if (std::find(std::begin(kFightOwned), std::end(kFightOwned), field) != std::end(kFightOwned))
-        fail(c_, line, key,
-             field == "fire.turns" || field == "fire.rally_phases"
-                 ? "the fight sets it: [fight] turns and sequence"
-                 : "a fight's units fire stationary, in their side's Prep Fire and Defensive Fire: remove it");
+        fail(c_, line, key, "the fight sets it: [fight] turns and sequence");
       const auto index = schema.keys.field(field);
       if (!index || field.find('.', situation.size() + 1) != std::string::npos) {
         std::vector<std::string> known;
