@@ -563,6 +563,22 @@ class FightCompiler {
 
 }  // namespace
 
+namespace {
+// The range unit a lists for unit b, if any.
+std::optional<int> listed_range(const FightUnit& a, const FightUnit& b) {
+  for (const auto& [name, range] : a.ranges)
+    if (name == b.name) return range;
+  return std::nullopt;
+}
+}  // namespace
+
+int pair_range(const Fight& f, std::size_t a, std::size_t b) {
+  const FightUnit &u = f.units.at(a), &v = f.units.at(b);
+  if (const auto r = listed_range(u, v)) return *r;
+  if (const auto r = listed_range(v, u)) return *r;
+  return u.fire.range;
+}
+
 Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t target) {
   const FightUnit& a = f.units.at(shooter);
   const FightUnit& b = f.units.at(target);
@@ -570,6 +586,7 @@ Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t targe
   s.name = a.name + " at " + b.name;
   s.firer = a.firer;
   s.fire = a.fire;
+  s.fire.range = pair_range(f, shooter, target);
   // One fire phase of several: checked as a duel's are (a vehicle target, a Gun's R#, Intensive
   // Fire under Conditional ROF only after the first phase), compiled one phase at a time.
   s.fire.turns = 2;
@@ -631,13 +648,26 @@ std::optional<RulesError> check(const Fight& f) {
       return RulesError(key + ".firer.repair",
                         "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)");
   }
+  // Ranges: listed to an enemy, and the same both ways; else one fire.range for the pair.
+  for (const FightUnit& u : f.units)
+    for (const auto& [name, range] : u.ranges) {
+      const std::string key = "unit." + u.name + ".range." + name;
+      const auto v = std::find_if(f.units.begin(), f.units.end(), [&](const FightUnit& x) { return x.name == name; });
+      if (v == f.units.end()) return RulesError(key, "no unit is named \"" + name + "\"");
+      if (v->side == u.side)
+        return RulesError(key, "\"" + name + "\" is on " + u.name + "'s own side: a range is to an enemy");
+      if (const auto back = listed_range(*v, u); back && *back != range)
+        return RulesError(key, u.name + " lists " + std::to_string(range) + " hexes to " + name + " and " + name + " " +
+                                   std::to_string(*back) + " to " + u.name + ": a range is the same both ways");
+    }
   for (const FightUnit& u : f.units)
     for (const FightUnit& v : f.units)
-      if (u.side == 0 && v.side == 1 && u.fire.range != v.fire.range)
+      if (u.side == 0 && v.side == 1 && !listed_range(u, v) && !listed_range(v, u) && u.fire.range != v.fire.range)
         return RulesError("unit." + v.name + ".fire.range",
                           v.name + " fires at " + std::to_string(v.fire.range) + " hexes and " + u.name + " at " +
                               std::to_string(u.fire.range) +
-                              ": a fight has one range between its sides (fire.range of every unit)");
+                              ": units fire at each other at one range (fire.range of both, or range." + u.name +
+                              " of one)");
   for (std::size_t a = 0; a < f.units.size(); ++a) {
     const FightUnit& u = f.units[a];
     const std::string key = "unit." + u.name;
@@ -682,7 +712,8 @@ std::string explain(const Fight& f) {
       "destroyed; a unit keeps its target through its fire phase",
       "a unit's settings hold in every phase it fires or is fired on: its fire.phase serves its Prep Fire and its "
       "Defensive Fire alike, and settings of movement (Bounding First Fire, Motion, a moving target) hold in each of "
-      "its phases, as in a duel over several turns; one range between the sides (fire.range)",
+      "its phases, as in a duel over several turns; each pair of enemies at its range (range.ENEMY, else "
+      "fire.range), which the fight does not change",
       "Case A applies only in a unit's first fire phase (C5.12); Acquisition is kept of one target, lost on a "
       "malfunction or on firing at another target (C6.5)",
       "Rally Phase: a malfunctioned weapon whose crew is not Shocked rolls for repair (D3.7: dr 1 repairs, 6 "

@@ -61,14 +61,15 @@ class AslFile final : public SituationFile {
 // A fight file (asl_fight.h): one fight, shown by who wins.
 class FightFile final : public SituationFile {
  public:
-  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fight)) {}
-  std::size_t size() const override { return 1; }
-  std::string name(std::size_t) const override { return file_.fight.name; }
-  SweepLabel sweep(std::size_t) const override { return {}; }
-  CompiledSituation compile(std::size_t, bool explain) const override {
-    CompiledSituation out{asl::compile(file_.fight), {}, "fight.turns"};
+  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fights.at(0).situation)) {}
+  std::size_t size() const override { return file_.fights.size(); }
+  std::string name(std::size_t i) const override { return file_.fights.at(i).situation.name; }
+  SweepLabel sweep(std::size_t i) const override { return file_.fights.at(i).sweep_values; }
+  CompiledSituation compile(std::size_t i, bool explain) const override {
+    const asl::Fight fight = file_.fights.at(i).situation;
+    CompiledSituation out{asl::compile(fight), {}, "fight.turns"};
     if (explain)
-      out.explain = asl::explain(file_.fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
+      out.explain = asl::explain(fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
                     (out.program.num_states() == 1 ? " state" : " states") + " (solved exactly up to " +
                     with_commas(kMaxExactStates) +
                     ", by Monte Carlo above with --method auto or mc; salvo builds at most " +

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "salvo/rules/asl.h"
@@ -31,6 +32,8 @@ struct FightUnit {
   Target as_target;                     ///< what it is when fired on, as a situation's [target]
   std::optional<std::string> target;    ///< the enemy it fires at; nullopt: "auto"
   std::vector<std::string> unit_notes;  ///< which values came from a unit library (docs/units.md)
+  /// Its range to an enemy (by name), both ways; an enemy not listed: fire.range (pair_range).
+  std::vector<std::pair<std::string, int>> ranges;
 };
 
 /// A step of the game turn: a Rally Phase, or a fire phase owned by a side.
@@ -57,8 +60,13 @@ inline constexpr std::size_t kMaxFightUnits = 8;
 /// Monte Carlo runs it.
 inline constexpr std::size_t kMaxFightStates = 20'000'000;
 
+/// The range between units a and b of `f`: the one either lists for the other (`ranges`), else
+/// a's fire.range (check() requires b's to be the same).
+int pair_range(const Fight& f, std::size_t a, std::size_t b);
+
 /// The situation of `shooter` firing at `target` (units of `f`): its firer, fire and override,
-/// the target unit as target; fire.turns = 2: one fire phase of several, checked as a duel.
+/// the target unit as target, at their pair_range; fire.turns = 2: one fire phase of several,
+/// checked as a duel.
 Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t target);
 
 /// Check a fight: sides, names, targets, and every situation a unit could fire in. The key of
