@@ -342,6 +342,12 @@ Json chart_data(const std::vector<report::SituationReport>& reports, const repor
   return data;
 }
 
+bool is_fight(const report::SituationReport& r) {
+  return std::any_of(r.names.turn_series.begin(), r.names.turn_series.end(), [](const RollProgram::TurnSeries& ts) {
+    return ts.kind == RollProgram::TurnSeries::Kind::kEndReason && ts.name == "a_wins";
+  });
+}
+
 /// Charts for a page: drawn into a temporary directory and inlined; an explanation instead if
 /// they cannot be drawn.
 std::string charts_html(const std::vector<std::pair<Json, std::vector<std::string>>>& charts) {

@@ -77,7 +77,10 @@ int main(int argc, char** argv) {
                    "Probability to rank by (default: p_kill, or p_broken_or_worse for infantry fire)")
       ->option_text("Q");
   CLI::App* chart = app.add_subcommand("chart", "Odds charts (PNG and SVG) through scripts/chart.py");
-  chart->add_option("KIND", chart_flags.kind, "range, heatmap, outcomes or hits")->required();
+  chart
+      ->add_option("KIND", chart_flags.kind,
+                   "range, heatmap, outcomes, hits or turns (a fight: who wins by each game turn)")
+      ->required();
   chart->add_option("FILE", chart_flags.run.files, "Situation files (TOML)")->required();
   chart->add_option("--out", chart_flags.out, "Write PATH.png and PATH.svg")->option_text("PATH")->required();
   chart->add_option("--x", chart_flags.x, "Sweep key on the x axis (range, heatmap)")->option_text("KEY");

@@ -143,14 +143,15 @@ class StateIndex {
   std::size_t size() const { return keys_.size() / words_; }
   std::size_t words() const { return words_; }
   const std::uint32_t* key(std::size_t id) const { return keys_.data() + id * words_; }
-  // The state with this key, or -1 if there is none (`add`: then add it, as the next id).
-  std::int32_t find(const std::uint32_t* key, bool add) {
+  // The state with this key; if there is none, add it as the next id (`fresh` set).
+  std::int32_t find(const std::uint32_t* key, bool& fresh) {
     if (2 * (size() + 1) > slots_.size()) grow();
     const std::uint64_t h = hash(key);
+    fresh = false;
     for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
       const std::uint64_t s = slots_[at];
       if (s == 0) {
-        if (!add) return -1;
+        fresh = true;
         const auto id = static_cast<std::uint32_t>(size());
         slots_[at] = (h & ~std::uint64_t{0xffffffff}) | (std::uint64_t{id} + 1);
         keys_.insert(keys_.end(), key, key + words_);
@@ -370,12 +371,12 @@ class FightCompiler {
     key[1] = static_cast<std::uint32_t>(ps + 1);
     key[2] = static_cast<std::uint32_t>(phase + 1);
     for (std::size_t i = 0; i < n_; ++i) key[kKeyHead + i] = pack(j.units[i]);
-    const std::int32_t known = index_.find(key.data(), false);
-    if (known >= 0) return known;
-    if (index_.size() >= max_states_)
+    bool fresh = false;
+    const std::int32_t id = index_.find(key.data(), fresh);
+    if (!fresh) return id;
+    if (index_.size() > max_states_)
       throw RulesError("fight.turns", "the fight has more than " + with_commas(max_states_) +
                                           " states, more than salvo builds: fewer turns or units");
-    const std::int32_t id = index_.find(key.data(), true);
     if (b_.reserve_state() != id) throw std::logic_error("asl: fight states out of step");
     return id;
   }
