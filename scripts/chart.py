@@ -3,7 +3,8 @@
 hits per phase, and option comparisons. PNG and SVG, titles and axes in the game's terms, the
 situation and provenance in the footer.
 
-Input: the JSON of `salvo odds --format json` (kinds range, heatmap), of `salvo chart`
+Input: the JSON of `salvo odds --format json` (kinds range, heatmap, turns: who wins a fight
+by each game turn), of `salvo chart`
 (which adds the distributions for kinds outcomes and hits), or of `salvo compare --format json`
 (kind compare). Normally run by `salvo chart`; usable directly:
 
@@ -337,6 +338,59 @@ def chart_hits(data, args):
            "a Multiple Hit (C3.8) counts two" + ("; whiskers: 95% intervals" if mc else ""))
 
 
+def wilson(p, n):
+    """The 95% Wilson interval of a proportion p of n trials (as salvo's Monte Carlo gives)."""
+    z = 1.959963984540054
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def chart_turns(data, args):
+    """A fight's P(A wins by the end of game turn t) and P(B wins by it), summed from its
+    per-turn end reasons (end_a_wins_turn_t, end_b_wins_turn_t)."""
+    fig, ax = plt.subplots(figsize=(8, 5.4))
+    fig.subplots_adjust(bottom=0.2, top=0.9)
+    one = len(data["situations"]) == 1
+    mc_any, most = False, 1
+    for sit in data["situations"]:
+        method, res = result_of(sit, args.prefer)
+        phase = res["phase"]
+        turns = 0
+        while "end_a_wins_turn_%d" % (turns + 1) in phase:
+            turns += 1
+        if turns == 0:
+            raise SystemExit("chart.py: --kind turns needs fights: %r has no end_a_wins_turn_1" % sit.get("name"))
+        most = max(most, turns)
+        mc = method == "mc"
+        mc_any = mc_any or mc
+        xs = list(range(1, turns + 1))
+        colour = None
+        for side, key, style, side_colour in (("A", "end_a_wins_turn_%d", "-", "#2166ac"),
+                                              ("B", "end_b_wins_turn_%d", "--", "#b2182b")):
+            cum, ys = 0.0, []
+            for t in xs:
+                cum += phase[key % t]["p"]
+                ys.append(min(1.0, cum))
+            label = ("%s wins" % side) if one else "%s: %s wins" % (bar_label(sit).replace("\n", ", "), side)
+            line, = ax.plot(xs, ys, style, marker="o", label=label, color=side_colour if one else colour)
+            colour = line.get_color()
+            if mc:  # the cumulative count's own interval
+                band = [wilson(y, res["trials"]) for y in ys]
+                ax.fill_between(xs, [b[0] for b in band], [b[1] for b in band], color=colour, alpha=0.2, lw=0)
+    ax.set_xticks(range(1, most + 1))
+    ax.set_xlabel("game turn")
+    ax.set_ylabel("probability the side has won by the end of the turn")
+    ax.set_ylim(0, 1)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    title = args.title or ("Who wins, turn by turn: " + data["situations"][0].get("name", "") if one
+                           else "Who wins, turn by turn")
+    finish(fig, data, title, args.out,
+           "a side wins when every enemy unit is destroyed" + ("; shaded: 95% interval" if mc_any else ""))
+
+
 def chart_compare(data, args):
     rows = []
     for c in data.get("comparisons", []):
@@ -365,7 +419,7 @@ def chart_compare(data, args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", help="JSON from salvo odds/chart/compare ('-' for stdin)")
-    ap.add_argument("--kind", required=True, choices=["range", "heatmap", "outcomes", "hits", "compare"])
+    ap.add_argument("--kind", required=True, choices=["range", "heatmap", "outcomes", "hits", "turns", "compare"])
     ap.add_argument("--out", required=True, help="output path; .png and .svg are both written")
     ap.add_argument("--x", help="sweep key on the x axis")
     ap.add_argument("--y", help="sweep key on the y axis (heatmap)")
@@ -377,7 +431,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     data = json.load(sys.stdin if args.data == "-" else open(args.data))
     {"range": chart_range, "heatmap": chart_heatmap, "outcomes": chart_outcomes, "hits": chart_hits,
-     "compare": chart_compare}[args.kind](data, args)
+     "turns": chart_turns, "compare": chart_compare}[args.kind](data, args)
 
 
 if __name__ == "__main__":

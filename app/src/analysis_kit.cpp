@@ -47,7 +47,8 @@ namespace salvo::app::kit {
 Settings settings_of(const AnalysisFlags& f, std::initializer_list<const char*> formats) {
   Settings s;
   const auto m = report::parse_method_choice(f.method);
-  if (!m) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
+  if (!m || *m == report::MethodChoice::kAuto)
+    throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", f.method));
   s.run.method = *m;
   s.run.trials = integer_flag("--trials", f.trials, 1, 1'000'000'000'000);
   s.run.seed = integer_flag("--seed", f.seed, 0, std::numeric_limits<std::uint64_t>::max());
@@ -342,6 +343,12 @@ Json chart_data(const std::vector<report::SituationReport>& reports, const repor
     for (std::size_t i = 0; i < reports.size() && i < dists->size(); ++i)
       if (!(*dists)[i].is_null()) data["situations"][i]["distributions"] = (*dists)[i];
   return data;
+}
+
+bool is_fight(const report::SituationReport& r) {
+  return std::any_of(r.names.turn_series.begin(), r.names.turn_series.end(), [](const RollProgram::TurnSeries& ts) {
+    return ts.kind == RollProgram::TurnSeries::Kind::kEndReason && ts.name == "a_wins";
+  });
 }
 
 /// Charts for a page: drawn into a temporary directory and inlined; an explanation instead if

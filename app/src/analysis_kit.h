@@ -78,4 +78,7 @@ Json distributions(const std::vector<Job>& jobs, const RunSettings& s, sim::Wind
 /// The odds JSON of the reports plus, if given, each situation's distributions.
 Json chart_data(const std::vector<report::SituationReport>& reports, const report::Provenance& prov, const Json* dists);
 
+/// Whether a report is a fight's: its per-turn end reasons say who won in which game turn.
+bool is_fight(const report::SituationReport& r);
+
 }  // namespace salvo::app::kit

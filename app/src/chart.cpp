@@ -59,9 +59,9 @@ std::string chart_quantity(const std::string& asked, const std::vector<report::S
 int run_chart(const ChartFlags& f) {
   const Settings settings = settings_of(f.run, {"text"});
   const RunSettings& s = settings.run;
-  static const std::vector<std::string> kinds = {"range", "heatmap", "outcomes", "hits"};
+  static const std::vector<std::string> kinds = {"range", "heatmap", "outcomes", "hits", "turns"};
   if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
-    throw UsageError(fmt::format("chart: KIND: expected range, heatmap, outcomes or hits, got {}", f.kind));
+    throw UsageError(fmt::format("chart: KIND: expected range, heatmap, outcomes, hits or turns, got {}", f.kind));
   if (f.out.empty()) throw UsageError("chart: --out PATH is required (PATH.png and PATH.svg are written)");
   if (f.window != "phase" && f.window != "first_shot")
     throw UsageError(fmt::format("--window: expected phase or first_shot, got {}", f.window));
@@ -89,6 +89,11 @@ int run_chart(const ChartFlags& f) {
         throw load::InputError(
             fmt::format("{}: chart hits: {} counts no hits on one target (a fight): try chart outcomes", c.jobs[i].file,
                         c.jobs[i].name));
+  if (f.kind == "turns")
+    for (const report::SituationReport& r : c.reports)
+      if (!is_fight(r))
+        throw load::InputError(
+            fmt::format("{}: chart turns: {} is not a fight: who wins by each game turn is a fight's", r.file, r.name));
   const Json data = chart_data(c.reports, prov, dists ? &d : nullptr);
   if (!f.data.empty()) write_output(f.data, data.dump(2) + "\n");
   std::string quantity = f.quantity;

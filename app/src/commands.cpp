@@ -76,7 +76,7 @@ OddsOptions odds_options(const OddsFlags& flags) {
   OddsOptions o;
   o.files = flags.files;
   const auto method = report::parse_method_choice(flags.method);
-  if (!method) throw UsageError(fmt::format("--method: expected exact, mc or both, got {}", flags.method));
+  if (!method) throw UsageError(fmt::format("--method: expected auto, exact, mc or both, got {}", flags.method));
   o.method = *method;
   o.html = flags.format == "html";
   const auto format =
@@ -86,7 +86,7 @@ OddsOptions odds_options(const OddsFlags& flags) {
   if (flags.trials) o.trials = integer_flag("--trials", *flags.trials, 1, kMaxTrials);
   if (flags.precision) {
     o.precision = precision_flag(*flags.precision);
-    if (o.method == report::MethodChoice::kExact)
+    if (o.method == report::MethodChoice::kExact || o.method == report::MethodChoice::kAuto)
       throw UsageError("--precision: needs --method mc or both (exact results have no error)");
     // With a target precision --trials is the cap; without it, the engine's default cap.
     if (!flags.trials) o.trials = sim::McOptions{}.max_trials;
@@ -154,7 +154,7 @@ std::string odds_table(const SituationSource& source, const OddsOptions& o) {
   std::vector<report::SituationReport> reports;
   const RunStatus status =
       run_situations(source, settings, [&](Job&&, report::SituationReport&& r) { reports.push_back(std::move(r)); });
-  report::Provenance prov = provenance_of(source, settings);
+  report::Provenance prov = provenance_of(source, settings, status);
   prov.interrupted = status.interrupted;
   return report::format_odds(reports, prov, o.format);
 }
@@ -220,7 +220,7 @@ int run_odds(const OddsOptions& o) {
   }
   if (!root) return status.interrupted ? interrupted_exit_code() : kExitOk;
 
-  report::Provenance prov = provenance_of(source, settings);
+  report::Provenance prov = provenance_of(source, settings, status);
   prov.interrupted = status.interrupted;
   if (o.html) {
     write_output(o.output, html_odds_page(html_reports, prov, html_jobs, settings));

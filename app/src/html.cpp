@@ -150,9 +150,15 @@ std::string html_odds_page(const std::vector<report::SituationReport>& reports, 
       charts.push_back({chart_data(rs, prov, nullptr),
                         {"--kind", "range", "--x", *x, "--quantity", prov.hints.headline, "--prefer",
                          prov.method == report::MethodChoice::kExact ? "exact" : "mc"}});
+    // A fight: who wins by each game turn, P(A wins by turn t) and P(B wins by turn t).
+    if (std::all_of(rs.begin(), rs.end(), [](const report::SituationReport& r) { return is_fight(r); }))
+      charts.push_back({chart_data(rs, prov, nullptr),
+                        {"--kind", "turns", "--prefer", prov.method == report::MethodChoice::kExact ? "exact" : "mc"}});
     if (n <= 24) {
-      RunSettings ds = settings;
-      ds.method = settings.exact() ? report::MethodChoice::kExact : report::MethodChoice::kMonteCarlo;
+      RunSettings ds = settings;  // the engine the run used (--method auto: Monte Carlo if any situation did)
+      ds.method = prov.method == report::MethodChoice::kExact || prov.method == report::MethodChoice::kBoth
+                      ? report::MethodChoice::kExact
+                      : report::MethodChoice::kMonteCarlo;
       const std::vector<Job> shown(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(n));
       const Json dists = distributions(shown, ds, sim::Window::kRun);
       const Json d = chart_data(rs, prov, &dists);

@@ -10,6 +10,7 @@
 #include "runner_parts.h"
 #include "salvo/app/io.h"
 #include "salvo/app/progress.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
@@ -84,6 +85,18 @@ void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationR
   ++miss->count;
 }
 
+bool runs_exact(const Job& j, const RunSettings& s) {
+  if (!s.exact()) return false;
+  const std::size_t states = j.program.num_states();
+  if (states <= s.max_exact_states) return true;
+  if (s.method == report::MethodChoice::kAuto) return false;
+  throw load::InputError(fmt::format(
+      "{}: {}: {}{} states, more than the exact engine solves ({}): run it with --method mc, or --method auto "
+      "(Monte Carlo above that)",
+      j.file, j.name, j.states_key.empty() ? "" : j.states_key + ": ", with_commas(states),
+      with_commas(s.max_exact_states)));
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -92,34 +105,49 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
   if (s.team != nullptr && s.team->size() > 1) return run_spread(source, s, *s.team, sink);
   const std::size_t n = source.size();
   sim::Workers workers(s.threads);
+  // With Monte Carlo every situation is compiled first; the first batch is kept for the run (a
+  // fight's compile can take seconds).
+  std::vector<Job> first;
   if (s.mc())
-    for (std::size_t begin = 0; begin < n; begin += kBatch)
-      compile_batch(source, begin, std::min(n, begin + kBatch), workers);
+    for (std::size_t begin = 0; begin < n; begin += kBatch) {
+      std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), workers);
+      if (begin == 0) first = std::move(jobs);
+    }
 
   RunStatus status;
   Progress progress(n);
   for (std::size_t begin = 0; begin < n && !stop_flag().load(); begin += kBatch) {
-    std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), workers);
+    std::vector<Job> jobs =
+        begin == 0 && s.mc() ? std::move(first) : compile_batch(source, begin, std::min(n, begin + kBatch), workers);
     const std::size_t m = jobs.size();
     std::vector<report::SituationReport> reports(m);
-    for (std::size_t k = 0; k < m; ++k) reports[k] = report_of(jobs[k]);
+    std::vector<char> exact(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      reports[k] = report_of(jobs[k]);
+      exact[k] = runs_exact(jobs[k], s);
+    }
     std::size_t done = m;  // of this batch, a prefix
 
     // Exact: independent solves, in parallel over situations.
     if (s.exact()) {
       workers.for_each(std::size_t{0}, m, [&](std::size_t k) {
-        if (stop_flag().load()) return;
+        if (stop_flag().load() || !exact[k]) return;
         reports[k].exact = sim::solve_exact(jobs[k].program);
         if (!s.mc()) progress.situation_done();
       });
       done = 0;
-      while (done < m && reports[done].exact) ++done;
+      while (done < m && (reports[done].exact || !exact[done])) ++done;
     }
 
-    // Monte Carlo: one situation at a time, each spread over the threads.
+    // Monte Carlo: one situation at a time, each spread over the threads (with kAuto, those not
+    // solved exactly).
     if (s.mc()) {
       std::size_t k = 0;
       for (; k < done && !stop_flag().load(); ++k) {
+        if (s.method == report::MethodChoice::kAuto && exact[k]) {
+          progress.situation_done();
+          continue;
+        }
         sim::McOptions mc = mc_options(s, begin + k);
         progress.start_situation();
         mc.progress = [&progress](std::uint64_t trials_done, std::uint64_t planned) {
@@ -138,6 +166,8 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
 
     for (std::size_t k = 0; k < done; ++k) {
       if (s.precision) note_precision(status.miss, reports[k], *s.precision);
+      status.exact_runs += reports[k].exact ? 1 : 0;
+      status.mc_runs += reports[k].mc ? 1 : 0;
       sink(std::move(jobs[k]), std::move(reports[k]));
     }
     status.complete += done;
@@ -151,8 +181,10 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
 
 report::SituationReport run_one(const Job& job, const RunSettings& s, std::uint64_t situation_key) {
   report::SituationReport r = report_of(job);
-  if (s.exact()) r.exact = sim::solve_exact(job.program);
-  if (s.mc()) r.mc = sim::monte_carlo(job.program, mc_options(s, situation_key));
+  const bool exact = runs_exact(job, s);
+  if (exact) r.exact = sim::solve_exact(job.program);
+  if (s.mc() && !(exact && s.method == report::MethodChoice::kAuto))
+    r.mc = sim::monte_carlo(job.program, mc_options(s, situation_key));
   return r;
 }
 
@@ -174,6 +206,18 @@ report::Provenance provenance_of(const SituationSource& source, const RunSetting
   }
   prov.situations_total = source.size();
   prov.hints = source.hints();
+  prov.max_exact_states = s.max_exact_states;
+  return prov;
+}
+
+report::Provenance provenance_of(const SituationSource& source, const RunSettings& s, const RunStatus& status) {
+  report::Provenance prov = provenance_of(source, s);
+  if (s.method == report::MethodChoice::kAuto) {
+    prov.auto_method = true;
+    prov.method = status.mc_runs == 0      ? report::MethodChoice::kExact
+                  : status.exact_runs == 0 ? report::MethodChoice::kMonteCarlo
+                                           : report::MethodChoice::kAuto;
+  }
   return prov;
 }
 

@@ -29,6 +29,11 @@ std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin,
 /// A job's report before any engine ran: file, name, sweep point, program hash, names.
 report::SituationReport report_of(const Job& j);
 
+/// Does job j run exactly? With --method auto: if it has at most s.max_exact_states states. With
+/// exact asked for, it must: a larger program is refused (load::InputError naming the state count
+/// and --method mc).
+bool runs_exact(const Job& j, const RunSettings& s);
+
 /// The engine's options for situation `situation_key` under `s` (the stop flag of io.h).
 sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key);
 

@@ -423,6 +423,28 @@ std::pair<int, int> shard_flag(std::string_view text) {
   return {kv, nv};
 }
 
+/// --method auto over shards: one engine for the whole run, so that every shard and `salvo merge`
+/// agree on it: exact if every situation is within the exact engine's limit, Monte Carlo if none
+/// is. A run that mixes both is refused (a shard file holds one method).
+static report::MethodChoice shard_method(const SituationSource& source, const RunSettings& s, sim::Workers& workers) {
+  const std::size_t n = source.size();
+  std::size_t small = 0;
+  std::string large;  // the first situation over the limit
+  for (std::size_t begin = 0; begin < n; begin += detail::kBatch)
+    for (const Job& j : detail::compile_batch(source, begin, std::min(n, begin + detail::kBatch), workers)) {
+      if (detail::runs_exact(j, s))
+        ++small;
+      else if (large.empty())
+        large = j.file + ": " + j.name;
+    }
+  if (small == n) return report::MethodChoice::kExact;
+  if (small == 0) return report::MethodChoice::kMonteCarlo;
+  throw UsageError(fmt::format(
+      "--shard with --method auto: {} situation{} fit the exact engine and {} do not (the first: {}); a shard "
+      "holds one method: give --method mc (or --method exact for the small ones alone)",
+      small, small == 1 ? "" : "s", n - small, large));
+}
+
 int run_odds_shard(const OddsOptions& o) {
   if (o.precision)
     throw UsageError(
@@ -437,14 +459,15 @@ int run_odds_shard(const OddsOptions& o) {
   const SituationSource source(o.files, source_options);
   check_output_path(o.output, file_ids(source.input_paths()));
 
-  const RunSettings s = odds_settings(o);
+  RunSettings s = odds_settings(o);
   const std::size_t n = source.size();
+  sim::Workers workers(s.threads);
+  if (s.method == report::MethodChoice::kAuto) s.method = shard_method(source, s, workers);
   const int k = o.shard - 1;
   const auto [share_b, share_e] = share(n, k, o.shards);  // situation indexes: std::size_t
   const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
   const std::uint64_t blocks = blocks_of(s.trials);
   const auto [blocks_b, blocks_e] = share(blocks, k, o.shards);
-  sim::Workers workers(s.threads);
   // Monte Carlo: every situation compiled first, as one process does (a rules conflict costs
   // no trials); an exact run compiles its share only.
   if (s.mc())

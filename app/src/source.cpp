@@ -54,6 +54,7 @@ Job SituationSource::compile(std::size_t i) const {
   try {
     CompiledSituation c = f.file->compile(k, options_.explain);
     job.program = std::move(c.program);
+    job.states_key = std::move(c.states_key);
     if (options_.explain) job.explain = explain_heading(f.path, job.name, job.sweep) + c.explain;
   } catch (const RulesError& e) {
     // A rules conflict is bad input naming file, situation and key.

@@ -164,11 +164,13 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
     const std::size_t ce = all ? m : own_e;
     std::vector<Job> jobs(m);
     std::vector<report::SituationReport> reports(m);
+    std::vector<char> exact(m);  // known for the jobs compiled here
     agreed(team, [&] {
       std::vector<Job> compiled = compile_batch(source, begin + cb, begin + ce, workers);
       for (std::size_t k = cb; k < ce; ++k) {
         jobs[k] = std::move(compiled[k - cb]);
         reports[k] = report_of(jobs[k]);
+        exact[k] = runs_exact(jobs[k], s);
       }
     });
     std::size_t done = m;  // of this batch, a prefix
@@ -177,12 +179,12 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
     // other ranks' situations.
     if (s.exact()) {
       workers.for_each(own_b, own_e, [&](std::size_t k) {
-        if (stop_flag().load()) return;
+        if (stop_flag().load() || !exact[k]) return;
         reports[k].exact = sim::solve_exact(jobs[k].program);
       });
       std::uint64_t first_missing = m;
       for (std::size_t k = own_b; k < own_e && first_missing == m; ++k)
-        if (!reports[k].exact) first_missing = k;
+        if (exact[k] && !reports[k].exact) first_missing = k;
       std::vector<std::uint64_t> v{first_missing, stop_flag().load() ? 0u : 1u};
       team.reduce(v, Team::Op::kMin);
       done = static_cast<std::size_t>(v[0]);
@@ -202,6 +204,7 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
     if (s.mc()) {
       std::size_t k = 0;
       for (; k < done && !stopped; ++k) {
+        if (s.method == report::MethodChoice::kAuto && exact[k]) continue;  // solved exactly
         reports[k].mc = spread_monte_carlo(jobs[k].program, s, begin + k, team, workers, stopped);
         if (stopped) {
           // Kept if any block finished, as on one process
@@ -214,6 +217,8 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
 
     for (std::size_t k = 0; k < done; ++k) {
       if (s.precision) note_precision(status.miss, reports[k], *s.precision);
+      status.exact_runs += reports[k].exact ? 1 : 0;
+      status.mc_runs += reports[k].mc ? 1 : 0;
       if (root) sink(std::move(jobs[k]), std::move(reports[k]));
     }
     status.complete += done;

@@ -8,6 +8,7 @@
 
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "runner_parts.h"
 #include "text_options.h"
 
 namespace salvo::app {
@@ -18,8 +19,12 @@ OddsStepper::OddsStepper(const std::string& situation_toml, const std::string& o
     options_ = odds_options(t.flags);
     settings_ = odds_settings(options_);
     source_ = std::make_unique<SituationSource>(text::odds_source(t.name, situation_toml, options_));
-    // Every situation compiled once first, as the runner does: a rules conflict costs no trials.
-    for (std::size_t i = 0; i < source_->size(); ++i) source_->compile(i);
+    // Every situation compiled once first, as the runner does: a rules conflict costs no trials;
+    // and with --method auto, which engine each one takes (detail::runs_exact).
+    for (std::size_t i = 0; i < source_->size(); ++i) {
+      const bool exact = detail::runs_exact(source_->compile(i), settings_);
+      mc_.push_back(settings_.mc() && !(exact && settings_.method == report::MethodChoice::kAuto) ? 1 : 0);
+    }
     if (source_->size() > 0) start_situation();
   } catch (const std::exception& e) {
     error_ = error_exit(e).message;
@@ -29,7 +34,7 @@ OddsStepper::OddsStepper(const std::string& situation_toml, const std::string& o
 void OddsStepper::start_situation() {
   job_ = source_->compile(current_);
   report_ = empty_report(job_);
-  if (settings_.exact()) report_.exact = sim::solve_exact(job_.program);
+  if (settings_.exact() && detail::runs_exact(job_, settings_)) report_.exact = sim::solve_exact(job_.program);
   blocks_ = 0;
   tallies_ = sim::empty_tallies(job_.program);
 }
@@ -37,10 +42,10 @@ void OddsStepper::start_situation() {
 bool OddsStepper::step(std::uint32_t max_blocks) {
   if (!error_.empty() || !source_) return false;
   try {
-    const std::uint64_t trials = settings_.mc() ? settings_.trials : 0;
-    const std::uint64_t num_blocks = (trials + sim::kBlockTrials - 1) / sim::kBlockTrials;
     std::uint64_t budget = std::max<std::uint32_t>(max_blocks, 1);
     while (current_ < source_->size()) {
+      const std::uint64_t trials = mc_[current_] ? settings_.trials : 0;
+      const std::uint64_t num_blocks = (trials + sim::kBlockTrials - 1) / sim::kBlockTrials;
       if (blocks_ < num_blocks) {
         if (budget == 0) return true;
         // The engine's blocks, on the kernel sim::monte_carlo picks for this program size.
@@ -52,7 +57,7 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
         blocks_ = end;
         continue;
       }
-      if (settings_.mc()) report_.mc = sim::estimates_from(job_.program, tallies_);
+      if (mc_[current_]) report_.mc = sim::estimates_from(job_.program, tallies_);
       reports_.push_back(std::move(report_));
       if (++current_ < source_->size()) start_situation();
     }
@@ -63,13 +68,13 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
 }
 
 double OddsStepper::trials_done() const {
-  return static_cast<double>(reports_.size()) * static_cast<double>(settings_.mc() ? settings_.trials : 0) +
+  const auto mc_done = std::count(mc_.begin(), mc_.begin() + static_cast<std::ptrdiff_t>(reports_.size()), 1);
+  return static_cast<double>(mc_done) * static_cast<double>(settings_.trials) +
          static_cast<double>(current_ < (source_ ? source_->size() : 0) ? tallies_.trials : 0);
 }
 
 double OddsStepper::trials_planned() const {
-  return static_cast<double>(source_ ? source_->size() : 0) *
-         static_cast<double>(settings_.mc() ? settings_.trials : 0);
+  return static_cast<double>(std::count(mc_.begin(), mc_.end(), 1)) * static_cast<double>(settings_.trials);
 }
 
 std::string OddsStepper::json() const {
@@ -84,7 +89,12 @@ std::string OddsStepper::json() const {
       r.mc->interrupted = true;
       reports.push_back(std::move(r));
     }
-    report::Provenance prov = provenance_of(*source_, settings_);
+    RunStatus status;
+    for (const report::SituationReport& r : reports) {
+      status.exact_runs += r.exact ? 1 : 0;
+      status.mc_runs += r.mc ? 1 : 0;
+    }
+    report::Provenance prov = provenance_of(*source_, settings_, status);
     prov.interrupted = !finished;
     return report::format_odds(reports, prov, options_.format);
   } catch (const std::exception& e) {

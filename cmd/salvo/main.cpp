@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
   std::string trials, precision;
   CLI::App* odds = app.add_subcommand("odds", "Odds tables for situation files");
   odds->add_option("FILE", odds_flags.files, "Situation files (TOML)")->required();
-  odds->add_option("--method", odds_flags.method, "exact, mc or both (default exact)")->option_text("METHOD");
+  odds->add_option("--method", odds_flags.method,
+                   "auto, exact, mc or both (default auto: exact up to 2,000,000 states, else mc)")
+      ->option_text("METHOD");
   odds->add_option("--trials", trials,
                    "Monte Carlo trials, 1..10^12 (default 1000000; with "
                    "--precision: the cap)")
@@ -91,7 +93,10 @@ int main(int argc, char** argv) {
                    "Probability to rank by (default: p_kill, or p_broken_or_worse for infantry fire)")
       ->option_text("Q");
   CLI::App* chart = app.add_subcommand("chart", "Odds charts (PNG and SVG) through scripts/chart.py");
-  chart->add_option("KIND", chart_flags.kind, "range, heatmap, outcomes or hits")->required();
+  chart
+      ->add_option("KIND", chart_flags.kind,
+                   "range, heatmap, outcomes, hits or turns (a fight: who wins by each game turn)")
+      ->required();
   chart->add_option("FILE", chart_flags.run.files, "Situation files (TOML)")->required();
   chart->add_option("--out", chart_flags.out, "Write PATH.png and PATH.svg")->option_text("PATH")->required();
   chart->add_option("--x", chart_flags.x, "Sweep key on the x axis (range, heatmap)")->option_text("KEY");

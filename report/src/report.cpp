@@ -42,6 +42,8 @@ std::string_view method_choice_name(MethodChoice m) {
       return "mc";
     case MethodChoice::kBoth:
       return "both";
+    case MethodChoice::kAuto:
+      return "auto";
   }
   return "?";
 }
@@ -50,6 +52,7 @@ std::optional<MethodChoice> parse_method_choice(std::string_view s) {
   if (s == "exact") return MethodChoice::kExact;
   if (s == "mc") return MethodChoice::kMonteCarlo;
   if (s == "both") return MethodChoice::kBoth;
+  if (s == "auto") return MethodChoice::kAuto;
   return std::nullopt;
 }
 
@@ -235,17 +238,6 @@ std::vector<MethodRow> method_rows(const SituationReport& r) {
   if (r.exact) rows.push_back({&r, &*r.exact, "exact"});
   if (r.mc) rows.push_back({&r, &*r.mc, "mc"});
   return rows;
-}
-
-std::string with_commas(std::uint64_t v) {
-  std::string digits = std::to_string(v);
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 // Every number a table could show, checked before any formatting: a NaN or an infinity is a
@@ -539,10 +531,15 @@ int count_disagreements(const SituationReport& r) {
 }
 
 std::string method_line(const SituationReport* single, const Provenance& prov) {
+  const std::string limit = with_commas(prov.max_exact_states);
   std::string mc;
   if (prov.method != MethodChoice::kExact) {
     const std::uint64_t n = single && single->mc ? single->mc->trials : prov.trials;
-    mc = fmt::format("Monte Carlo, seed {}, {} trial{}{}, {}, 95% intervals", prov.seed, with_commas(n),
+    // --method auto ran Monte Carlo for every situation: say why
+    const std::string why = prov.auto_method && prov.method == MethodChoice::kMonteCarlo
+                                ? fmt::format(" (auto: more states than the {} the exact engine solves)", limit)
+                                : "";
+    mc = fmt::format("Monte Carlo{}, seed {}, {} trial{}{}, {}, 95% intervals", why, prov.seed, with_commas(n),
                      n == 1 ? "" : "s", prov.precision ? fmt::format(" (to ±{})", *prov.precision) : "",
                      workers_text(prov));
   }
@@ -553,6 +550,8 @@ std::string method_line(const SituationReport* single, const Provenance& prov) {
       return mc;
     case MethodChoice::kBoth:
       return "exact and " + mc;
+    case MethodChoice::kAuto:
+      return fmt::format("auto: exact up to {} states, else {}", limit, mc);
   }
   return "";
 }
@@ -745,6 +744,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
   const auto& keys = sum.keys;
   const bool show_name = files.size() > 1 || keys.empty();
   const bool both = prov.method == MethodChoice::kBoth;
+  const bool per_row = both || prov.method == MethodChoice::kAuto;  // a method column
   const auto cols = key_columns(sum, prov.hints);
 
   std::string head = fmt::format("{} situations", sum.count);
@@ -774,7 +774,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
     t.align.push_back(Align::kRight);
     title.push_back(printable(k));
   }
-  if (both) {
+  if (per_row) {
     t.align.push_back(Align::kLeft);
     title.push_back("method");
   }
@@ -803,7 +803,7 @@ void write_text_compact(const ReportSource& reports, const Summary& sum, const P
       std::vector<std::string> line;
       if (show_name) line.push_back(printable(r.name));
       for (const auto& k : keys) line.push_back(printable(sweep_value(r, k)));
-      if (both) line.emplace_back(row.method);
+      if (per_row) line.emplace_back(row.method);
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? res->run : res->first, c.q);
         std::string cell = !e ? "-" : c.q.is_probability() ? pct(e->value) : fmt::format("{:.3f}", e->value);
@@ -888,6 +888,7 @@ std::string md_cell(const std::optional<Estimate>& e, bool mc, bool probability)
 void write_md(const ReportSource& reports, const Summary& sum, const Provenance& prov, const Out& out) {
   const auto& keys = sum.keys;
   const bool both = prov.method == MethodChoice::kBoth;
+  const bool per_row = both || prov.method == MethodChoice::kAuto;  // a method column
   const bool interrupted = sum.interrupted(prov);
   const auto cols = key_columns(sum, prov.hints);
 
@@ -897,7 +898,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
     header.push_back(md_escape(k));
     numeric.push_back(true);
   }
-  if (both) {
+  if (per_row) {
     header.push_back("method");
     numeric.push_back(false);
   }
@@ -928,7 +929,7 @@ void write_md(const ReportSource& reports, const Summary& sum, const Provenance&
       const bool mc = row.method == "mc";
       std::vector<std::string> cells{md_escape(r.name)};
       for (const auto& k : keys) cells.push_back(md_escape(sweep_value(r, k)));
-      if (both) cells.emplace_back(row.method);
+      if (per_row) cells.emplace_back(row.method);
       for (const auto& c : cols) {
         const auto e = lookup(r.names, c.phase ? row.result->run : row.result->first, c.q);
         no_interval = no_interval || (mc && e && !has_interval(*e));

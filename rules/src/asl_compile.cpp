@@ -316,7 +316,8 @@ class Compiler {
     Key next = k;
     next.special_out = k.special_out || dep == Depletion::kRunsOut || dep == Depletion::kNotAvailable;
     next.low_ammo = k.low_ammo || bd == Breakdown::kLowAmmo;
-    const bool kill = fired && destroys_target(outcome);  // burn, eliminated, #KIA (A7.301)
+    // burn, eliminated, #KIA (A7.301); carried on (a duel, a fight), a Gun whose crew a K eliminates
+    const bool kill = fired && (destroys_target(outcome) || (tracks() && unmans_gun(s_.target, outcome)));
     next.wreck = k.wreck || (kill && !tracks());
     if (fired && s_.target.concealed && (k.revealed || hit.hit)) {  // C6.57: a hit removes the concealment
       next.revealed = true;
@@ -343,7 +344,7 @@ class Compiler {
       const int built =
           next.acq_shots >= 0 ? (next.revealed ? next.acq_shots : 0) : k.shots + (fired ? 1 : 0);  // C6.57
       next.acq = next.gun != Gun_::kOk || !keeps ? 0 : std::min(2, base + built);
-      if (phase_) return exit(leaf, next, kill);
+      if (phase_) return exit(leaf, next, kill, reason == kEndShotCap && kept_rof);
       return turn_over(leaf, next);
     };
     if (!fired) {
@@ -386,11 +387,13 @@ class Compiler {
 
   // ---- A fight's phase (phase::compile) ----
 
-  // The phase is over in the state `k` (`kill`: the target destroyed): the exit that says what
-  // the firer and the target carry on, as end_reason.
-  Link exit(Leaf leaf, const Key& k, bool kill) {
+  // The phase is over in the state `k` (`kill`: the target destroyed; `rof_kept`: stopped at
+  // fire.max_shots with the Multiple ROF kept): the exit that says what the firer and the target
+  // carry on, as end_reason.
+  Link exit(Leaf leaf, const Key& k, bool kill, bool rof_kept) {
     phase::Exit e;
     e.firer = {true, k.acq, k.special_out, k.low_ammo, k.gun};
+    e.rof_kept = rof_kept;
     if (kill)
       e.target.destroyed = true;
     else
@@ -714,7 +717,7 @@ std::optional<RulesError> check_duel(const Situation& s) {
                "expected an R# of 1 to 5 (a dr of 6 always eliminates, A9.72), got " + std::to_string(*s.firer.repair));
   if (fire.turns == 1) return std::nullopt;
   if (s.movement) return err("fire.turns", "a movement roll is a single roll: fire.turns needs a fire situation");
-  if (s.target.type != TargetType::kVehicle)
+  if (s.target.type != TargetType::kVehicle && !s.target.gun)  // a Gun (C11): its crew does not rally here
     return err("fire.turns",
                "a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model "
                "rallying Personnel");

@@ -20,10 +20,12 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
-#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
+#include "salvo/core/hash.h"
+#include "salvo/core/text.h"
 #include "salvo/rules/asl_shot.h"
 
 namespace salvo::asl {
@@ -38,7 +40,37 @@ struct UnitState {
   bool fired_before = false;
   int acq = 0;          // Acquisition of acq_target
   int acq_target = -1;  // unit index; -1 none
+  // This Player Turn: it fired (C2.24: once a Player Turn), and its last phase stopped at
+  // fire.max_shots with its Multiple ROF kept (it may fire again)
+  bool fired_pt = false;
+  bool rof_left = false;
 };
+
+// A unit's state in 16 bits, and back.
+std::uint32_t pack(const UnitState& u) {
+  return std::uint32_t{u.self.destroyed} | static_cast<std::uint32_t>(u.self.shock) << 1 |
+         std::uint32_t{u.self.immobilized} << 3 | std::uint32_t{u.self.revealed} << 4 |
+         std::uint32_t{u.special_out} << 5 | std::uint32_t{u.low_ammo} << 6 | std::uint32_t{u.fired_before} << 7 |
+         static_cast<std::uint32_t>(u.gun) << 8 | static_cast<std::uint32_t>(u.acq) << 10 |
+         static_cast<std::uint32_t>(u.acq_target + 1) << 12 | std::uint32_t{u.fired_pt} << 16 |
+         std::uint32_t{u.rof_left} << 17;
+}
+UnitState unpack(std::uint32_t w) {
+  UnitState u;
+  u.self.destroyed = (w & 1u) != 0;
+  u.self.shock = static_cast<phase::Shock>(w >> 1 & 3u);
+  u.self.immobilized = (w >> 3 & 1u) != 0;
+  u.self.revealed = (w >> 4 & 1u) != 0;
+  u.special_out = (w >> 5 & 1u) != 0;
+  u.low_ammo = (w >> 6 & 1u) != 0;
+  u.fired_before = (w >> 7 & 1u) != 0;
+  u.gun = static_cast<phase::Gun>(w >> 8 & 3u);
+  u.acq = static_cast<int>(w >> 10 & 3u);
+  u.acq_target = static_cast<int>(w >> 12 & 15u) - 1;
+  u.fired_pt = (w >> 16 & 1u) != 0;
+  u.rof_left = (w >> 17 & 1u) != 0;
+  return u;
+}
 
 // Where the game turn stands: step `step` of the sequence in turn `turn`; inside a Rally Phase
 // `sub` 0 is the repair pass and 1 the recovery pass; `unit` the unit next considered.
@@ -50,20 +82,45 @@ struct Cursor {
 };
 
 struct Joint {
-  std::vector<UnitState> units;
+  std::array<UnitState, kMaxFightUnits> units{};
   Cursor at;
 };
 
+// Per step of the game turn and side: does that side own a fire phase after it in the same
+// Player Turn (before the next Rally Phase or the game turn's end)? (exclusive of the step)
+using FiresAgain = std::vector<std::array<bool, 2>>;
+FiresAgain fires_again(const std::vector<FightStep>& sequence) {
+  FiresAgain out(sequence.size(), {false, false});
+  std::array<bool, 2> later{false, false};
+  for (std::size_t k = sequence.size(); k-- > 0;) {
+    out[k] = later;
+    if (sequence[k] == FightStep::kRally) later = {false, false};
+    if (sequence[k] == FightStep::kFireA) later[0] = true;
+    if (sequence[k] == FightStep::kFireB) later[1] = true;
+  }
+  return out;
+}
+
 // What no later roll or result can tell apart is made equal, so that such states are one:
 // a destroyed unit carries nothing; a unit out of action for good keeps no Acquisition, nor
-// does one whose acquired target is destroyed.
-void canonical(Joint& j) {
-  for (UnitState& u : j.units) {
+// does one whose acquired target is destroyed; a unit whose side fires no more this Player Turn
+// forgets that it fired in it.
+void canonical(Joint& j, const Fight& f, const FiresAgain& again) {
+  for (std::size_t i = 0; i < f.units.size(); ++i) {
+    UnitState& u = j.units[i];
     if (u.self.destroyed) {
       u = UnitState{};
       u.self.destroyed = true;
       continue;
     }
+    // Whether it fired this Player Turn matters while its side has a fire phase to come in it: a
+    // later step, or this one if the unit's turn in it has not come (a unit after the cursor).
+    const auto step = static_cast<std::size_t>(j.at.step);
+    const auto side = static_cast<std::size_t>(f.units[i].side);
+    const bool this_step = step < f.sequence.size() &&
+                           f.sequence[step] == (side == 0 ? FightStep::kFireA : FightStep::kFireB) &&
+                           static_cast<int>(i) > j.at.unit;
+    if (step >= again.size() || !(again[step][side] || this_step)) u.fired_pt = u.rof_left = false;
     if (u.gun == phase::Gun::kDisabled ||
         (u.acq_target >= 0 && j.units[static_cast<std::size_t>(u.acq_target)].self.destroyed)) {
       u.acq = 0;
@@ -72,59 +129,121 @@ void canonical(Joint& j) {
   }
 }
 
-// A byte string identifying a joint state and, inside a unit's fire phase, its phase state.
-std::string key_of(const Joint& j, int phase_state) {
-  std::string k;
-  k.reserve(8 + 8 * j.units.size());
-  for (const int v : {j.at.turn, j.at.step, j.at.sub, j.at.unit}) k.push_back(static_cast<char>(v + 1));
-  const auto ps = static_cast<std::uint32_t>(phase_state + 1);  // a phase may have thousands of states
-  for (int shift = 0; shift < 32; shift += 8) k.push_back(static_cast<char>((ps >> shift) & 0xffu));
-  for (const UnitState& u : j.units) {
-    const int bits = int{u.self.destroyed} | static_cast<int>(u.self.shock) << 1 | int{u.self.immobilized} << 3 |
-                     int{u.self.revealed} << 4 | int{u.special_out} << 5 | int{u.low_ammo} << 6 |
-                     int{u.fired_before} << 7;
-    k.push_back(static_cast<char>(bits));
-    k.push_back(static_cast<char>(static_cast<int>(u.gun) | u.acq << 2));
-    k.push_back(static_cast<char>(u.acq_target + 1));
-  }
-  return k;
-}
-
 bool side_out(const Fight& f, const Joint& j, int side) {
   for (std::size_t i = 0; i < f.units.size(); ++i)
     if (f.units[i].side == side && !j.units[i].self.destroyed) return false;
   return true;
 }
 
+// The fight's states by their keys, each key a few 32-bit words (the cursor, the phase and the
+// units' states, packed): keys in one array, found through an open-addressing table.
+class StateIndex {
+ public:
+  explicit StateIndex(std::size_t words) : words_(words), slots_(1024, 0) {}
+  std::size_t size() const { return keys_.size() / words_; }
+  std::size_t words() const { return words_; }
+  const std::uint32_t* key(std::size_t id) const { return keys_.data() + id * words_; }
+  // The state with this key; if there is none, add it as the next id (`fresh` set).
+  std::int32_t find(const std::uint32_t* key, bool& fresh) {
+    if (2 * (size() + 1) > slots_.size()) grow();
+    const std::uint64_t h = hash(key);
+    fresh = false;
+    for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
+      const std::uint64_t s = slots_[at];
+      if (s == 0) {
+        fresh = true;
+        const auto id = static_cast<std::uint32_t>(size());
+        slots_[at] = (h & ~std::uint64_t{0xffffffff}) | (std::uint64_t{id} + 1);
+        keys_.insert(keys_.end(), key, key + words_);
+        return static_cast<std::int32_t>(id);
+      }
+      const auto id = static_cast<std::uint32_t>(s) - 1;
+      if ((s ^ h) >> 32 == 0 && std::equal(key, key + words_, this->key(id))) return static_cast<std::int32_t>(id);
+    }
+  }
+
+ private:
+  std::uint64_t hash(const std::uint32_t* key) const {
+    std::uint64_t h = kFnvOffset;
+    for (std::size_t w = 0; w < words_; ++w) h = fnv_word(h, key[w]);
+    return h ^ (h >> 29);
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(2 * slots_.size(), 0);
+    old.swap(slots_);
+    for (const std::uint64_t s : old) {
+      if (s == 0) continue;
+      const std::uint64_t h = hash(key(static_cast<std::uint32_t>(s) - 1));
+      std::size_t at = h & (slots_.size() - 1);
+      while (slots_[at] != 0) at = (at + 1) & (slots_.size() - 1);
+      slots_[at] = s;
+    }
+  }
+
+  std::size_t words_;
+  std::vector<std::uint32_t> keys_;
+  std::vector<std::uint64_t> slots_;  // the key's hash (high half) | id + 1; 0 empty
+};
+
 class FightCompiler {
  public:
-  FightCompiler(const Fight& f, std::size_t max_states) : f_(f), n_(f.units.size()), max_states_(max_states) {
+  FightCompiler(const Fight& f, std::size_t max_states)
+      : f_(f), n_(f.units.size()), max_states_(max_states), index_(n_ + kKeyHead), again_(fires_again(f.sequence)) {
     for (std::size_t a = 0; a < n_; ++a)
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
+    // A unit's ammunition for each (special out, Low Ammo): any enemy's situation gives its own.
+    ammo_.assign(n_, {});
+    for (std::size_t a = 0; a < n_; ++a)
+      for (std::size_t b = 0; b < n_; ++b) {
+        if (f.units[a].side == f.units[b].side) continue;
+        for (int k = 0; k < 4; ++k) {
+          ShotContext c;
+          c.special_out = (k & 1) != 0;
+          c.low_ammo_marked = (k & 2) != 0;
+          ammo_[a][static_cast<std::size_t>(k)] = shot_ammo(situation(a, b), c) != Ammo::kNone;
+        }
+        break;
+      }
   }
 
   RollProgram run() {
     name_program();
     Joint start;
-    start.units.resize(n_);
     for (std::size_t i = 0; i < n_; ++i) start.units[i].low_ammo = f_.units[i].firer.low_ammo_marked;
     // The first state: where a leaf from the start would lead.
     const Link first = advance(Leaf{}, start);
     const std::int32_t initial = b_.program().leaves[static_cast<std::size_t>(first.index())].next_state;
     if (initial < 0) throw RulesError("unit", "no unit of the fight can fire: nothing to roll");
     b_.program().initial_state = initial;
-    for (std::size_t next = 0; next < pending_.size(); ++next) build(next);
-    RollProgram p = b_.take();
-    return p;
+    for (std::size_t next = 0; next < index_.size(); ++next) build(next);
+    return b_.take();
   }
 
  private:
-  struct Pending {
-    Joint joint;
-    int phase_state = -1;  // >= 0: a unit's fire phase (the unit at joint.at.unit)
-    std::shared_ptr<const phase::Program> phase;
-    int target = -1;
+  // A state's key: the cursor, the phase state + 1 (0: none), the phase + 1 (0: none), then a
+  // word per unit.
+  static constexpr std::size_t kKeyHead = 3;
+
+  // One leaf of a shared phase DAG, as the fight sees it: the shots fired, whether the target
+  // was immobilized, and where the phase goes (its next state, or an exit).
+  struct Slot {
+    int shots = 0;
+    bool immobilized = false;
+    std::int32_t next = -1;  // phase state; -1: the phase ends in `exit`
+    std::int32_t exit = -1;
+    friend bool operator==(const Slot&, const Slot&) = default;
+  };
+  // A phase state's DAG, copied once into the fight's program: its leaf links are slots.
+  struct SharedDag {
+    Link root;
+    std::vector<Slot> slots;
+  };
+  // A unit's fire phase at one target from one start, compiled once.
+  struct Phase {
+    std::size_t shooter = 0, target = 0;
+    phase::Program program;
+    std::vector<std::int32_t> dag;  // per phase state: its SharedDag, -1 not yet copied
   };
 
   int turns() const { return f_.turns; }
@@ -144,17 +263,13 @@ class FightCompiler {
   const Situation& situation(std::size_t a, std::size_t b) const { return situations_[a * n_ + b]; }
 
   bool has_ammo(std::size_t i, const UnitState& u) const {
-    ShotContext c;
-    c.special_out = u.special_out;
-    c.low_ammo_marked = u.low_ammo;
-    // Any enemy's situation gives the same ammunition: the firer's.
-    for (std::size_t b = 0; b < n_; ++b)
-      if (f_.units[b].side != f_.units[i].side) return shot_ammo(situation(i, b), c) != Ammo::kNone;
-    return false;
+    return ammo_[i][static_cast<std::size_t>(int{u.special_out} | int{u.low_ammo} << 1)];
   }
   bool able(std::size_t i, const UnitState& u) const {
     return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kOk && has_ammo(i, u);
   }
+  // Fires in its side's phase: able, and not yet this Player Turn unless it kept its ROF (C2.24).
+  bool fires(std::size_t i, const UnitState& u) const { return able(i, u) && (!u.fired_pt || u.rof_left); }
   bool can_repair(std::size_t i, const UnitState& u) const {
     return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kMalfunctioned &&
            repairable(f_.units[i].firer) && has_ammo(i, u);
@@ -177,16 +292,60 @@ class FightCompiler {
     return fallback;
   }
 
-  std::shared_ptr<const phase::Program> phase_program(std::size_t a, std::size_t b, const phase::Start& s) {
-    std::string k{static_cast<char>(a), static_cast<char>(b),
-                  static_cast<char>(int{s.firer.fired_before} | s.firer.acquisition << 1 |
-                                    int{s.firer.special_out} << 3 | int{s.firer.low_ammo} << 4),
-                  static_cast<char>(static_cast<int>(s.target.shock) | int{s.target.immobilized} << 2 |
-                                    int{s.target.revealed} << 3)};
-    auto it = phases_.find(k);
-    if (it == phases_.end())
-      it = phases_.emplace(k, std::make_shared<const phase::Program>(phase::compile(situation(a, b), s))).first;
+  // The phase of unit a firing at unit b from `s`, compiled on first use: its index.
+  std::uint32_t phase_of(std::size_t a, std::size_t b, const phase::Start& s) {
+    const std::uint32_t k = static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 3 |
+                            static_cast<std::uint32_t>(int{s.firer.fired_before} | s.firer.acquisition << 1 |
+                                                       int{s.firer.special_out} << 3 | int{s.firer.low_ammo} << 4)
+                                << 6 |
+                            static_cast<std::uint32_t>(static_cast<int>(s.target.shock) |
+                                                       int{s.target.immobilized} << 2 | int{s.target.revealed} << 3)
+                                << 11;
+    const auto [it, fresh] = phase_ids_.emplace(k, static_cast<std::uint32_t>(phases_.size()));
+    if (fresh) {
+      Phase p{a, b, phase::compile(situation(a, b), s), {}};
+      p.dag.assign(p.program.program.num_states(), -1);
+      phases_.push_back(std::move(p));
+    }
     return it->second;
+  }
+
+  // The shared DAG of phase state `ps` of phase `pi`: its index in dags_.
+  std::size_t shared_dag(std::uint32_t pi, std::int32_t ps) {
+    if (const std::int32_t d = phases_[pi].dag[static_cast<std::size_t>(ps)]; d >= 0)
+      return static_cast<std::size_t>(d);
+    const Phase& phase = phases_[pi];
+    const RollProgram& ph = phase.program.program;
+    SharedDag out;
+    std::unordered_map<std::int32_t, Link> copied;  // phase node -> fight node
+    const auto slot_of = [&](const Leaf& from) {
+      Slot s;
+      s.shots = from.counts[kCounterShots];
+      s.immobilized = (from.flags & (FlagMask{1} << kFlagImmobilized)) != 0;
+      if (from.next_state >= 0)
+        s.next = from.next_state;
+      else
+        s.exit = from.end_reason;
+      auto it = std::find(out.slots.begin(), out.slots.end(), s);
+      if (it == out.slots.end()) it = out.slots.insert(out.slots.end(), s);
+      return Link::leaf(static_cast<std::int32_t>(it - out.slots.begin()));
+    };
+    const auto copy = [&](auto&& self, Link l) -> Link {
+      if (l.is_leaf()) return slot_of(ph.leaves[static_cast<std::size_t>(l.index())]);
+      if (auto it = copied.find(l.index()); it != copied.end()) return it->second;
+      const auto n = static_cast<std::uint32_t>(l.index());
+      const DieKind die = ph.nodes[n].die;
+      std::array<Link, 36> links;
+      for (int face = 0; face < faces(die); ++face)
+        links[static_cast<std::size_t>(face)] = self(self, ph.link(n, face));
+      const Link node = b_.node(die, std::span<const Link>(links.data(), static_cast<std::size_t>(faces(die))));
+      copied.emplace(l.index(), node);
+      return node;
+    };
+    out.root = copy(copy, Link::node(static_cast<std::int32_t>(ph.state_root[static_cast<std::size_t>(ps)])));
+    phases_[pi].dag[static_cast<std::size_t>(ps)] = static_cast<std::int32_t>(dags_.size());
+    dags_.push_back(std::move(out));
+    return dags_.size() - 1;
   }
 
   // The run ends after `leaf`'s step: the fight's result.
@@ -203,30 +362,37 @@ class FightCompiler {
     return b_.leaf(leaf);
   }
 
-  std::int32_t state_of(Joint j, int phase_state, std::shared_ptr<const phase::Program> ph, int target) {
-    canonical(j);
-    const std::string k = key_of(j, phase_state);
-    auto it = ids_.find(k);
-    if (it != ids_.end()) return it->second;
-    if (pending_.size() >= max_states_)
-      throw RulesError("fight.turns", "the fight has more than " + std::to_string(max_states_) +
-                                          " states, more than salvo solves: fewer turns or units");
-    const std::int32_t id = b_.reserve_state(label(j, phase_state, target));
-    ids_.emplace(k, id);
-    pending_.push_back({j, phase_state, std::move(ph), target});
+  // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase),
+  // reserved on first sight.
+  std::int32_t state_of(Joint j, std::int32_t ps, std::int32_t phase) {
+    canonical(j, f_, again_);
+    std::array<std::uint32_t, kKeyHead + kMaxFightUnits> key{};
+    key[0] = static_cast<std::uint32_t>(j.at.turn | j.at.step << 5 | j.at.sub << 10 | j.at.unit << 11);
+    key[1] = static_cast<std::uint32_t>(ps + 1);
+    key[2] = static_cast<std::uint32_t>(phase + 1);
+    for (std::size_t i = 0; i < n_; ++i) key[kKeyHead + i] = pack(j.units[i]);
+    bool fresh = false;
+    const std::int32_t id = index_.find(key.data(), fresh);
+    if (!fresh) return id;
+    if (index_.size() > max_states_)
+      throw RulesError("fight.turns", "the fight has more than " + with_commas(max_states_) +
+                                          " states, more than salvo builds: fewer turns or units");
+    if (b_.reserve_state() != id) throw std::logic_error("asl: fight states out of step");
     return id;
   }
 
-  std::string label(const Joint& j, int phase_state, int target) const {
-    std::string l = "turn " + std::to_string(j.at.turn) + ", ";
-    const FightStep step = f_.sequence[static_cast<std::size_t>(j.at.step)];
-    const std::string& unit = f_.units[static_cast<std::size_t>(j.at.unit)].name;
-    if (step == FightStep::kRally)
-      l += "Rally Phase: " + unit + (j.at.sub == 0 ? " repair" : " recovery");
-    else
-      l += unit + " fires at " + f_.units[static_cast<std::size_t>(target)].name + " (phase state " +
-           std::to_string(phase_state) + ")";
-    return l;
+  // The joint state of state `id`, its phase state and its phase (-1: none).
+  Joint decode(std::size_t id, std::int32_t& ps, std::int32_t& phase) const {
+    const std::uint32_t* key = index_.key(id);
+    Joint j;
+    j.at.turn = static_cast<int>(key[0] & 31u);
+    j.at.step = static_cast<int>(key[0] >> 5 & 31u);
+    j.at.sub = static_cast<int>(key[0] >> 10 & 1u);
+    j.at.unit = static_cast<int>(key[0] >> 11 & 15u);
+    ps = static_cast<std::int32_t>(key[1]) - 1;
+    phase = static_cast<std::int32_t>(key[2]) - 1;
+    for (std::size_t i = 0; i < n_; ++i) j.units[i] = unpack(key[kKeyHead + i]);
+    return j;
   }
 
   // The fight goes on from `j` after the step that ends in `leaf`: to the next roll, or the end.
@@ -240,6 +406,7 @@ class FightCompiler {
         if (j.at.turn == 1) leaf.closes_window = true;  // the first window: the first game turn
         ++leaf.counts[fight::kGameTurns];               // game turns played, counted as each ends
         j.at = Cursor{j.at.turn + 1, 0, 0, 0};
+        new_player_turn(j);
         continue;
       }
       const FightStep step = f_.sequence[static_cast<std::size_t>(j.at.step)];
@@ -249,6 +416,9 @@ class FightCompiler {
           j.at.unit = 0;
         } else {
           j.at = Cursor{j.at.turn, j.at.step + 1, 0, 0};
+          if (j.at.step < static_cast<int>(f_.sequence.size()) &&
+              f_.sequence[static_cast<std::size_t>(j.at.step)] == FightStep::kRally)
+            new_player_turn(j);
         }
         continue;
       }
@@ -257,24 +427,28 @@ class FightCompiler {
       if (step == FightStep::kRally) {
         const bool rolls = j.at.sub == 0 ? can_repair(i, u) : !u.self.destroyed && u.self.shock != phase::Shock::kNone;
         if (rolls) {
-          leaf.next_state = state_of(j, -1, nullptr, -1);
+          leaf.next_state = state_of(j, -1, -1);
           return b_.leaf(leaf);
         }
-      } else if (f_.units[i].side == (step == FightStep::kFireA ? 0 : 1) && able(i, u)) {
+      } else if (f_.units[i].side == (step == FightStep::kFireA ? 0 : 1) && fires(i, u)) {
         const int t = target_of(j, i);
         if (t >= 0) {
           const UnitState& v = j.units[static_cast<std::size_t>(t)];
           phase::Start s;
           s.firer = {u.fired_before, u.acq_target == t ? u.acq : 0, u.special_out, u.low_ammo, phase::Gun::kOk};
           s.target = v.self;
-          auto ph = phase_program(i, static_cast<std::size_t>(t), s);
-          const int initial = ph->program.initial_state;
-          leaf.next_state = state_of(j, initial, std::move(ph), t);
+          const std::uint32_t pi = phase_of(i, static_cast<std::size_t>(t), s);
+          leaf.next_state = state_of(j, phases_[pi].program.program.initial_state, static_cast<std::int32_t>(pi));
           return b_.leaf(leaf);
         }
       }
       ++j.at.unit;
     }
+  }
+
+  // A Rally Phase or a game turn begins a Player Turn: no unit has fired in it.
+  void new_player_turn(Joint& j) const {
+    for (std::size_t i = 0; i < n_; ++i) j.units[i].fired_pt = j.units[i].rof_left = false;
   }
 
   // What happened to the units in a step from `before` to `after`, as their flags (each seen at
@@ -294,6 +468,8 @@ class FightCompiler {
   static Joint after_phase(Joint j, std::size_t shooter, std::size_t target, const phase::Exit& e) {
     UnitState& u = j.units[shooter];
     u.fired_before = true;
+    u.fired_pt = true;
+    u.rof_left = e.rof_kept;
     u.gun = e.firer.gun;
     u.special_out = e.firer.special_out;
     u.low_ammo = e.firer.low_ammo;
@@ -305,54 +481,46 @@ class FightCompiler {
     return j;
   }
 
-  void build(std::size_t index) {
-    const Pending p = pending_[index];  // a copy: pending_ grows while the state is built
-    const auto id = static_cast<std::int32_t>(index);
-    if (p.phase_state < 0) {
-      b_.set_state_root(id, rally(p.joint));
-      return;
-    }
-    const RollProgram& ph = p.phase->program;
-    const auto shooter = static_cast<std::size_t>(p.joint.at.unit);
-    const auto target = static_cast<std::size_t>(p.target);
-    std::unordered_map<std::uint32_t, Link> copied;
-    // Copy the phase state's DAG; its leaves lead to the phase's next state or, at an exit, on
-    // through the fight.
-    const auto copy = [&](auto&& self, Link l) -> Link {
-      if (l.is_leaf()) {
-        const Leaf& from = ph.leaves[static_cast<std::size_t>(l.index())];
+  // State `id`: its DAG (a phase state's, shared; or a Rally Phase roll) and its leaf table.
+  void build(std::size_t id) {
+    std::int32_t ps = -1, pi = -1;
+    const Joint j = decode(id, ps, pi);
+    leaves_.clear();
+    Link root;
+    if (ps < 0) {
+      root = rally(j);
+    } else {
+      const std::size_t d = shared_dag(static_cast<std::uint32_t>(pi), ps);
+      // (phases_ grows as the fight goes on: no reference into it is kept)
+      const std::size_t shooter = phases_[static_cast<std::size_t>(pi)].shooter;
+      const std::size_t target = phases_[static_cast<std::size_t>(pi)].target;
+      root = dags_[d].root;
+      // Each slot: the phase's next state, or on through the fight after its exit.
+      for (const Slot& s : dags_[d].slots) {
         Leaf leaf;
-        leaf.counts[fight::kShots] = from.counts[kCounterShots];
+        leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
         // Immobilized by this shot, even if a later shot of the phase destroys it.
-        if (from.flags & (FlagMask{1} << kFlagImmobilized))
-          leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
-        if (from.next_state >= 0) {
-          leaf.next_state = state_of(p.joint, from.next_state, p.phase, p.target);
-          return b_.leaf(leaf);
+        if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
+        if (s.next >= 0) {
+          leaf.next_state = state_of(j, s.next, pi);
+          leaves_.push_back(b_.leaf(leaf).index());
+          continue;
         }
-        const Joint next = after_phase(p.joint, shooter, target, p.phase->exits[from.end_reason]);
-        leaf.flags |= happened(p.joint, next);
-        return advance(leaf, next);
+        const Joint next = after_phase(
+            j, shooter, target, phases_[static_cast<std::size_t>(pi)].program.exits[static_cast<std::size_t>(s.exit)]);
+        leaf.flags |= happened(j, next);
+        leaves_.push_back(advance(leaf, next).index());
       }
-      const auto n = static_cast<std::uint32_t>(l.index());
-      if (auto it = copied.find(n); it != copied.end()) return it->second;
-      const DieKind die = ph.nodes[n].die;
-      std::array<Link, 36> links;
-      for (int face = 0; face < faces(die); ++face)
-        links[static_cast<std::size_t>(face)] = self(self, ph.link(n, face));
-      const Link out = b_.node(die, std::span<const Link>(links.data(), static_cast<std::size_t>(faces(die))));
-      copied.emplace(n, out);
-      return out;
-    };
-    b_.set_state_root(
-        id, copy(copy, Link::node(static_cast<std::int32_t>(ph.state_root[static_cast<std::size_t>(p.phase_state)]))));
+    }
+    b_.set_state_root(static_cast<std::int32_t>(id), root);
+    b_.set_state_leaves(static_cast<std::int32_t>(id), leaves_);
   }
 
-  // A Rally Phase roll of the unit at the cursor: repair (D3.7, A9.72) or recovery (C7.42).
+  // A Rally Phase roll of the unit at the cursor: repair (D3.7, A9.72) or recovery (C7.42). Its
+  // DAG is one dr, shared: slot r - 1 for the dr r.
   Link rally(const Joint& j) {
     const auto i = static_cast<std::size_t>(j.at.unit);
     const FightUnit& fu = f_.units[i];
-    std::array<Link, 6> dr;
     for (int r = 1; r <= 6; ++r) {
       Joint n = j;
       UnitState& u = n.units[i];
@@ -369,22 +537,48 @@ class FightCompiler {
       ++n.at.unit;
       Leaf leaf;
       leaf.flags = happened(j, n);
-      dr[static_cast<std::size_t>(r - 1)] = advance(leaf, n);
+      leaves_.push_back(advance(leaf, n).index());
     }
-    return b_.node(DieKind::kD6, dr);
+    if (!rally_dr_) {
+      std::array<Link, 6> dr;
+      for (int r = 0; r < 6; ++r) dr[static_cast<std::size_t>(r)] = Link::leaf(r);
+      rally_dr_ = b_.node(DieKind::kD6, dr);
+    }
+    return *rally_dr_;
   }
 
   const Fight& f_;
   std::size_t n_;
   std::size_t max_states_;
-  std::vector<Situation> situations_;  // [shooter * n + target]
+  std::vector<Situation> situations_;      // [shooter * n + target]
+  std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
   ProgramBuilder b_;
-  std::unordered_map<std::string, std::int32_t> ids_;
-  std::vector<Pending> pending_;
-  std::map<std::string, std::shared_ptr<const phase::Program>> phases_;
+  StateIndex index_;
+  std::unordered_map<std::uint32_t, std::uint32_t> phase_ids_;
+  std::vector<Phase> phases_;
+  std::vector<SharedDag> dags_;
+  std::vector<std::int32_t> leaves_;  // the leaf table of the state being built
+  std::optional<Link> rally_dr_;
+  FiresAgain again_;
 };
 
 }  // namespace
+
+namespace {
+// The range unit a lists for unit b, if any.
+std::optional<int> listed_range(const FightUnit& a, const FightUnit& b) {
+  for (const auto& [name, range] : a.ranges)
+    if (name == b.name) return range;
+  return std::nullopt;
+}
+}  // namespace
+
+int pair_range(const Fight& f, std::size_t a, std::size_t b) {
+  const FightUnit &u = f.units.at(a), &v = f.units.at(b);
+  if (const auto r = listed_range(u, v)) return *r;
+  if (const auto r = listed_range(v, u)) return *r;
+  return u.fire.range;
+}
 
 Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t target) {
   const FightUnit& a = f.units.at(shooter);
@@ -393,6 +587,7 @@ Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t targe
   s.name = a.name + " at " + b.name;
   s.firer = a.firer;
   s.fire = a.fire;
+  s.fire.range = pair_range(f, shooter, target);
   // One fire phase of several: checked as a duel's are (a vehicle target, a Gun's R#, Intensive
   // Fire under Conditional ROF only after the first phase), compiled one phase at a time.
   s.fire.turns = 2;
@@ -420,24 +615,62 @@ std::optional<RulesError> check(const Fight& f) {
     return RulesError("fight.sequence", "expected 1 to 24 steps in a game turn, at least one a side's fire phase");
   for (const FightUnit& u : f.units) {
     if (u.name == "auto") return RulesError("unit.auto.name", "\"auto\" is target = \"auto\": name the unit otherwise");
+    const std::string key = "unit." + u.name;
     const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
-    if (!u.firer.vehicle && std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end())
-      return RulesError("unit." + u.name + ".firer.vehicle",
-                        "a unit the enemy fires at is a vehicle: salvo does not model a Gun (its crew and shield, "
-                        "A9.72 elimination) as a fight's target yet");
+    const bool fired_on = std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end();
+    if (u.firer.vehicle) {
+      if (u.as_target.gun)
+        return RulesError(key + ".as_target.gun",
+                          "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)");
+      if (u.as_target.type != TargetType::kVehicle)
+        return RulesError(key + ".as_target.type",
+                          "a vehicle of a fight is fired on with the Vehicle Target Type (as_target.type = "
+                          "\"vehicle\"): salvo does not model Personnel as a fight's units");
+    } else if (fired_on) {  // a Gun the enemy fires at (C11)
+      if (!u.as_target.gun)
+        return RulesError(key + ".as_target.gun",
+                          "a Gun the enemy fires at is fired on as a Gun and its crew (C11): set as_target.gun = "
+                          "true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
+      if (u.firer.non_qualified)
+        return RulesError(key + ".firer.non_qualified",
+                          "a Gun of a fight is manned by its crew, which a K result's Casualty Reduction eliminates "
+                          "(C11.6, A7.302): salvo does not model a Gun manned by other Infantry as a fight's unit");
+    }
+    // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
+    if (u.fire.stop_on == StopOn::kNever)
+      return RulesError(key + ".fire.stop_on",
+                        "a fight's unit fires at its target until it is destroyed: fire.stop_on = \"never\" is for one "
+                        "fire phase of a situation file");
+    if (u.fire.deliberate_immobilization)
+      return RulesError(key + ".fire.deliberate_immobilization",
+                        "a fight's unit fires in phase after phase, and an immobilized target may not be attempted "
+                        "again (C5.71): Deliberate Immobilization is for one fire phase of a situation file");
+    if (!u.firer.vehicle && !u.firer.repair && repairable(u.firer))
+      return RulesError(key + ".firer.repair",
+                        "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)");
   }
+  // Ranges: listed to an enemy, and the same both ways; else one fire.range for the pair.
+  for (const FightUnit& u : f.units)
+    for (const auto& listed : u.ranges) {
+      const std::string& name = listed.first;  // (a structured binding: clang 14 does not capture one)
+      const int range = listed.second;
+      const std::string key = "unit." + u.name + ".range." + name;
+      const auto v = std::find_if(f.units.begin(), f.units.end(), [&](const FightUnit& x) { return x.name == name; });
+      if (v == f.units.end()) return RulesError(key, "no unit is named \"" + name + "\"");
+      if (v->side == u.side)
+        return RulesError(key, "\"" + name + "\" is on " + u.name + "'s own side: a range is to an enemy");
+      if (const auto back = listed_range(*v, u); back && *back != range)
+        return RulesError(key, u.name + " lists " + std::to_string(range) + " hexes to " + name + " and " + name + " " +
+                                   std::to_string(*back) + " to " + u.name + ": a range is the same both ways");
+    }
   for (const FightUnit& u : f.units)
     for (const FightUnit& v : f.units)
-      if (u.side == 0 && v.side == 1 && u.fire.range != v.fire.range)
+      if (u.side == 0 && v.side == 1 && !listed_range(u, v) && !listed_range(v, u) && u.fire.range != v.fire.range)
         return RulesError("unit." + v.name + ".fire.range",
                           v.name + " fires at " + std::to_string(v.fire.range) + " hexes and " + u.name + " at " +
                               std::to_string(u.fire.range) +
-                              ": a fight has one range between its sides (fire.range of every unit)");
-  for (const FightUnit& u : f.units)
-    if (u.as_target.type != TargetType::kVehicle)
-      return RulesError("unit." + u.name + ".as_target.type",
-                        "a unit of a fight is fired on as a vehicle (as_target.type = \"vehicle\"): salvo does not "
-                        "model Personnel or a Gun's crew as a fight's targets yet");
+                              ": units fire at each other at one range (fire.range of both, or range." + u.name +
+                              " of one)");
   for (std::size_t a = 0; a < f.units.size(); ++a) {
     const FightUnit& u = f.units[a];
     const std::string key = "unit." + u.name;
@@ -480,8 +713,10 @@ std::string explain(const Fight& f) {
       "a unit fires at the enemy it names while that one is not destroyed, else at the first enemy in file order "
       "still able to fight (not Shocked or UK, its gun not disabled, with ammunition), else at the first one not "
       "destroyed; a unit keeps its target through its fire phase",
-      "every unit fires stationary; one range between the sides (fire.range); its fire.phase applies to its Prep "
-      "Fire and its Defensive Fire alike",
+      "a unit's settings hold in every phase it fires or is fired on: its fire.phase serves its Prep Fire and its "
+      "Defensive Fire alike, and settings of movement (Bounding First Fire, Motion, a moving target) hold in each of "
+      "its phases, as in a duel over several turns; each pair of enemies at its range (range.ENEMY, else "
+      "fire.range), which the fight does not change",
       "Case A applies only in a unit's first fire phase (C5.12); Acquisition is kept of one target, lost on a "
       "malfunction or on firing at another target (C6.5)",
       "Rally Phase: a malfunctioned weapon whose crew is not Shocked rolls for repair (D3.7: dr 1 repairs, 6 "
@@ -492,14 +727,32 @@ std::string explain(const Fight& f) {
       "a side wins when every enemy unit is destroyed (burned, eliminated, or a UK that became a wreck)",
   };
   for (const char* r : kReadings) out += std::string("  note: ") + r + "\n";
+  if (std::any_of(f.units.begin(), f.units.end(), [](const FightUnit& u) { return u.as_target.gun; }))
+    out +=
+        "  note: a Gun (as_target.gun, C11) is fired on with the Infantry or Area Target Type; a CH, or a KIA on the "
+        "Final DR before the gunshield, eliminates it and its crew (C11.4, C11.6); a K malfunctions it and its crew's "
+        "Casualty Reduction eliminates the crew (A7.302; AP-type ammunition: the Gun too, C11.52): either way the Gun "
+        "is out of the fight, counted destroyed; reading: a Near Miss's PTC or MC on the crew is not rolled (the Gun "
+        "fights on), as a Possible Shock's NTC is not\n";
   for (const FightUnit& u : f.units)
     for (const std::string& n : u.unit_notes) out += "  " + u.name + ": " + n + "\n";
   for (std::size_t a = 0; a < f.units.size(); ++a)
     for (std::size_t b = 0; b < f.units.size(); ++b) {
       if (f.units[b].side == f.units[a].side) continue;
       out += "\n" + f.units[a].name + " (side " + (f.units[a].side == 0 ? "A" : "B") + ") at " + f.units[b].name +
-             " (its first fire phase is the duel's turn 1, its later ones turn 2):\n";
-      out += format_explanation(asl::compile(fight_situation(f, a, b)).explain);
+             " (its first fire phase is \"turn 1\" below, its later ones \"later turns\"):\n";
+      // The situation as one phase of a duel (fight_situation): its shots, and the notes of a
+      // single fire phase; the duel's own notes (its turns, its end) are the fight's readings above.
+      Explanation e = asl::compile(fight_situation(f, a, b)).explain;
+      Situation one = fight_situation(f, a, b);
+      one.fire.turns = 1;
+      try {
+        const std::vector<std::string> single = asl::compile(one).explain.notes;
+        std::erase_if(e.notes,
+                      [&](const std::string& n) { return std::find(single.begin(), single.end(), n) == single.end(); });
+      } catch (const RulesError&) {  // not a situation of one fire phase: keep every note
+      }
+      out += format_explanation(e);
     }
   return out;
 }

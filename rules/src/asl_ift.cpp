@@ -249,6 +249,8 @@ std::uint32_t ift_outcome_flags(Outcome o) {
 
 bool destroys_target(Outcome o) { return o == kOutcomeBurn || o == kOutcomeEliminated || o >= kOutcome1Kia; }
 
+bool unmans_gun(const Target& t, Outcome o) { return t.gun && o >= kOutcomeK1 && o <= kOutcomeK4; }
+
 bool build_ift_effects(const Situation& s, const ShotContext& ctx, ShotSpec& spec, ShotExplain& e) {
   const Firer& f = s.firer;
   const Target& t = s.target;

@@ -20,12 +20,16 @@ struct PhaseRun {
   EndReason end = kEndRofExhausted;
   ShotContext ctx;  // after the phase: spent special ammo, Low Ammo
   int fired = 0;
+  bool rof_kept = false;  // stopped at fire.max_shots with the Multiple ROF kept (C2.24)
 };
 
 // One fire phase from `ctx`, its steps appended to `steps`. `spec_of` builds (or recalls) the
 // spec of a shot.
+// `tracked`: the target carries on past the phase (a duel, a fight): a Gun left without its crew
+// is out for good (unmans_gun).
 template <class SpecOf>
-PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<StepRecord>& steps, SpecOf&& spec_of) {
+PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<StepRecord>& steps, bool tracked,
+                   SpecOf&& spec_of) {
   PhaseRun run;
   PhaseTrace trace;
   int fired_total = 0;
@@ -130,7 +134,7 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     }
 
     // Does the phase go on?
-    const bool killed = destroys_target(step.outcome);
+    const bool killed = destroys_target(step.outcome) || (tracked && unmans_gun(s.target, step.outcome));
     wreck = wreck || killed;
     if (killed && s.fire.stop_on != StopOn::kNever) return done(kEndTargetDestroyed);
     if (step.outcome >= kOutcomePossibleShock && s.fire.stop_on == StopOn::kEffect) return done(kEndTargetEffect);
@@ -139,7 +143,10 @@ PhaseRun run_phase(const Situation& s, ShotContext ctx, Dice& dice, std::vector<
     if (bd == Breakdown::kMalfunction || bd == Breakdown::kDisabled) return done(kEndMalfunction);
     if (ctx.follow_up) return done(kEndFollowUpDone);
     if (s.fire.max_shots && fired_total >= *s.fire.max_shots) {
-      if (!s.fire.follow_up || c > spec.rof) return done(kEndShotCap);
+      if (!s.fire.follow_up || c > spec.rof) {
+        run.rof_kept = spec.keeps_rof && c <= spec.rof;
+        return done(kEndShotCap);
+      }
       ctx.follow_up = true;  // D3.32: ROF kept through the MPh shots; once more in the AFPh
       ctx.shots_fired = fired_total;
       if (shot_ammo(s, ctx) == Ammo::kNone) return done(kEndOutOfAmmo);
@@ -167,7 +174,7 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice) {
   ctx.low_ammo_marked = s.firer.low_ammo_marked;
   if (tracks_concealment(s)) ctx.acquiring_shots = 0;
   ShotSpec spec;
-  trace.end = run_phase(s, ctx, dice, trace.steps, [&](const ShotContext& c) -> const ShotSpec& {
+  trace.end = run_phase(s, ctx, dice, trace.steps, false, [&](const ShotContext& c) -> const ShotSpec& {
                 return spec = build_shot(s, c, nullptr);
               }).end;
   return trace;
@@ -265,13 +272,13 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
       c.revealed = revealed;
       if (tracks_concealment(s_)) c.acquiring_shots = 0;
       const std::size_t first = trace.steps.size();
-      const PhaseRun r =
-          run_phase(s_, c, dice, trace.steps, [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
+      const PhaseRun r = run_phase(s_, c, dice, trace.steps, true,
+                                   [this](const ShotContext& x) -> const ShotSpec& { return spec(x); });
       bool wreck = false;
       for (std::size_t i = first; i < trace.steps.size(); ++i) {
         StepRecord& st = trace.steps[i];
         if (st.fired) {
-          if (destroys_target(st.outcome)) wreck = true;
+          if (destroys_target(st.outcome) || unmans_gun(s_.target, st.outcome)) wreck = true;
           if (st.outcome == kOutcomeShock) shock = 1;
           if (st.outcome == kOutcomeImmobilized) immobilized = true;
         }
@@ -303,8 +310,8 @@ DuelTrace DuelInterpreter::run(Dice& dice) {
 
 PhaseResult resolve_phase_from(const Situation& s, const ShotContext& ctx, Dice& dice, std::vector<StepRecord>& steps,
                                const std::function<const ShotSpec&(const ShotContext&)>& spec_of) {
-  const PhaseRun r = run_phase(s, ctx, dice, steps, spec_of);
-  return {r.end, r.ctx, r.fired};
+  const PhaseRun r = run_phase(s, ctx, dice, steps, true, spec_of);
+  return {r.end, r.ctx, r.fired, r.rof_kept};
 }
 
 }  // namespace salvo::asl

@@ -28,7 +28,17 @@ std::uint64_t leaf_hash(const Leaf& l) {
 
 void RollProgram::validate() const {
   if (state_root.empty()) fail("no states");
-  if (state_labels.size() != state_root.size()) fail("state_labels size differs from state_root");
+  if (!state_labels.empty() && state_labels.size() != state_root.size())
+    fail("state_labels size differs from state_root");
+  if (!state_leaf_begin.empty()) {
+    if (state_leaf_begin.size() != state_root.size() + 1) fail("state_leaf_begin size differs from state_root + 1");
+    if (state_leaf_begin.front() != 0 || state_leaf_begin.back() != state_leaves.size())
+      fail("state_leaf_begin does not span state_leaves");
+    for (std::size_t s = 0; s + 1 < state_leaf_begin.size(); ++s)
+      if (state_leaf_begin[s] > state_leaf_begin[s + 1]) fail("state_leaf_begin decreases");
+    for (std::int32_t l : state_leaves)
+      if (l < 0 || static_cast<std::size_t>(l) >= leaves.size()) fail("leaf table entry out of range");
+  }
   if (initial_state < 0 || static_cast<std::size_t>(initial_state) >= num_states()) fail("initial_state out of range");
   if (flag_names.size() > static_cast<std::size_t>(kMaxFlags)) fail("too many flags");
   if (counter_names.size() > static_cast<std::size_t>(kMaxCounters)) fail("too many counters");
@@ -39,7 +49,9 @@ void RollProgram::validate() const {
     for (int f = 0; f < faces(node.die); ++f) {
       Link l = link(static_cast<std::uint32_t>(n), f);
       if (l.is_leaf()) {
-        if (static_cast<std::size_t>(l.index()) >= leaves.size()) fail("leaf index out of range");
+        // A node under a state with a leaf table indexes that table (checked below).
+        if (state_leaf_begin.empty() && static_cast<std::size_t>(l.index()) >= leaves.size())
+          fail("leaf index out of range");
       } else {
         // Nodes are only ever linked to nodes created before them: the DAG is acyclic.
         if (static_cast<std::size_t>(l.index()) >= n) fail("node links forward or to itself");
@@ -48,6 +60,28 @@ void RollProgram::validate() const {
   }
   for (std::uint32_t r : state_root)
     if (r >= nodes.size()) fail("state root out of range");
+  // Every leaf link a state reaches stands for a leaf: within its table, or among the leaves.
+  if (!state_leaf_begin.empty()) {
+    std::vector<std::size_t> seen(nodes.size(), 0);  // s + 1: node seen from state s
+    std::vector<std::uint32_t> stack;
+    for (std::size_t s = 0; s < num_states(); ++s) {
+      const std::size_t table = state_leaf_begin[s + 1] - state_leaf_begin[s];
+      stack.assign(1, state_root[s]);
+      while (!stack.empty()) {
+        const std::uint32_t n = stack.back();
+        stack.pop_back();
+        if (seen[n] == s + 1) continue;
+        seen[n] = s + 1;
+        for (int f = 0; f < faces(nodes[n].die); ++f) {
+          const Link l = link(n, f);
+          if (!l.is_leaf())
+            stack.push_back(static_cast<std::uint32_t>(l.index()));
+          else if (static_cast<std::size_t>(l.index()) >= (table > 0 ? table : leaves.size()))
+            fail("leaf index out of range");
+        }
+      }
+    }
+  }
   const FlagMask flag_mask = flag_names.size() >= 64 ? ~FlagMask{0} : ((FlagMask{1} << flag_names.size()) - 1u);
   for (const Leaf& l : leaves) {
     if (l.flags & ~flag_mask) fail("leaf sets an unnamed flag");
@@ -73,6 +107,10 @@ std::uint64_t RollProgram::hash() const {
   for (const auto& l : links) f.value(l.v);
   f.size(leaves.size());
   for (const auto& l : leaves) f.value(leaf_hash(l));
+  if (!state_leaf_begin.empty()) {  // a program without leaf tables hashes as it always has
+    for (auto b : state_leaf_begin) f.value(b);
+    for (auto l : state_leaves) f.value(l);
+  }
   for (const auto* names : {&flag_names, &counter_names, &outcome_names, &end_reason_names}) {
     f.size(names->size());
     for (const auto& s : *names) f.str(s);
@@ -162,9 +200,24 @@ std::int32_t ProgramBuilder::add_state(Link root, std::string label) {
 }
 
 std::int32_t ProgramBuilder::reserve_state(std::string label) {
-  p_.state_root.push_back(0);
   p_.state_labels.push_back(std::move(label));
+  return reserve_state();
+}
+
+std::int32_t ProgramBuilder::reserve_state() {
+  p_.state_root.push_back(0);
   return static_cast<std::int32_t>(p_.state_root.size() - 1);
+}
+
+void ProgramBuilder::set_state_leaves(std::int32_t state, std::span<const std::int32_t> leaves) {
+  auto& begin = p_.state_leaf_begin;
+  const auto s = static_cast<std::size_t>(state);
+  if (leaves.empty()) fail("a leaf table needs a leaf");
+  if (begin.empty()) begin.push_back(0);
+  if (s + 1 < begin.size()) fail("leaf tables set out of state order");
+  begin.resize(s + 1, static_cast<std::uint32_t>(p_.state_leaves.size()));  // states skipped: none
+  p_.state_leaves.insert(p_.state_leaves.end(), leaves.begin(), leaves.end());
+  begin.push_back(static_cast<std::uint32_t>(p_.state_leaves.size()));
 }
 
 void ProgramBuilder::set_state_root(std::int32_t state, Link root) {
@@ -175,7 +228,13 @@ void ProgramBuilder::set_state_root(std::int32_t state, Link root) {
 RollProgram ProgramBuilder::take() {
   leaf_index_.clear();
   node_index_.clear();
+  auto& begin = p_.state_leaf_begin;
+  if (!begin.empty()) begin.resize(p_.num_states() + 1, static_cast<std::uint32_t>(p_.state_leaves.size()));
   return std::move(p_);
+}
+
+std::string RollProgram::state_label(std::size_t state) const {
+  return state < state_labels.size() ? state_labels[state] : "state " + std::to_string(state);
 }
 
 void RollProgram::add_turn_series(TurnSeries::Kind kind, const std::string& name, int turns) {

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "load_options.h"
+#include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_infantry.h"
@@ -45,7 +46,7 @@ class AslFile final : public SituationFile {
   SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
   CompiledSituation compile(std::size_t i, bool explain) const override {
     asl::Compiled c = asl::compile(file_.situations.at(i).situation);
-    CompiledSituation out{std::move(c.program), {}};
+    CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = asl::format_explanation(c.explain);
     return out;
   }
@@ -60,15 +61,19 @@ class AslFile final : public SituationFile {
 // A fight file (asl_fight.h): one fight, shown by who wins.
 class FightFile final : public SituationFile {
  public:
-  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fight)) {}
-  std::size_t size() const override { return 1; }
-  std::string name(std::size_t) const override { return file_.fight.name; }
-  SweepLabel sweep(std::size_t) const override { return {}; }
-  CompiledSituation compile(std::size_t, bool explain) const override {
-    CompiledSituation out{asl::compile(file_.fight), {}};
+  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fights.at(0).situation)) {}
+  std::size_t size() const override { return file_.fights.size(); }
+  std::string name(std::size_t i) const override { return file_.fights.at(i).situation.name; }
+  SweepLabel sweep(std::size_t i) const override { return file_.fights.at(i).sweep_values; }
+  CompiledSituation compile(std::size_t i, bool explain) const override {
+    const asl::Fight fight = file_.fights.at(i).situation;
+    CompiledSituation out{asl::compile(fight), {}, "fight.turns"};
     if (explain)
-      out.explain = asl::explain(file_.fight) + "\nthe fight's program: " + std::to_string(out.program.num_states()) +
-                    " states (at most " + std::to_string(asl::kMaxFightStates) + ")\n";
+      out.explain = asl::explain(fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
+                    (out.program.num_states() == 1 ? " state" : " states") + " (solved exactly up to " +
+                    with_commas(kMaxExactStates) +
+                    ", by Monte Carlo above with --method auto or mc; salvo builds at most " +
+                    with_commas(asl::kMaxFightStates) + ")\n";
     return out;
   }
   const DisplayHints* hints() const override { return &hints_; }

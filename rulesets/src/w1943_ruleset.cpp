@@ -20,7 +20,7 @@ class W1943SituationFile final : public SituationFile {
   SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
   CompiledSituation compile(std::size_t i, bool explain) const override {
     w1943::Compiled c = w1943::compile(*file_.chart, file_.situations.at(i).situation);
-    CompiledSituation out{std::move(c.program), {}};
+    CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = "chart file: " + file_.chart_path + "\n" + w1943::format_explanation(c.explain);
     return out;
   }

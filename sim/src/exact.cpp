@@ -11,6 +11,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,10 +40,11 @@ struct Move {
 /// program as large.
 struct Workspace {
   // Enumeration of one state's DAG
-  std::vector<double> node_p;         // probability of reaching each node; -1 unvisited
-  std::vector<std::uint32_t> heap;    // nodes reached, highest index first
-  std::vector<double> leaf_p;         // probability of reaching each leaf; 0 untouched
-  std::vector<std::int32_t> touched;  // leaves reached
+  std::vector<double> node_p;                                     // probability of reaching each node; -1 unvisited
+  std::vector<std::uint32_t> heap;                                // nodes reached, highest index first
+  std::vector<double> leaf_p;                                     // probability of reaching each leaf; 0 untouched
+  std::vector<std::int32_t> touched;                              // leaves reached
+  std::unordered_map<std::uint32_t, std::vector<double>> slot_p;  // a shared DAG's root -> P(each slot)
   // The chain: the one-step distribution over leaves of every reachable state
   std::vector<std::int32_t> states;  // reachable states; row i is states[i]
   std::vector<std::int32_t> row_of;  // state -> row, -1 if unreachable
@@ -71,10 +73,12 @@ Workspace& workspace() {
   return w;
 }
 
-/// Probability of reaching each leaf of a state's DAG: push node probabilities from the root
-/// down in decreasing node index (a node links only to nodes of lower index, so a node is
-/// popped only after every parent). Appends the leaves reached, in index order.
-void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws) {
+/// Probability of reaching each leaf link of the DAG under `root`: push node probabilities from
+/// the root down in decreasing node index (a node links only to nodes of lower index, so a node
+/// is popped only after every parent). `add(id, w)` for each face that reaches a leaf link, id
+/// its leaf (`leaf_id`); faces in a row that reach the same link call it in a row.
+template <class LeafId, class Add>
+void walk_dag(const RollProgram& prog, std::uint32_t root, Workspace& ws, LeafId&& leaf_id, Add&& add) {
   auto& node_p = ws.node_p;
   auto& heap = ws.heap;
   heap.assign(1, root);
@@ -90,16 +94,12 @@ void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws)
     for (int f = 0; f < nf; ++f) {
       const Link l = links[f];
       if (l.is_leaf()) {
-        // Faces in a row that reach the same leaf: the same additions, in a register
-        const auto leaf = idx(l.index());
-        double p = ws.leaf_p[leaf];
-        if (p == 0.0) ws.touched.push_back(static_cast<std::int32_t>(leaf));
-        p += w;
+        const auto id = leaf_id(l);
+        add(id, w);
         while (f + 1 < nf && links[f + 1] == l) {
-          p += w;
+          add(id, w);
           ++f;
         }
-        ws.leaf_p[leaf] = p;
       } else {
         const auto child = idx(l.index());
         if (node_p[child] < 0.0) {  // unvisited (marked -1)
@@ -111,6 +111,37 @@ void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws)
       }
     }
     node_p[n] = -1.0;  // reset for the next state
+  }
+}
+
+/// Probability of reaching each leaf of a state's DAG. Appends the leaves reached, in index
+/// order. States that share a DAG (leaf tables) share its walk: the chance of each table slot
+/// is worked out once per DAG, and each state adds its slots up by the leaves they stand for.
+void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) {
+  const std::uint32_t root = prog.state_root[state];
+  const auto add_leaf = [&ws](std::size_t leaf, double w) {
+    if (ws.leaf_p[leaf] == 0.0) ws.touched.push_back(static_cast<std::int32_t>(leaf));
+    ws.leaf_p[leaf] += w;
+  };
+  const bool table = !prog.state_leaf_begin.empty() && prog.state_leaf_begin[state] != prog.state_leaf_begin[state + 1];
+  if (!table) {
+    walk_dag(
+        prog, root, ws, [](Link l) { return idx(l.index()); }, add_leaf);
+  } else {
+    auto it = ws.slot_p.find(root);
+    if (it == ws.slot_p.end()) {
+      std::vector<double> p;
+      walk_dag(
+          prog, root, ws, [](Link l) { return idx(l.index()); },
+          [&p](std::size_t slot, double w) {
+            if (slot >= p.size()) p.resize(slot + 1, 0.0);
+            p[slot] += w;
+          });
+      it = ws.slot_p.emplace(root, std::move(p)).first;
+    }
+    const std::int32_t* leaves = prog.state_leaves.data() + prog.state_leaf_begin[state];
+    for (std::size_t slot = 0; slot < it->second.size(); ++slot)
+      if (it->second[slot] > 0.0) add_leaf(idx(leaves[slot]), it->second[slot]);
   }
   // Emit the leaves in index order (deterministic summation order downstream)
   std::sort(ws.touched.begin(), ws.touched.end());
@@ -134,6 +165,7 @@ void enumerate_state(const RollProgram& prog, std::uint32_t root, Workspace& ws)
 
 /// The reachable states, breadth-first from the initial state, and their moves.
 void build_chain(const RollProgram& prog, Workspace& ws) {
+  ws.slot_p.clear();
   ws.node_p.assign(prog.nodes.size(), -1.0);
   ws.leaf_p.assign(prog.leaves.size(), 0.0);
   ws.touched.clear();
@@ -146,7 +178,7 @@ void build_chain(const RollProgram& prog, Workspace& ws) {
   ws.row_of[idx(prog.initial_state)] = 0;
   for (std::size_t i = 0; i < ws.states.size(); ++i) {
     ws.begin.push_back(static_cast<std::uint32_t>(ws.moves.size()));
-    enumerate_state(prog, prog.state_root[idx(ws.states[i])], ws);
+    enumerate_state(prog, idx(ws.states[i]), ws);
     for (std::size_t k = ws.begin[i]; k < ws.moves.size(); ++k) {
       Move& m = ws.moves[k];
       const std::int32_t next = m.next_row;
@@ -237,7 +269,7 @@ void components(const RollProgram& prog, Workspace& ws) {
     }
   for (std::size_t i = 0; i < n; ++i)
     if (!ws.can_end[idx(ws.comp_of[i])])
-      throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_labels[idx(ws.states[i])]);
+      throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_label(idx(ws.states[i])));
 }
 
 /// Solve one window. `closes(move)` says whether a move ends the window.
@@ -363,7 +395,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t i = 0; i < n; ++i)
     if (!(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
-                               prog.state_labels[idx(ws.states[i])]);
+                               prog.state_label(idx(ws.states[i])));
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };

@@ -135,7 +135,7 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
       for (int f = 0; f < faces(p.nodes[n].die); ++f) {
         const Link l = p.link(n, f);
         if (l.is_leaf())
-          locals.push_back(l.index());
+          locals.push_back(p.leaf_of(st, l));
         else
           stack.push_back(static_cast<std::uint32_t>(l.index()));
       }
@@ -152,11 +152,11 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
       for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
         std::uint32_t e;
         if (a.is_leaf()) {
-          e = local_of(a.index());
+          e = local_of(p.leaf_of(st, a));
         } else {
           const auto n1 = static_cast<std::uint32_t>(a.index());
           const Link b = p.link(n1, static_cast<int>(face_of(p.nodes[n1], s1)));
-          e = kSecond | (b.is_leaf() ? local_of(b.index()) : kDeeper);
+          e = kSecond | (b.is_leaf() ? local_of(p.leaf_of(st, b)) : kDeeper);
         }
         reach[st * kPairs + s0 * 36 + s1] = e;
       }
@@ -421,12 +421,12 @@ class LaneRunner {
     return lane.buf[lane.pos++];
   }
 
-  /// Walk from node n to a leaf, one symbol per node; returns the leaf index.
-  std::int32_t walk(Lane& lane, std::uint32_t n) {
-    for (;;) {
+  /// Walk state st's DAG to a leaf, one symbol per node; returns the leaf index.
+  std::int32_t walk(Lane& lane, std::size_t st) {
+    for (std::uint32_t n = p_.state_root[st];;) {
       const RollNode& node = p_.nodes[n];
       const Link link = p_.links[node.first + face_of(node, next_symbol(lane))];
-      if (link.is_leaf()) return link.index();
+      if (link.is_leaf()) return p_.leaf_of(st, link);
       n = static_cast<std::uint32_t>(link.v);
     }
   }
@@ -443,14 +443,14 @@ class LaneRunner {
     std::int32_t leaf;
     const auto column = static_cast<std::uint32_t>((cell & kColumnMask) / sizeof(Slot));
     if (column == fp_.width_ - 1) {
-      leaf = walk(lane, p_.state_root[st]);
+      leaf = walk(lane, st);
     } else {
       lane.pos += cell >> kCountShift;
       leaf = fp_.local_leaves_[st][column];
     }
     r = apply(r, p_.leaves[static_cast<std::size_t>(leaf)]);
     while (!r.ended && r.steps < kMaxStepsPerTrial)
-      r = apply(r, p_.leaves[static_cast<std::size_t>(walk(lane, p_.state_root[static_cast<std::size_t>(r.state)]))]);
+      r = apply(r, p_.leaves[static_cast<std::size_t>(walk(lane, static_cast<std::size_t>(r.state)))]);
     if (r.ended)
       tally(out_, r, 1);
     else

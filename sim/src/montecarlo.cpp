@@ -152,7 +152,7 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
             if (l.is_leaf()) break;
             n = static_cast<std::uint32_t>(l.v);
           }
-          const Leaf& leaf = leaves[l.index()];
+          const Leaf& leaf = leaves[program.leaf_of(static_cast<std::size_t>(state), l)];
 
           // Apply the leaf to the run window, and to the first window while it is open
           run_mask |= leaf.flags;

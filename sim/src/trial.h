@@ -46,7 +46,7 @@ TrialRecord run_trial(const RollProgram& program, Dice& dice) {
       if (l.is_leaf()) break;
       n = static_cast<std::uint32_t>(l.v);
     }
-    const Leaf& leaf = program.leaves[static_cast<std::size_t>(l.index())];
+    const Leaf& leaf = program.leaves[static_cast<std::size_t>(program.leaf_of(static_cast<std::size_t>(state), l))];
 
     // Apply the leaf to the run window, and to the first window while it is open
     const auto apply = [&leaf](TrialWindow& w, bool first_step) {

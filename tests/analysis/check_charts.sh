@@ -19,6 +19,15 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 grep -q 'A wins' "$out/fight.svg" && grep -q 'Who wins' "$out/fight.svg" ||
   { echo "FAILED: fight.svg has no 'A wins' bars or 'Who wins' title"; exit 1; }
 "$py" "$src/tests/analysis/check_png.py" "$out/fight.png"
+# Who wins by each game turn: exact, and by Monte Carlo with its bands.
+"$salvo" chart turns "$src/examples/fights/sherman-vs-panther.toml" "$src/examples/fights/panther-first.toml" \
+  --out "$out/turns"
+"$salvo" chart turns "$src/examples/fights/sherman-vs-panther.toml" --method mc --trials 20000 --out "$out/turns-mc"
+for f in turns turns-mc; do
+  grep -q 'Who wins, turn by turn' "$out/$f.svg" && grep -q 'B wins' "$out/$f.svg" && grep -q 'game turn' "$out/$f.svg" ||
+    { echo "FAILED: $f.svg has no 'Who wins, turn by turn' title, 'B wins' line or game turn axis"; exit 1; }
+  "$py" "$src/tests/analysis/check_png.py" "$out/$f.png"
+done
 for c in range heatmap outcomes hits; do
   test -s "$out/$c.svg" && grep -q '<svg' "$out/$c.svg" || { echo "FAILED: $c.svg"; exit 1; }
 done
@@ -45,5 +54,10 @@ rc=$?
 [[ $rc == 2 ]] || { echo "FAILED: hits chart of a fight: exit $rc, expected 2"; cat "$out/err"; exit 1; }
 grep -q 'counts no hits on one target (a fight): try chart outcomes' "$out/err" ||
   { echo "FAILED: message for a hits chart of a fight"; cat "$out/err"; exit 1; }
+"$salvo" chart turns "$src/examples/sherman75-vs-panther.toml" --out "$out/x" 2>"$out/err"
+rc=$?
+[[ $rc == 2 ]] || { echo "FAILED: turns chart of a situation: exit $rc, expected 2"; cat "$out/err"; exit 1; }
+grep -q 'is not a fight: who wins by each game turn is a fight' "$out/err" ||
+  { echo "FAILED: message for a turns chart of a situation"; cat "$out/err"; exit 1; }
 set -e
 echo "charts ok"

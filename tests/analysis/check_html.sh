@@ -17,6 +17,9 @@ for want in '<svg' 'C5.9' 'Provenance' 'rules data' 'P(kill)' '</html>'; do
 done
 if grep -qE '(src|href)="(https?:)?//' "$page"; then echo "FAILED: page is not self-contained"; exit 1; fi
 if grep -q 'Charts unavailable' "$page"; then echo "FAILED: charts missing"; exit 1; fi
+# A fight's page: who wins by each game turn, as a chart.
+"$salvo" odds "$src/examples/fights/sherman-vs-panther.toml" --format html -o "$out/fight.html"
+grep -qF 'Who wins, turn by turn' "$out/fight.html" || { echo "FAILED: fight page lacks its turns chart"; exit 1; }
 timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --user-data-dir="$out/profile" --screenshot="$out/page.png" --window-size=1200,1600 \

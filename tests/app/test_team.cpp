@@ -158,7 +158,7 @@ class FailFile final : public SituationFile {
     p.counter_names = {};
     p.outcome_names = {"hit", "miss"};
     p.end_reason_names = {"hit", "miss"};
-    return {std::move(p), {}};
+    return {std::move(p), {}, {}};
   }
 
  private:

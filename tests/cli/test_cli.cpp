@@ -59,7 +59,7 @@ TEST_CASE("usage errors are bad input: exit 2 with one line on stderr", "[cli]")
       {{"odds", "x.toml", "--seed", "-1"}, "salvo: --seed: expected an integer in 0..18446744073709551615, got -1\n"},
       {{"odds", "x.toml", "--method", "mc", "--precision", "0.5"},
        "salvo: --precision: expected a number in (0, 0.5), got 0.5\n"},
-      {{"odds", "x.toml", "--method", "magic"}, "salvo: --method: expected exact, mc or both, got magic\n"},
+      {{"odds", "x.toml", "--method", "magic"}, "salvo: --method: expected auto, exact, mc or both, got magic\n"},
       {{"odds", "x.toml", "--format", "xml"}, "salvo: --format: expected text, csv, json, md or html, got xml\n"},
       {{"odds", "x.toml", "--precision", "0.01"}, ""},  // exact has no precision
   };

@@ -2,9 +2,12 @@
 // of bad input, each naming file, line and key.
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "salvo/load/asl_loader.h"
 
@@ -44,7 +47,7 @@ hull_down = true
 asl::Fight load_fight(std::string_view text) {
   auto loaded = load::load_any_string(text, "f.toml");
   REQUIRE(std::holds_alternative<load::LoadedFight>(loaded));
-  return std::get<load::LoadedFight>(loaded).fight;
+  return std::get<load::LoadedFight>(loaded).fights.at(0).situation;
 }
 
 std::string error_of(std::string_view text) {
@@ -92,6 +95,25 @@ TEST_CASE("a fight file loads its units and fight settings", "[load][fight]") {
   CHECK(p.fire.phase == asl::Phase::kPrep);  // the situation file's default
 }
 
+TEST_CASE("a Gun as a fight's unit: fired on as a Gun and its crew, no armor needed", "[load][fight]") {
+  // The Panther replaced by an AT Gun: its firer no vehicle (with its R#), its as_target a Gun on
+  // the Infantry Target Type behind its gunshield, concealed and emplaced.
+  std::string text(kTwoUnits);
+  const auto at = text.find("[unit.firer]\ngun = \"75LL\"");
+  text.replace(at, text.size() - at,
+               "[unit.firer]\ngun = \"75L\"\nvehicle = false\nrepair = 3\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+               "type = \"infantry\"\ngun = true\ngunshield = true\nconcealed = true\nemplaced = true\nsize = 1\n");
+  const asl::Fight f = load_fight(text);
+  const asl::FightUnit& g = f.units.at(1);
+  CHECK_FALSE(g.firer.vehicle);
+  CHECK(g.firer.repair == std::optional<int>(3));
+  CHECK(g.as_target.type == asl::TargetType::kInfantry);
+  CHECK(g.as_target.gun);
+  CHECK(g.as_target.gunshield);
+  CHECK(g.as_target.emplaced);
+  CHECK(g.as_target.concealed);
+}
+
 TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][fight]") {
   auto loaded = load::load_any_string("ruleset = \"asl\"\n", "s.toml");
   CHECK(std::holds_alternative<load::LoadedFile>(loaded));
@@ -121,27 +143,114 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
         "results), got \"Sherman 1\"");
   CHECK(error_of(edited("name = \"Panther\"", "name = \"Sherman\"")) ==
         "f.toml:19: unit.Sherman.name: two units are named \"Sherman\"");
-  CHECK(error_of(edited("[fight]", "[sweep]")) == "f.toml:3: sweep: unknown key");
+  CHECK(error_of(edited("[fight]", "[sweep]")) == "f.toml:4: turns: unknown key (did you mean fight.turns?)");
   CHECK(error_of(edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
                         "range = 6\n[unit.as_target]\narmor = { hull_front = 18")) ==
-        "f.toml:24: unit.Panther.fire.range: Panther fires at 6 hexes and Sherman at 8: a fight has one range between "
-        "its sides (fire.range of every unit)");
+        "f.toml:24: unit.Panther.fire.range: Panther fires at 6 hexes and Sherman at 8: units fire at each other at "
+        "one range (fire.range of both, or range.Sherman of one)");
   CHECK(error_of(edited("armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }\n", "")) ==
         "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
         "\"unarmored\")");
-  CHECK(error_of(edited("range = 8", "range = 8\nmotion = true")) ==
-        "f.toml:16: unit.Sherman.fire.motion: a fight's units fire stationary, in their side's Prep Fire and "
-        "Defensive Fire: remove it");
-  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false")) ==
-        "f.toml:13: unit.Sherman.firer.vehicle: a unit the enemy fires at is a vehicle: salvo does not model a "
-        "Gun (its crew and shield, A9.72 elimination) as a fight's target yet");
+  // Settings of movement hold in every phase of the unit, as in a duel (the D3.32 ambush, examples/fights).
+  const asl::Fight moving = load_fight(
+      edited("hull_down = true", "hull_down = true\nmoving = true\nmp_in_los = 2")
+          .replace(std::string(kTwoUnits).find("range = 8"), 9, "range = 8\nphase = \"defensive\"\nmotion = true"));
+  CHECK(moving.units[0].fire.motion);
+  CHECK(moving.units[1].as_target.mp_in_los == std::optional<double>(2.0));
+  // A Gun the enemy fires at is fired on as a Gun (C11); a vehicle is not one.
+  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false\nrepair = 2")) ==
+        "f.toml:18: unit.Sherman.as_target.gun: a Gun the enemy fires at is fired on as a Gun and its crew (C11): "
+        "set as_target.gun = true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
+  CHECK(error_of(edited("hull_down = true", "hull_down = true\ngun = true")) ==
+        "f.toml:28: unit.Panther.as_target.gun: a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle "
+        "= false, C11)");
   CHECK(error_of(edited("name = \"Panther\"", "name = \"auto\"")).find("\"auto\" is target = \"auto\"") !=
         std::string::npos);
   // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
   CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
-        "f.toml:28: unit.Panther.as_target.type: a unit of a fight is fired on as a vehicle (as_target.type = "
-        "\"vehicle\"): salvo does not model Personnel or a Gun's crew as a fight's targets yet");
+        "f.toml:28: unit.Panther.as_target.type: a vehicle of a fight is fired on with the Vehicle Target Type "
+        "(as_target.type = \"vehicle\"): salvo does not model Personnel as a fight's units");
+  // What the checks of a duel over several turns refuse, said for a fight's unit.
+  CHECK(error_of(edited("range = 8", "range = 8\nstop_on = \"never\"")) ==
+        "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: "
+        "fire.stop_on = \"never\" is for one fire phase of a situation file");
+  CHECK(error_of(edited("range = 8", "range = 6\ndeliberate_immobilization = true")) ==
+        "f.toml:16: unit.Sherman.fire.deliberate_immobilization: a fight's unit fires in phase after phase, and an "
+        "immobilized target may not be attempted again (C5.71): Deliberate Immobilization is for one fire phase of a "
+        "situation file");
+  std::string gun = edited("gun = \"75\"", "gun = \"75\"\nvehicle = false");  // a Gun the enemy never fires at
+  gun.replace(gun.find("[\"A\", \"B\"]"), 10, "[\"A\"]");
+  CHECK(error_of(gun) ==
+        "f.toml:10: unit.Sherman.firer.repair: a Gun of a fight needs its R# (firer.repair) to roll for repair in the "
+        "Rally Phase (A9.72)");
   CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
         "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "
         "the R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)");
+}
+
+namespace {
+
+std::vector<load::FightPoint> fights_of(std::string_view text) {
+  auto loaded = load::load_any_string(text, "f.toml");
+  REQUIRE(std::holds_alternative<load::LoadedFight>(loaded));
+  std::vector<load::FightPoint> out;
+  for (const load::FightPoint& p : std::get<load::LoadedFight>(loaded).fights) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a unit's range to an enemy, the same both ways", "[load][fight]") {
+  // The Panther at 12 hexes, its own fire.range 8 unused: the pair's range is the one listed.
+  const asl::Fight f = load_fight(edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }"));
+  REQUIRE(f.units[0].ranges.size() == 1);
+  CHECK(asl::pair_range(f, 0, 1) == 12);
+  CHECK(asl::pair_range(f, 1, 0) == 12);
+  CHECK(asl::fight_situation(f, 1, 0).fire.range == 12);
+  CHECK(error_of(edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Tiger = 12 }")) ==
+        "f.toml:10: unit.Sherman.range.Tiger: no unit is named \"Tiger\"");
+  CHECK(error_of(edited("hull_down = true",
+                        "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
+                        "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+                        "armor = \"unarmored\"")) ==
+        "f.toml:31: unit.Jumbo.range.Sherman: \"Sherman\" is on Jumbo's own side: a range is to an enemy");
+  std::string both = edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }");
+  both.replace(both.find("side = \"B\""), 10, "side = \"B\"\nrange = { Sherman = 10 }");
+  CHECK(error_of(both) ==
+        "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "
+        "is the same both ways");
+}
+
+TEST_CASE("a fight's [sweep]: one fight per point, each checked", "[load][fight][sweep]") {
+  // Dotted keys, quoted or as sub-tables, over [fight] turns, a unit's settings and a range.
+  const std::string sweep =
+      "[sweep]\n\"unit.Sherman.range.Panther\" = [6, 10]\n\"fight.turns\" = [1, 3]\n"
+      "[sweep.unit.Panther.as_target.armor]\nhull_front = [18, 11]\n";
+  const auto points = fights_of(std::string(kTwoUnits) + sweep);
+  REQUIRE(points.size() == 8);
+  // First axis slowest: (range, turns, hull_front) = (6, 1, 18), (6, 1, 11), (6, 3, 18), ...
+  const asl::Fight& last = points[7].situation;
+  CHECK(asl::pair_range(last, 0, 1) == 10);
+  CHECK(last.turns == 3);
+  CHECK(last.units[1].as_target.armor.hull_front == std::optional<int>(11));
+  CHECK(asl::pair_range(points[0].situation, 0, 1) == 6);
+  CHECK(points[1].situation.units[1].as_target.armor.hull_front == std::optional<int>(11));
+  CHECK(points[1].sweep_values ==
+        std::vector<std::pair<std::string, std::string>>{{"unit.Sherman.range.Panther", "6"},
+                                                         {"fight.turns", "1"},
+                                                         {"unit.Panther.as_target.armor.hull_front", "11"}});
+  // Errors: an unknown key with what it may have meant, a value out of range, a rules conflict
+  // at one point (the sweep point named, the line of the axis).
+  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.rnage\" = [6]\n") ==
+        "f.toml:29: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)");
+  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.firer.rof\" = [1, 9]\n") ==
+        "f.toml:29: unit.Sherman.firer.rof: expected an integer in 0..3, got 9");
+  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.range\" = [8, 6]\n") ==
+        "f.toml:24: unit.Panther.fire.range: Panther fires at 8 hexes and Sherman at 6: units fire at each other at "
+        "one range (fire.range of both, or range.Sherman of one) (sweep point: unit.Sherman.fire.range=6)");
+  // The file's own values may hold only once swept: its points are checked, not the base.
+  CHECK(fights_of(edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
+                         "range = 6\n[unit.as_target]\narmor = { hull_front = 18") +
+                  "[sweep]\n\"unit.Panther.fire.range\" = [8]\n")
+            .size() == 1);
 }

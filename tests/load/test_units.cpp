@@ -248,7 +248,7 @@ gun = "75LL"
 armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }
 )");
   const auto loaded = load::load_any_string(load::read_text_file(path), path);
-  const asl::Fight& f = std::get<load::LoadedFight>(loaded).fight;
+  const asl::Fight f = std::get<load::LoadedFight>(loaded).fights.at(0).situation;
   const asl::FightUnit& u = f.units[0];
   CHECK(u.firer.gun.designation == "75");
   CHECK(u.firer.rof == 1);  // the file's

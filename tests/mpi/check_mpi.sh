@@ -66,6 +66,11 @@ for n in 2 3; do
   same "exact sweep csv" $n 1 examples/bench/sweep10k.toml --format csv
   same "exact sweep json" $n 2 $sweep --format json
 done
+# --method auto (the default) over ranks: a fight solved exactly beside one over the exact
+# engine's limit run by Monte Carlo, in one table
+same "auto, exact and Monte Carlo" 2 1 examples/fights/sherman-vs-panther.toml examples/fights/platoon-2v2.toml \
+  --trials 100000 --format json
+grep -q '"method": "auto"' "$work/one" || fail "auto: expected a run with both engines (\"method\": \"auto\")"
 # The ranks are recorded: in the text table's method line and in JSON
 "${mpi[@]}" -n 3 "$salvo" odds $ex --method mc --trials 100000 --threads 2 >"$work/many"
 grep -q '^  method  Monte Carlo, seed 1, 100,000 trials, 3 ranks × 2 threads, 95% intervals$' "$work/many" ||

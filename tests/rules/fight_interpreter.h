@@ -41,11 +41,14 @@ class FightInterpreter {
     for (std::size_t i = 0; i < n; ++i) units_[i].low_ammo = f_.units[i].firer.low_ammo_marked;
     rec_ = FightRecord{};
     for (int t = 1; t <= f_.turns; ++t) {
+      new_player_turn();
       for (const FightStep step : f_.sequence) {
-        if (step == FightStep::kRally)
+        if (step == FightStep::kRally) {
+          new_player_turn();
           rally(dice);
-        else
+        } else {
           fire(step == FightStep::kFireA ? 0 : 1, dice);
+        }
         if (const int w = winner()) return finish(w, t);
       }
       if (t == 1) {
@@ -63,7 +66,12 @@ class FightInterpreter {
     int gun = 0;    // 0 ok, 1 malfunctioned, 2 disabled
     bool special_out = false, low_ammo = false, fired_before = false;
     int acq = 0, acq_target = -1;
+    bool fired_pt = false, rof_left = false;  // fired this Player Turn; may fire again (C2.24)
   };
+
+  void new_player_turn() {
+    for (Unit& u : units_) u.fired_pt = u.rof_left = false;
+  }
 
   FightRecord finish(int w, int t) {
     rec_.winner = w;
@@ -137,6 +145,7 @@ class FightInterpreter {
       if (f_.units[i].side != side || winner() != fight::kUndecided) continue;
       Unit& u = units_[i];
       if (u.destroyed || u.shock != 0 || u.gun != 0 || !has_ammo(i)) continue;
+      if (u.fired_pt && !u.rof_left) continue;  // once a Player Turn, unless its ROF was kept
       const int t = target_of(i);
       if (t < 0) continue;
       Unit& v = units_[static_cast<std::size_t>(t)];
@@ -161,7 +170,8 @@ class FightInterpreter {
       for (const StepRecord& st : steps) {
         rec_.shots += st.counts[kCounterShots];
         if (st.fired && !v.destroyed) {
-          if (destroys_target(st.outcome)) {
+          // A K leaves a Gun without its crew (C11.6, A7.302): out for good, as if destroyed.
+          if (destroys_target(st.outcome) || unmans_gun(s.target, st.outcome)) {
             v = Unit{};
             v.destroyed = true;
             mark(static_cast<std::size_t>(t), fight::kDestroyed);
@@ -191,6 +201,8 @@ class FightInterpreter {
       u.acq = u.gun != 0 || !keeps ? 0 : std::min(2, base + built);
       u.acq_target = t;
       u.fired_before = true;
+      u.fired_pt = true;
+      u.rof_left = r.rof_kept;
     }
   }
 

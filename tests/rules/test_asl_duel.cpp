@@ -111,6 +111,14 @@ std::vector<Situation> salvo::asl::testing::duels() {
     s.firer.rof = 2;
     s.target.armor = Armor{14, 8, 14, 8};
   });
+  add("HE at an AT Gun behind its gunshield: a K unmans it (C11.6, A7.302)", 4, [](Situation& s) {
+    s.firer.ammo = Ammo::kHE;
+    s.firer.rof = 1;
+    s.target.type = TargetType::kInfantry;
+    s.target.gun = true;
+    s.target.gunshield = true;
+    s.target.size = 1;
+  });
   add("intensive fire B11", 3, [](Situation& s) {
     s.firer.rof = 1;
     s.fire.intensive_fire = true;
@@ -243,6 +251,8 @@ TEST_CASE("duel: Monte Carlo agrees with exact, identical on 1 and 2 threads", "
 TEST_CASE("duel: the first turn is the one-turn fire phase", "[asl][duel]") {
   for (Situation s : duels()) {
     INFO("situation: " << s.name);
+    // A Gun's turn ends when a K leaves it without its crew (unmans_gun); a single phase fires on.
+    if (s.target.gun) continue;
     const Compiled d = compile(s);
     const sim::RunResult rd = sim::solve_exact(d.program);
     s.fire.turns = 1;

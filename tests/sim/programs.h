@@ -164,8 +164,38 @@ inline KnownProgram diamond() {
   return {"diamond", std::move(p), first, run};
 }
 
+/// (f) Two states sharing one DAG, each with its own leaf table (RollProgram::state_leaves):
+/// a d6, slot 0 on 1-2, slot 1 on 3-6. From "aim", slot 0 hits and goes on to "fire" (closing
+/// the first window), slot 1 aims again; from "fire", slot 0 kills, slot 1 lets the target
+/// escape. Each state is left with 1/3 a step: E[steps] = 3 + 1 = 4; a hit is certain, and a
+/// kill 1/3: E[hits] = 1 + 1/3 (the kill counts one). First window: 3 steps, one hit.
+inline KnownProgram shared_dag() {
+  ProgramBuilder b;
+  const std::int32_t aim_s = b.reserve_state("aim");
+  const std::int32_t fire_s = b.reserve_state("fire");
+  const Link node = b.node(DieKind::kD6, {Link::leaf(0), Link::leaf(0), Link::leaf(1), Link::leaf(1), Link::leaf(1),
+                                          Link::leaf(1)});
+  const Link hit = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 1, fire_s, 0, true));
+  const Link again = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, aim_s));
+  const Link kill = b.leaf(make_leaf(2u, {1, 1, 0, 0}, 2, -1, 0));
+  const Link escape = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 3, -1, 1));
+  b.set_state_root(aim_s, node);
+  b.set_state_root(fire_s, node);
+  const std::vector<std::int32_t> aim_leaves{hit.index(), again.index()}, fire_leaves{kill.index(), escape.index()};
+  b.set_state_leaves(aim_s, aim_leaves);
+  b.set_state_leaves(fire_s, fire_leaves);
+  RollProgram p = b.take();
+  p.flag_names = {"hit", "killed"};
+  p.counter_names = {"steps", "hits"};
+  p.outcome_names = {"aim", "hit", "kill", "escape"};
+  p.end_reason_names = {"kill", "escape"};
+  WindowAnswer run{{1.0, 1.0 / 3.0}, {4.0, 4.0 / 3.0}, {0.0, 0.0, 1.0 / 3.0, 2.0 / 3.0}, {1.0 / 3.0, 2.0 / 3.0}};
+  WindowAnswer first{{1.0, 0.0}, {3.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}};
+  return {"shared DAG with leaf tables", std::move(p), first, run};
+}
+
 inline std::vector<KnownProgram> known_programs() {
-  return {d6_loop(), pair_chain(), aim_and_fire(), doubles_then_d6(), diamond()};
+  return {d6_loop(), pair_chain(), aim_and_fire(), doubles_then_d6(), diamond(), shared_dag()};
 }
 
 /// A run that never ends from state "trap" (reached from "start" on 4-6); "island" loops for

@@ -93,3 +93,20 @@ TEST_CASE("exact: the initial state need not be state 0", "[exact]") {
   CHECK(std::abs(r.run.end_reasons[1].value - 7.0 / 17.0) <= 1e-12);
   CHECK(std::abs(r.run.counters[0].value - (1.0 + 5.0 / 6.0 * 6.0)) <= 1e-12);
 }
+
+TEST_CASE("exact: a state's leaf table is checked against the links of its DAG", "[exact]") {
+  // shared_dag()'s states reach slots 0 and 1: a table of one entry leaves slot 1 standing for
+  // nothing; a table entry past the leaves stands for no leaf.
+  KnownProgram k = testing::shared_dag();
+  RollProgram short_table = k.program;
+  short_table.state_leaves.erase(short_table.state_leaves.begin() + 1);
+  for (std::size_t s = 1; s < short_table.state_leaf_begin.size(); ++s) --short_table.state_leaf_begin[s];
+  CHECK_THROWS_WITH(short_table.validate(), "roll program: leaf index out of range");
+  RollProgram bad_entry = k.program;
+  bad_entry.state_leaves[0] = static_cast<std::int32_t>(bad_entry.leaves.size());
+  CHECK_THROWS_WITH(bad_entry.validate(), "roll program: leaf table entry out of range");
+  // A leaf table changes what the program is: its hash.
+  RollProgram swapped = k.program;
+  std::swap(swapped.state_leaves[0], swapped.state_leaves[2]);
+  CHECK(swapped.hash() != k.program.hash());
+}

@@ -20,7 +20,8 @@ using namespace salvo::sim;
 
 namespace {
 
-/// P(each leaf) in one step from `state`, by walking every path of its DAG.
+/// P(each leaf) in one step from `state`, by walking every path of its DAG (a leaf link through
+/// the state's leaf table, if it has one).
 std::vector<double> leaf_distribution(const RollProgram& p, std::int32_t state) {
   std::vector<double> leaf_p(p.leaves.size(), 0.0);
   const std::function<void(std::uint32_t, double)> walk = [&](std::uint32_t n, double w) {
@@ -28,7 +29,7 @@ std::vector<double> leaf_distribution(const RollProgram& p, std::int32_t state) 
     for (int f = 0; f < nf; ++f) {
       const Link l = p.link(n, f);
       if (l.is_leaf())
-        leaf_p[static_cast<std::size_t>(l.index())] += w / nf;
+        leaf_p[static_cast<std::size_t>(p.leaf_of(static_cast<std::size_t>(state), l))] += w / nf;
       else
         walk(static_cast<std::uint32_t>(l.index()), w / nf);
     }

@@ -33,10 +33,11 @@ struct UnitTable {
 };
 constexpr UnitTable kUnitTables[] = {
     {"firer", "firer"}, {"fire", "fire"}, {"as_target", "target"}, {"override", "override"}};
-// Situation keys a unit may not set: the fight decides them (its turns), or a fight's units,
-// which fire stationary in their side's Prep Fire and Defensive Fire, cannot use them.
-constexpr std::string_view kFightOwned[] = {"fire.turns",  "fire.rally_phases", "fire.motion",   "fire.follow_up",
-                                            "fire.los_mp", "fire.opportunity",  "target.moving", "target.mp_in_los"};
+// Situation keys a unit may not set: the fight decides them (its turns and sequence).
+constexpr std::string_view kFightOwned[] = {"fire.turns", "fire.rally_phases"};
+
+// fire.range's bounds in the situation schema (asl_loader.cpp)
+constexpr int kMaxRange = 200;
 
 const Choices<FightStep> kSteps = {{"rally", FightStep::kRally}, {"A", FightStep::kFireA}, {"B", FightStep::kFireB}};
 const Choices<int> kSides = {{"A", 0}, {"B", 1}};
@@ -47,33 +48,104 @@ bool valid_name(const std::string& n) {
   });
 }
 
-// The keys of one situation table a unit's table may hold ("rof", "gun", ...).
-std::vector<std::string> keys_of(std::string_view situation_table) {
+// The keys of one situation table a unit's table may hold ("rof", "gun", ...); with `nested`,
+// the keys inside a table-valued one too ("armor.hull_front"), as a sweep may name them.
+std::vector<std::string> keys_of(std::string_view situation_table, bool nested = false) {
   std::vector<std::string> out;
   const std::string prefix = std::string(situation_table) + ".";
   for (const std::string& p : asl_schema().keys.paths) {
     if (p.rfind(prefix, 0) != 0) continue;
     const std::string key = p.substr(prefix.size());
-    if (key.find('.') != std::string::npos) continue;  // target.armor.hull_front: inside target.armor
+    if (!nested && key.find('.') != std::string::npos) continue;  // target.armor.hull_front: inside target.armor
     if (std::find(std::begin(kFightOwned), std::end(kFightOwned), p) != std::end(kFightOwned)) continue;
     out.push_back(key);
   }
   return out;
 }
 
+// A unit's settings as a situation's, and back.
+asl::Situation as_situation(const FightUnit& u) {
+  asl::Situation s;
+  s.firer = u.firer;
+  s.fire = u.fire;
+  s.target = u.as_target;
+  s.override_ = u.override_;
+  return s;
+}
+void take_settings(FightUnit& u, const asl::Situation& s) {
+  u.firer = s.firer;
+  u.fire = s.fire;
+  u.as_target = s.target;
+  u.override_ = s.override_;
+}
+
+// A unit's range to an enemy (range.NAME), set or replaced.
+void set_range(FightUnit& u, const std::string& enemy, int range) {
+  for (auto& [name, r] : u.ranges)
+    if (name == enemy) {
+      r = range;
+      return;
+    }
+  u.ranges.emplace_back(enemy, range);
+}
+
+// What a fight's [sweep] may vary: [fight] turns, and each unit's settings as its tables hold
+// them ("unit.Sherman.fire.range", "unit.Panther.as_target.armor.hull_front"), its target and its
+// range to each enemy ("unit.Sherman.range.Panther"). Each setting is the situation schema's own
+// field, applied to the unit's settings.
+std::shared_ptr<const Schema<Fight>> sweep_schema(const Fight& f) {
+  auto schema = std::make_shared<Schema<Fight>>();
+  schema->keys.ruleset = "asl";
+  schema->keys.tables = {"sweep"};
+  schema->add_int("fight.turns", 1, asl::kMaxTurns, [](Fight& x) -> int& { return x.turns; });
+  for (std::size_t i = 0; i < f.units.size(); ++i) {
+    const std::string prefix = "unit." + f.units[i].name + ".";
+    for (const UnitTable& t : kUnitTables)
+      for (const std::string& key : keys_of(t.situation, true)) {
+        const std::size_t field = *asl_schema().keys.field(std::string(t.situation) + "." + key);
+        schema->add(prefix + std::string(t.name) + "." + key,
+                    [i, field](const Ctx& c, const std::string& p, const toml::node& n, Fight& x, Lines* lines) {
+                      asl::Situation s = as_situation(x.units[i]);
+                      asl_schema().fields[field].apply(c, p, n, s, lines);
+                      take_settings(x.units[i], s);
+                    });
+      }
+    schema->add(prefix + "target", [i](const Ctx& c, const std::string& p, const toml::node& n, Fight& x, Lines*) {
+      const std::string& target = read_string(c, p, n, "a unit's name or \"auto\"");
+      x.units[i].target = target == "auto" ? std::nullopt : std::optional<std::string>(target);
+    });
+    for (const FightUnit& enemy : f.units) {
+      if (enemy.side == f.units[i].side) continue;
+      schema->add(prefix + "range." + enemy.name,
+                  [i, name = enemy.name](const Ctx& c, const std::string& p, const toml::node& n, Fight& x, Lines*) {
+                    set_range(x.units[i], name, read_int(c, p, n, 0, kMaxRange));
+                  });
+    }
+  }
+  return schema;
+}
+
 class FightReader {
  public:
-  explicit FightReader(const Document& doc) : doc_(doc), c_{doc.file, doc.text} {}
+  FightReader(const std::shared_ptr<const Document>& doc, const LoadOptions& options)
+      : doc_(*doc),
+        docp_(doc),
+        c_{doc->file, doc->text},
+        max_situations_(options.max_situations),
+        max_file_bytes_(options.max_file_bytes) {}
 
-  Fight read() {
+  LoadedFight read() {
     Fight f;
     f.name = std::filesystem::path(doc_.file).stem().string();
     const toml::node* units = nullptr;
-    walk_table(c_, "", doc_.root, {"ruleset", "name", "units", "fight", "unit"},
+    const toml::node* sweep = nullptr;
+    walk_table(c_, "", doc_.root, {"ruleset", "name", "units", "fight", "unit", "sweep"},
                [&](const Entry& e, const std::string& path) {
                  const int line = line_of(e.pos);
                  lines_[path] = line;
-                 if (e.key == "units") {
+                 if (e.key == "sweep") {
+                   sweep = e.node;
+                 } else if (e.key == "units") {
                    libraries_ = read_unit_libraries(c_, path, *e.node, max_file_bytes_);
                  } else if (e.key == "ruleset") {
                    if (read_string(c_, path, *e.node) != "asl") expected(c_, path, *e.node, "\"asl\" (a fight file)");
@@ -91,8 +163,31 @@ class FightReader {
     for (std::size_t i = 0; i < list.size(); ++i) f.units.push_back(read_unit(list[i], i));
     if (libraries_ && !names_unit_)
       fail(c_, lines_["units"], "units", "has no effect here: no unit names a library unit (unit = ...): remove it");
-    if (const auto e = asl::check(f)) blame(*e);
-    return f;
+    LoadedFight out;
+    out.path = doc_.file;
+    if (sweep == nullptr) {
+      if (const auto e = asl::check(f)) blame(*e);
+      out.fights = SweepPoints<FightPoint>(1, [f](std::size_t) { return FightPoint{f, {}}; });
+      return out;
+    }
+    // A sweep: its points are checked one by one (the file's own values may hold only once swept).
+    const auto schema = sweep_schema(f);
+    Walked<Fight> w;
+    w.keys = &schema->keys;
+    w.set = lines_;
+    w.base = f;
+    walk_sweep(c_, read_table(c_, "sweep", *sweep), schema->keys, max_situations_, w,
+               [&](const Item& item, const toml::array& values) {
+                 w.axes.push_back(make_axis(c_, item, values, schema->fields[*item.field], f));
+               });
+    out.sweep_keys = w.sweep_keys;
+    out.fights =
+        expand<FightPoint>(docp_, w, max_situations_, std::function<void(const FightPoint&)>([&](const FightPoint& p) {
+                             if (const auto e = asl::check(p.situation))
+                               rules_conflict(c_, w, e->key(), e->what(), p.sweep_values);
+                           }));
+    out.sweep_schema = schema;
+    return out;
   }
 
  private:
@@ -134,15 +229,13 @@ class FightReader {
       lines_[key] = line_of(*unit);
       const std::string& unit_name = read_string(c_, key, *unit, "a unit's name from the unit libraries (units = ...)");
       const UnitLibraries::Found found = find_unit(c_, line_of(*unit), key, unit_name, libraries_.get());
-      if (found.unit->kind == "gun")
-        fail(c_, line_of(*unit), key,
-             fmt::format("{} is a Gun: a fight's units are vehicles for now", toml_quote(found.unit->name)));
-      if (!found.unit->has("target.armor"))
+      if (found.unit->kind == "vehicle" && !found.unit->has("target.armor"))
         fail(c_, line_of(*unit), key,
              fmt::format("the unit {} has no armor factors in {}: add target.armor to it or as_target.armor here",
                          toml_quote(found.unit->name), found.library));
       libraries_->apply(found, "firer", s);
       libraries_->apply(found, "target", s);
+      s.target.gun = found.unit->kind == "gun";  // C11: a Gun is fired on as a Gun and its crew
       for (const UnitSetting& setting : found.unit->settings) {
         std::string mapped = setting.path;
         if (mapped.rfind("target.", 0) == 0) mapped = "as_target." + mapped.substr(7);
@@ -153,7 +246,7 @@ class FightReader {
       library_unit = found;
       names_unit_ = true;
     }
-    std::vector<std::string> known = {"name", "side", "target", "unit"};
+    std::vector<std::string> known = {"name", "side", "target", "unit", "range"};
     for (const UnitTable& ut : kUnitTables) known.emplace_back(ut.name);
     walk_table(c_, prefix, t, known, [&](const Entry& e, const std::string& path) {
       lines_[path] = line_of(e.pos);
@@ -163,6 +256,12 @@ class FightReader {
       } else if (e.key == "target") {
         const std::string& target = read_string(c_, path, *e.node, "a unit's name or \"auto\"");
         if (target != "auto") u.target = target;
+      } else if (e.key == "range") {  // its range to each enemy listed: { Panther = 8 }
+        for (const Entry& r : entries_in_file_order(read_table(c_, path, *e.node))) {
+          const std::string key = path + "." + r.key;
+          lines_[key] = line_of(r.pos);
+          set_range(u, r.key, read_int(c_, key, *r.node, 0, kMaxRange));
+        }
       } else {
         const auto* ut = std::find_if(std::begin(kUnitTables), std::end(kUnitTables),
                                       [&](const UnitTable& x) { return x.name == e.key; });
@@ -171,7 +270,7 @@ class FightReader {
     });
     if (library_unit && asl::is_special(s.firer.ammo) && !lines_.count(prefix + ".firer.depletion"))
       s.firer.depletion = unit_depletion(c_, lines_[prefix + ".unit"], prefix + ".unit", *library_unit, s.firer);
-    if (!library_unit && !lines_.count(prefix + ".as_target.armor"))
+    if (!library_unit && s.firer.vehicle && !lines_.count(prefix + ".as_target.armor"))
       fail(c_, lines_.count(prefix + ".as_target") ? lines_[prefix + ".as_target"] : line_of(n),
            prefix + ".as_target.armor", "missing (required): the unit's armor when fired on (or \"unarmored\")");
     u.firer = s.firer;
@@ -189,10 +288,7 @@ class FightReader {
       const std::string field = std::string(situation) + "." + e.key;
       const int line = line_of(e.pos);
       if (std::find(std::begin(kFightOwned), std::end(kFightOwned), field) != std::end(kFightOwned))
-        fail(c_, line, key,
-             field == "fire.turns" || field == "fire.rally_phases"
-                 ? "the fight sets it: [fight] turns and sequence"
-                 : "a fight's units fire stationary, in their side's Prep Fire and Defensive Fire: remove it");
+        fail(c_, line, key, "the fight sets it: [fight] turns and sequence");
       const auto index = schema.keys.field(field);
       if (!index || field.find('.', situation.size() + 1) != std::string::npos) {
         std::vector<std::string> known;
@@ -221,22 +317,21 @@ class FightReader {
   }
 
   const Document& doc_;
+  std::shared_ptr<const Document> docp_;
   Ctx c_;
   Lines lines_;  // where each key, unit and table was written
   std::shared_ptr<const UnitLibraries> libraries_;
   bool names_unit_ = false;
-  std::size_t max_file_bytes_ = kDefaultMaxFileBytes;
+  std::size_t max_situations_;
+  std::size_t max_file_bytes_;
 };
 
 }  // namespace
 
 bool is_fight(const toml::table& root) { return root.contains("fight") || root.contains("unit"); }
 
-LoadedFight load_fight(const std::shared_ptr<const Document>& doc) {
-  LoadedFight out;
-  out.path = doc->file;
-  out.fight = FightReader(*doc).read();
-  return out;
+LoadedFight load_fight(const std::shared_ptr<const Document>& doc, const LoadOptions& options) {
+  return FightReader(doc, options).read();
 }
 
 }  // namespace salvo::load::detail

@@ -716,7 +716,7 @@ std::variant<LoadedFile, LoadedFight> load_any_string(std::string_view toml, con
                                                       const LoadOptions& options) {
   const auto doc = parse_document(toml, source_name);
   refuse_library(*doc);
-  if (detail::is_fight(doc->root)) return detail::load_fight(doc);
+  if (detail::is_fight(doc->root)) return detail::load_fight(doc, options);
   return load(doc, options);
 }
 

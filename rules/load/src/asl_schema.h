@@ -14,8 +14,8 @@ namespace salvo::load::detail {
 /// Every setting of an ASL situation file (asl_loader.cpp).
 const Schema<asl::Situation>& asl_schema();
 
-/// A fight file ([fight] and [[unit]] tables), read strictly (asl_fight_loader.cpp).
-LoadedFight load_fight(const std::shared_ptr<const Document>& doc);
+/// A fight file ([fight] and [[unit]] tables, a [sweep]), read strictly (asl_fight_loader.cpp).
+LoadedFight load_fight(const std::shared_ptr<const Document>& doc, const LoadOptions& options);
 
 /// The unit libraries named by a file's `units` key (a path or an array of paths, each relative
 /// to the file; docs/units.md). Fails at the key's line if one cannot be read.

@@ -244,6 +244,19 @@ void walk_items(const Ctx& c, const toml::table& root, const Keys& keys, std::si
   if (!have_ruleset) fail(c, 1, "ruleset", fmt::format("required (ruleset = \"{}\")", keys.ruleset));
 }
 
+void walk_sweep(const Ctx& c, const toml::table& sweep, const Keys& keys, std::size_t max_situations, Walk& w,
+                const std::function<void(const Item&, const toml::array&)>& on_axis) {
+  w.sweep_line = line_of(sweep);
+  if (sweep_size(sweep_array_lengths(sweep), max_situations).too_big) sweep_too_big(c, sweep, max_situations);
+  std::vector<Item> items;
+  collect_sweep(sweep, "", keys, items);
+  for (const Item& item : items) {
+    on_axis(item, sweep_array(c, item, keys, w.swept));
+    w.swept[item.path] = line_of(item.pos);
+    w.sweep_keys.push_back(item.path);
+  }
+}
+
 int Walk::conflict_line(const std::string& key) const {
   for (const Lines* lines : {&swept, &set}) {
     for (std::string k = key; !k.empty();) {

@@ -234,6 +234,13 @@ void walk_items(const Ctx& c, const toml::table& root, const Keys& keys, std::si
                 const std::function<void(const Item&, const toml::array&)>& on_axis,
                 const std::function<void(const Item&)>& on_root);
 
+/// Check a [sweep] table on its own (a file walked otherwise, as an ASL fight): its size, then
+/// each axis (its dotted sub-tables read as dotted keys) a setting of `keys`, swept once, to a
+/// non-empty array, which `on_axis` validates. Records the sweep in w (sweep_line, swept,
+/// sweep_keys).
+void walk_sweep(const Ctx& c, const toml::table& sweep, const Keys& keys, std::size_t max_situations, Walk& w,
+                const std::function<void(const Item&, const toml::array&)>& on_axis);
+
 /// One [sweep] axis, validated.
 template <class S>
 struct Axis {
@@ -242,6 +249,21 @@ struct Axis {
   std::vector<const toml::node*> values;
   std::vector<std::string> labels;  ///< values as written
 };
+
+/// The axis of sweep item `item` over `values`, each value checked now (so errors come in file
+/// order) by applying it to a copy of `scratch`.
+template <class S>
+Axis<S> make_axis(const Ctx& c, const Item& item, const toml::array& values, const Field<S>& field, const S& scratch) {
+  Axis<S> axis{&field, item.path, {}, {}};
+  SourceText source(c.text);
+  for (const toml::node& value : values) {
+    S s = scratch;
+    axis.field->apply(c, item.path, value, s, nullptr);
+    axis.values.push_back(&value);
+    axis.labels.push_back(as_written(value, source));
+  }
+  return axis;
+}
 
 /// A walked file: the settings written in its tables applied to `base`, and its sweep axes.
 template <class S>
@@ -260,15 +282,7 @@ Walked<S> walk(const Ctx& c, const toml::table& root, const Schema<S>& schema, s
       c, root, schema.keys, max_situations, w,
       [&](const Item& item) { schema.fields[*item.field].apply(c, item.path, *item.node, w.base, &w.set); },
       [&](const Item& item, const toml::array& values) {
-        Axis<S> axis{&schema.fields[*item.field], item.path, {}, {}};
-        SourceText source(c.text);
-        for (const toml::node& value : values) {
-          S scratch;  // validate each value now, so errors come in file order
-          axis.field->apply(c, item.path, value, scratch, nullptr);
-          axis.values.push_back(&value);
-          axis.labels.push_back(as_written(value, source));
-        }
-        w.axes.push_back(std::move(axis));
+        w.axes.push_back(make_axis(c, item, values, schema.fields[*item.field], S{}));
       },
       on_root);
   return w;

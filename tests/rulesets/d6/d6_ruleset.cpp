@@ -71,7 +71,7 @@ class D6File final : public SituationFile {
     p.outcome_names = {"hit", "miss"};
     p.end_reason_names = {"target_hit", "out_of_shots"};
     p.validate();
-    CompiledSituation out{std::move(p), {}};
+    CompiledSituation out{std::move(p), {}, {}};
     if (explain)
       out.explain =
           "hits on a d6 roll of " + std::to_string(s.hit_on) + " or more, " + std::to_string(s.shots) + " shot(s)\n";

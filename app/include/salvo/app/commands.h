@@ -39,7 +39,7 @@ class UsageError : public std::runtime_error {
 /// `salvo odds` flags as typed; validated by odds_options().
 struct OddsFlags {
   std::vector<std::string> files;
-  std::string method = "exact";
+  std::string method = "auto";
   std::optional<std::string> trials;
   std::optional<std::string> precision;
   std::string seed = "1";
@@ -53,7 +53,7 @@ struct OddsFlags {
 
 struct OddsOptions {
   std::vector<std::string> files;
-  report::MethodChoice method = report::MethodChoice::kExact;
+  report::MethodChoice method = report::MethodChoice::kAuto;
   std::uint64_t trials = 1'000'000;  ///< exact count; with a precision, the cap
   std::optional<double> precision;
   std::uint64_t seed = 1;

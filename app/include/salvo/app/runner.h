@@ -31,7 +31,9 @@ struct RunSettings {
   /// The sink uses each Job (the HTML page's explain trail): spread over a team, rank 0 then
   /// compiles every situation of an exact sweep, not only its share.
   bool jobs_needed = false;
+  std::size_t max_exact_states = kMaxExactStates;  ///< larger programs: Monte Carlo (kAuto) or refused
 
+  /// Engines the run may use (kAuto: either, situation by situation).
   bool exact() const { return method != report::MethodChoice::kMonteCarlo; }
   bool mc() const { return method != report::MethodChoice::kExact; }
 };
@@ -49,6 +51,7 @@ struct RunStatus {
   bool interrupted = false;  ///< stopped (a stop signal) before the last situation finished
   bool stopped = false;      ///< a stop signal reached the run (on any rank of a team)
   std::optional<PrecisionMiss> miss;
+  std::size_t exact_runs = 0, mc_runs = 0;  ///< situations run by each engine
 };
 
 /// Each finished situation, in order.
@@ -57,6 +60,8 @@ using Sink = std::function<void(Job&& job, report::SituationReport&& report)>;
 /// Compile and run every situation of `source`, a batch at a time (the batch's exact solves in
 /// parallel, then its Monte Carlo runs one situation at a time over every thread). With Monte
 /// Carlo, every situation is compiled once first, so a rules conflict anywhere costs no trials.
+/// A program of more than settings.max_exact_states states runs by Monte Carlo with kAuto, and is
+/// refused (load::InputError, naming its Job::states_key) with kExact or kBoth.
 /// A stop signal ends the run at the next block: a Monte Carlo situation with at least one block
 /// done is kept, with the intervals of the trials run. Throws load::InputError for a rules
 /// conflict.
@@ -71,6 +76,8 @@ report::SituationReport empty_report(const Job& job);
 
 /// Provenance of a run over `source`: settings, rules data of every ruleset used, display hints.
 report::Provenance provenance_of(const SituationSource& source, const RunSettings& settings);
+/// The same after the run: with --method auto, the engines `status` says were used.
+report::Provenance provenance_of(const SituationSource& source, const RunSettings& settings, const RunStatus& status);
 
 /// A Monte Carlo half-width as the precision messages print it: 0.012345, or "unknown (fewer
 /// than 2 trials)" for a mean without an interval.

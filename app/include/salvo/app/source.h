@@ -25,7 +25,8 @@ struct Job {
   std::string name;
   SweepLabel sweep;  ///< sweep point, file order
   RollProgram program;
-  std::string explain;  ///< the `explain` listing, with its heading (only when asked for)
+  std::string explain;     ///< the `explain` listing, with its heading (only when asked for)
+  std::string states_key;  ///< CompiledSituation::states_key
 };
 
 /// Provenance of the rules data of one ruleset in a run.

@@ -43,6 +43,8 @@ class OddsStepper {
   std::unique_ptr<SituationSource> source_;
   OddsOptions options_;
   RunSettings settings_;
+  /// Per situation: Monte Carlo runs it (with --method auto, those over the exact limit only)
+  std::vector<char> mc_;
   std::vector<report::SituationReport> reports_;  ///< finished situations
   std::size_t current_ = 0;                       ///< the situation under way
   Job job_;                                       ///< its compiled program

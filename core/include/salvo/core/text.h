@@ -2,6 +2,7 @@
 /// salvo/core/text.h — text as salvo shows it to a person: one line, no terminal control.
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -9,6 +10,18 @@
 #include <system_error>
 
 namespace salvo {
+
+/// 1234567 as "1,234,567".
+inline std::string with_commas(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 /// `s` as a TOML basic string: "prep", "a \"b\"", "tab\there", control characters as \uXXXX.
 inline std::string toml_quote(std::string_view s) {

@@ -31,14 +31,16 @@ using sim::WindowStats;
 
 enum class Format : std::uint8_t { kText, kCsv, kJson, kMarkdown };
 
-/// Which engines a run used; the text of each is "exact", "mc", "both".
-enum class MethodChoice : std::uint8_t { kExact, kMonteCarlo, kBoth };
+/// Which engines a run used; the text of each is "exact", "mc", "both", "auto". Asked for,
+/// kAuto runs each situation exactly up to kMaxExactStates states and by Monte Carlo above;
+/// in a report it means that some situations ran each way.
+enum class MethodChoice : std::uint8_t { kExact, kMonteCarlo, kBoth, kAuto };
 
 /// salvo's version ("0.1.0") and git revision (12 hex, or "unknown"), from the build.
 std::string_view version();
 std::string_view git_revision();
 
-/// "exact" / "mc" / "both", "text" / "csv" / "json" / "md"; parse returns nullopt if unknown.
+/// "exact" / "mc" / "both" / "auto", "text" / "csv" / "json" / "md"; parse returns nullopt if unknown.
 std::string_view method_choice_name(MethodChoice m);
 std::optional<MethodChoice> parse_method_choice(std::string_view s);
 std::string_view format_name(Format f);
@@ -71,7 +73,9 @@ struct SituationReport {
 
 /// What makes a table reproducible.
 struct Provenance {
-  MethodChoice method = MethodChoice::kExact;
+  MethodChoice method = MethodChoice::kExact;  ///< the engines used (kAuto: some situations each)
+  bool auto_method = false;                    ///< --method auto chose them: exact up to max_exact_states
+  std::size_t max_exact_states = kMaxExactStates;
   std::uint64_t seed = 1;
   std::uint64_t trials = 0;         ///< requested Monte Carlo trials (the cap with a precision)
   std::optional<double> precision;  ///< requested 95% half-width, if any

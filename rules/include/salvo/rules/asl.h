@@ -160,6 +160,7 @@ struct Start {
 struct Exit {
   Firer firer;  ///< fired_before set, Acquisition as built and kept (C6.5), gun, ammunition
   Target target;
+  bool rof_kept = false;  ///< it stopped at fire.max_shots with its Multiple ROF kept (C2.24)
   friend bool operator==(const Exit&, const Exit&) = default;
 };
 struct Program {

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "salvo/rules/asl.h"
@@ -31,6 +32,8 @@ struct FightUnit {
   Target as_target;                     ///< what it is when fired on, as a situation's [target]
   std::optional<std::string> target;    ///< the enemy it fires at; nullopt: "auto"
   std::vector<std::string> unit_notes;  ///< which values came from a unit library (docs/units.md)
+  /// Its range to an enemy (by name), both ways; an enemy not listed: fire.range (pair_range).
+  std::vector<std::pair<std::string, int>> ranges;
 };
 
 /// A step of the game turn: a Rally Phase, or a fire phase owned by a side.
@@ -52,12 +55,18 @@ struct Fight {
 };
 
 inline constexpr std::size_t kMaxFightUnits = 8;
-/// A fight whose program would have more states is refused (its exact solve: about 1.3 KB a
-/// state, docs/fights.md).
-inline constexpr std::size_t kMaxFightStates = 3'000'000;
+/// A fight whose program would have more states is refused: its compile takes about 200 bytes
+/// a state at its peak (docs/fights.md). Up to kMaxExactStates the app solves it exactly; above,
+/// Monte Carlo runs it.
+inline constexpr std::size_t kMaxFightStates = 20'000'000;
+
+/// The range between units a and b of `f`: the one either lists for the other (`ranges`), else
+/// a's fire.range (check() requires b's to be the same).
+int pair_range(const Fight& f, std::size_t a, std::size_t b);
 
 /// The situation of `shooter` firing at `target` (units of `f`): its firer, fire and override,
-/// the target unit as target; fire.turns = 2: one fire phase of several, checked as a duel.
+/// the target unit as target, at their pair_range; fire.turns = 2: one fire phase of several,
+/// checked as a duel.
 Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t target);
 
 /// Check a fight: sides, names, targets, and every situation a unit could fire in. The key of

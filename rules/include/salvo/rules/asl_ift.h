@@ -101,6 +101,12 @@ std::uint32_t ift_outcome_flags(Outcome o);
 /// (A7.301: at least # units eliminated, all others broken).
 bool destroys_target(Outcome o);
 
+/// Does this outcome leave target `t`, a Gun, without its crew? A K result: the Gun malfunctions
+/// and its crew suffers Casualty Reduction (C11.6), which eliminates a crew (A7.302). Where the
+/// target carries on from phase to phase (a duel, a fight) such a Gun is out for good, as if
+/// destroyed; a single fire phase goes on firing at it.
+bool unmans_gun(const Target& t, Outcome o);
+
 /// Fill the IFT part of a shot for a Personnel target or MG/IFE fire; marks spec.kill[i].critical.
 /// Returns false (and leaves the spec alone) for a Gun firing at a vehicle (C7 To Kill).
 /// Throws RulesError.

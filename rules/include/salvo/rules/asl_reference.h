@@ -35,11 +35,13 @@ PhaseTrace resolve_phase(const Situation& s, Dice& dice);
 
 /// One fire phase from `ctx` (what the firer carries into it: spent special ammo, Low Ammo,
 /// Acquisition, a later turn, concealment), its steps appended to `steps`: the plain loop of
-/// resolve_phase. For interpreters of several phases (a fight's, in its tests).
+/// resolve_phase, the target carried on past it (a Gun left without its crew ends it,
+/// unmans_gun). For interpreters of several phases (a fight's, in its tests).
 struct PhaseResult {
   EndReason end = kEndRofExhausted;
-  ShotContext ctx;  ///< after the phase: spent special ammo, Low Ammo, concealment removed
-  int fired = 0;    ///< shots fired
+  ShotContext ctx;        ///< after the phase: spent special ammo, Low Ammo, concealment removed
+  int fired = 0;          ///< shots fired
+  bool rof_kept = false;  ///< stopped at fire.max_shots with the Multiple ROF kept (C2.24)
 };
 /// `spec_of` gives the spec of a shot (build_shot, or one kept from an earlier call).
 PhaseResult resolve_phase_from(const Situation& s, const ShotContext& ctx, Dice& dice, std::vector<StepRecord>& steps,

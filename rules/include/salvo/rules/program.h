@@ -72,13 +72,21 @@ struct Leaf {
 /// first leaf with closes_window, or the end of the run) and the whole run ("phase").
 /// For each window: P(flag seen at least once), E[counter], and the distribution of the
 /// outcome of the window's last step. For the whole run also the distribution of end reasons.
+///
+/// States may share a DAG and each have leaves of their own (a fight's fire phases: the same
+/// shot from many joint states): such a state has a leaf table, and a leaf link k reached from
+/// it stands for the leaf of its table's entry k.
 struct RollProgram {
   std::vector<std::uint32_t> state_root;  ///< root node of each state's DAG
-  std::vector<std::string> state_labels;  ///< human-readable state names (explain, debugging)
+  std::vector<std::string> state_labels;  ///< human-readable state names (explain, debugging); may be empty
   std::vector<RollNode> nodes;
   std::vector<Link> links;
   std::vector<Leaf> leaves;
   std::int32_t initial_state = 0;
+  /// Leaf tables: state s's entries are state_leaves[state_leaf_begin[s] .. state_leaf_begin[s + 1]);
+  /// a state with none (or state_leaf_begin empty: no state has one) reaches its leaves directly.
+  std::vector<std::uint32_t> state_leaf_begin;  ///< empty, or num_states() + 1 offsets
+  std::vector<std::int32_t> state_leaves;       ///< leaf indices
 
   std::vector<std::string> flag_names;        ///< at most kMaxFlags
   std::vector<std::string> counter_names;     ///< at most kMaxCounters
@@ -104,6 +112,16 @@ struct RollProgram {
 
   std::size_t num_states() const { return state_root.size(); }
 
+  /// The leaf that a leaf link `l` reached from state `state` stands for.
+  std::int32_t leaf_of(std::size_t state, Link l) const {
+    if (state_leaf_begin.empty()) return l.index();
+    const std::uint32_t b = state_leaf_begin[state];
+    return b == state_leaf_begin[state + 1] ? l.index() : state_leaves[b + static_cast<std::uint32_t>(l.index())];
+  }
+
+  /// "turn 2, shot 1", or "state 17" for a program without labels.
+  std::string state_label(std::size_t state) const;
+
   /// Link for face f of node n.
   Link link(std::uint32_t n, int f) const { return links[nodes[n].first + static_cast<std::uint32_t>(f)]; }
 
@@ -114,6 +132,11 @@ struct RollProgram {
   /// 64-bit FNV-1a hash of the tables and names: identifies the compiled rules data.
   std::uint64_t hash() const;
 };
+
+/// The most states salvo solves exactly: a larger program (a fight) takes about 0.8 KB a state
+/// to solve, so it runs by Monte Carlo (--method auto, the default) or is refused with --method
+/// exact (docs/fights.md).
+inline constexpr std::size_t kMaxExactStates = 2'000'000;
 
 /// Incremental builder with de-duplication of identical leaves and nodes.
 class ProgramBuilder {
@@ -129,6 +152,11 @@ class ProgramBuilder {
   void set_state_root(std::int32_t state, Link root);
   /// Reserve a state index now, set its root later.
   std::int32_t reserve_state(std::string label);
+  /// The same for a program without labels (every state reserved so).
+  std::int32_t reserve_state();
+  /// Give `state` its leaf table (RollProgram::state_leaves): the leaf links of its DAG are
+  /// indices into `leaves`. States get their tables in increasing order; a state skipped has none.
+  void set_state_leaves(std::int32_t state, std::span<const std::int32_t> leaves);
 
   RollProgram& program() { return p_; }
   RollProgram take();

@@ -30,6 +30,9 @@ using SweepLabel = std::vector<std::pair<std::string, std::string>>;
 struct CompiledSituation {
   RollProgram program;
   std::string explain;  ///< the ruleset's `explain` listing (only when asked for); ends with \n
+  /// The setting the program's states grow with ("fight.turns"), named when there are too many
+  /// to solve exactly; "" if none.
+  std::string states_key;
 };
 
 /// A situation file as its ruleset read it: every value checked, the sweep known but not

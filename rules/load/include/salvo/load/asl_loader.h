@@ -7,6 +7,7 @@
 /// and nothing is computed from a file with any error.
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,10 +46,18 @@ struct LoadOptions {
   std::size_t max_file_bytes = kDefaultMaxFileBytes;  ///< every file read (a 1943 chart too)
 };
 
-/// A fight file (docs/fights.md): [fight] and [[unit]] tables, one fight.
+/// One fight of a fight file: a point of its [sweep], or the fight itself.
+struct FightPoint {
+  asl::Fight situation;  ///< the fight (named as a situation file's points are, for the sweep expander)
+  std::vector<std::pair<std::string, std::string>> sweep_values;  ///< ("unit.Sherman.fire.range", "6")
+};
+
+/// A fight file (docs/fights.md): [fight] and [[unit]] tables, and a [sweep] of their settings.
 struct LoadedFight {
-  std::string path;  ///< as given
-  asl::Fight fight;
+  std::string path;                          ///< as given
+  std::vector<std::string> sweep_keys;       ///< the sweep's axes, in file order
+  SweepPoints<FightPoint> fights;            ///< one per sweep point (1 if no sweep), made on demand
+  std::shared_ptr<const void> sweep_schema;  ///< the swept settings the points apply (kept alive)
 };
 
 /// An ASL file: situations, or a fight (it has a [fight] table or [[unit]] tables). Throws

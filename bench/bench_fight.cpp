@@ -1,0 +1,96 @@
+// Fights (docs/fights.md) on the engines: a 1-against-1 fight over 6 game turns compiled and
+// solved exactly after parsing, the compile of a 2-against-2 fight, and 2-against-2 fights by
+// Monte Carlo in shots/s, to be read beside BM_B1_* (bench_kernel.cpp) in the same run.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "salvo/load/asl_loader.h"
+#include "salvo/load/toml_util.h"
+#include "salvo/rules/asl_fight.h"
+#include "salvo/sim/exact.h"
+#include "salvo/sim/montecarlo.h"
+
+namespace {
+
+using namespace salvo;
+
+// A fight file of examples/, parsed once, over `turns` game turns.
+asl::Fight fight_of(const std::string& file, int turns) {
+  const std::string path = std::string(SALVO_SOURCE_DIR) + "/examples/" + file;
+  auto loaded = load::load_any_string(load::read_text_file(path), path);
+  asl::Fight f = std::get<load::LoadedFight>(loaded).fights.at(0).situation;
+  f.turns = turns;
+  return f;
+}
+
+const asl::Fight& one_against_one() {  // Sherman 75 against a Panther, 6 game turns
+  static const asl::Fight f = fight_of("fights/sherman-vs-panther.toml", 6);
+  return f;
+}
+
+void BM_Fight1v1_6Turns_CompileAndSolve(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(sim::solve_exact(asl::compile(one_against_one())));
+  state.SetItemsProcessed(state.iterations());  // fights per second
+}
+BENCHMARK(BM_Fight1v1_6Turns_CompileAndSolve)->Unit(benchmark::kMicrosecond);
+
+void BM_Fight1v1_6Turns_Compile(benchmark::State& state) {
+  std::size_t states = 0;
+  for (auto _ : state) {
+    const RollProgram p = asl::compile(one_against_one());
+    states = p.num_states();
+    benchmark::DoNotOptimize(p.leaves.size());
+  }
+  state.counters["states"] = static_cast<double>(states);
+}
+BENCHMARK(BM_Fight1v1_6Turns_Compile)->Unit(benchmark::kMicrosecond);
+
+void BM_Fight1v1_6Turns_Solve(benchmark::State& state) {
+  const RollProgram p = asl::compile(one_against_one());
+  for (auto _ : state) benchmark::DoNotOptimize(sim::solve_exact(p));
+}
+BENCHMARK(BM_Fight1v1_6Turns_Solve)->Unit(benchmark::kMicrosecond);
+
+/// The compile of examples/bench/fight-2v2.toml over Arg game turns, in states per second.
+void BM_Fight2v2_Compile(benchmark::State& state) {
+  const asl::Fight f = fight_of("bench/fight-2v2.toml", static_cast<int>(state.range(0)));
+  std::size_t states = 0;
+  for (auto _ : state) states += asl::compile(f).num_states();
+  state.counters["states/s"] = benchmark::Counter(static_cast<double>(states), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Fight2v2_Compile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+/// Monte Carlo on examples/bench/fight-2v2.toml over Arg(0) game turns (1: 41,513 states; 3:
+/// 2,422,020, beyond the exact limit) on Arg(1) threads, wall-clock time, in shots/s (a shot is a
+/// To Hit DR and what follows it, as in BM_B1_*).
+void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
+  static const RollProgram one = asl::compile(fight_of("bench/fight-2v2.toml", 1));
+  static const RollProgram three = asl::compile(fight_of("bench/fight-2v2.toml", 3));
+  const RollProgram& p = state.range(0) == 1 ? one : three;
+  sim::McOptions o;
+  o.seed = 1;
+  o.trials = std::uint64_t{1} << 20;
+  o.threads = static_cast<int>(state.range(1));
+  std::uint64_t shots = 0;
+  for (auto _ : state) {
+    sim::Tallies t;
+    benchmark::DoNotOptimize(sim::monte_carlo(p, o, &t));
+    shots += t.run.counter_sum[asl::fight::kShots];
+  }
+  state.counters["shots/s"] = benchmark::Counter(static_cast<double>(shots), benchmark::Counter::kIsRate);
+  state.counters["states"] = static_cast<double>(p.num_states());
+  state.SetItemsProcessed(static_cast<std::int64_t>(shots));
+}
+BENCHMARK(BM_Fight2v2_MonteCarlo)
+    ->Args({1, 1})
+    ->Args({1, 2})
+    ->Args({3, 1})
+    ->Args({3, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
