@@ -186,6 +186,14 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
         "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "
         "the R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)");
+  // Infantry units are not fight units: refused at the weapon, before any check of its keys.
+  const std::string not_a_unit =
+      ": a fight's units are vehicles and Guns; infantry fire and LATW are run as situations (several attacks on "
+      "one target: [[then]], docs/infantry.md; LATW: docs/latw.md)";
+  CHECK(error_of(edited("gun = \"75\"", "weapon = \"bazooka\"")) ==
+        "f.toml:12: unit.Sherman.firer.weapon: Bazooka" + not_a_unit);
+  CHECK(error_of(edited("gun = \"75\"", "weapon = \"infantry\"\nfp = 4")) ==
+        "f.toml:12: unit.Sherman.firer.weapon: infantry fire" + not_a_unit);
 }
 
 namespace {

@@ -19,6 +19,7 @@
 
 #include "asl_schema.h"
 #include "salvo/rules/asl_fight.h"
+#include "salvo/rules/asl_latw.h"
 
 namespace salvo::load::detail {
 namespace {
@@ -268,6 +269,15 @@ class FightReader {
         read_settings(read_table(c_, path, *e.node), path, ut->situation, s);
       }
     });
+    // A fight's units are vehicles and Guns: infantry units (their Morale Check state, their
+    // fire on the IFT, a LATW's firer) are not carried from phase to phase.
+    if (s.firer.weapon == asl::Weapon::kInfantry || asl::is_latw(s.firer)) {
+      const std::string key = prefix + ".firer.weapon";
+      fail(c_, lines_.count(key) ? lines_[key] : line_of(n), key,
+           fmt::format("{}: a fight's units are vehicles and Guns; infantry fire and LATW are run as situations "
+                       "(several attacks on one target: [[then]], docs/infantry.md; LATW: docs/latw.md)",
+                       s.firer.weapon == asl::Weapon::kInfantry ? "infantry fire" : asl::latw_name(s.firer.weapon)));
+    }
     if (library_unit && asl::is_special(s.firer.ammo) && !lines_.count(prefix + ".firer.depletion"))
       s.firer.depletion = unit_depletion(c_, lines_[prefix + ".unit"], prefix + ".unit", *library_unit, s.firer);
     if (!library_unit && s.firer.vehicle && !lines_.count(prefix + ".as_target.armor"))
