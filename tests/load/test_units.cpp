@@ -3,22 +3,19 @@
 // message per class of bad input.
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <variant>
 
-#include <unistd.h>
-
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/units.h"
 #include "salvo/rules/asl.h"
+#include "support/temp_files.h"
+#include "support/thrown.h"
 
 namespace {
 
 using namespace salvo;
-namespace fs = std::filesystem;
 
 constexpr std::string_view kLibrary = R"(library = "asl-units"
 [[unit]]
@@ -56,19 +53,8 @@ HEAT = 7
 )";
 
 /// A directory with the library and the files of a test, removed at the end.
-struct Dir {
-  fs::path path;
-  explicit Dir(std::string_view library = kLibrary) {
-    path = fs::temp_directory_path() / ("salvo-units-test-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-    write("lib.toml", library);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, std::string_view text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
+struct Dir : test::TempFiles {
+  explicit Dir(std::string_view library = kLibrary) : TempFiles("salvo-units-test") { write("lib.toml", library); }
 };
 
 asl::Situation one(const std::string& path) {
@@ -78,13 +64,7 @@ asl::Situation one(const std::string& path) {
 }
 
 std::string error_of(const std::string& path) {
-  try {
-    const auto text = load::read_text_file(path);
-    (void)load::load_any_string(text, path);
-  } catch (const load::InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::message_of<load::InputError>([&] { (void)load::load_any_string(load::read_text_file(path), path); });
 }
 
 }  // namespace
@@ -308,12 +288,7 @@ TEST_CASE("units: bad input gets one exact message", "[units]") {
 
 TEST_CASE("units: a library is read strictly with file line and key", "[units]") {
   auto error = [](std::string_view text) {
-    try {
-      (void)load::UnitLibraries::parse(text, "u.toml");
-    } catch (const load::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return test::message_of<load::InputError>([&] { (void)load::UnitLibraries::parse(text, "u.toml"); });
   };
   const std::string head = "library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"vehicle\"\n";
   CHECK(error("[[unit]]\nname = \"X\"\n") ==

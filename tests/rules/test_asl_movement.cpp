@@ -10,6 +10,7 @@
 #include "salvo/sim/montecarlo.h"
 #include "support/mc_agreement.h"
 #include "support/named.h"
+#include "support/thrown.h"
 
 using namespace salvo;
 using namespace salvo::asl;
@@ -176,12 +177,7 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
   }
   // A movement roll reads only its own keys: anything else would be silently ignored (D2)
   const auto refused = [](const std::string& toml) {
-    try {
-      load::load_string(toml, "m.toml");
-    } catch (const load::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return test::message_of<load::InputError>([&] { load::load_string(toml, "m.toml"); });
   };
   CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"start\"\nred_mp = true\nmp_sought = 2\n") ==
         "m.toml:5: movement.mp_sought: not used by the \"start\" roll (D2.51): remove it");
@@ -189,7 +185,7 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
         "m.toml:4: movement.mp_in_los: not used by the \"esb\" roll (D2.5): remove it");
   CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"motion\"\n[fire]\nrange = 3\n") ==
         "m.toml:5: fire.range: a movement roll (D2) uses only its [movement] keys: this key would have no effect");
-  CHECK(refused("ruleset = \"asl\"\nname = \"n\"\n[movement]\nroll = \"motion\"\nmp_in_los = 2\n") == "accepted");
+  CHECK(refused("ruleset = \"asl\"\nname = \"n\"\n[movement]\nroll = \"motion\"\nmp_in_los = 2\n") == test::kNoError);
   const auto f = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/esb.toml");
   REQUIRE(f.situations.size() == 3);
   CHECK(f.situations[2].situation.movement->mp_sought == 3);
