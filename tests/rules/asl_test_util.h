@@ -69,6 +69,12 @@ inline Situation named_in(const std::vector<Situation>& v, std::string_view name
   throw std::logic_error("no situation named \"" + std::string(name) + "\"");
 }
 
+/// The situation named `name` in `v` changed by `edit`, and named "<name>, <change>".
+template <class Edit>
+Situation changed(const std::vector<Situation>& v, std::string_view name, std::string_view change, Edit&& edit) {
+  return variant(named_in(v, name), std::string(name) + ", " + std::string(change), edit);
+}
+
 /// For an exhaustive enumeration: at most two shots; one for a gun of 40mm or less (its
 /// Multiple Hits branch 36^3 ways a shot), for special ammunition (its missing-ammo attempts add
 /// a step), and where `one_shot` (sanitizer builds: all but a few named cases, sanitized.h; a

@@ -32,7 +32,8 @@ void check_same_program(const RollProgram& a, const RollProgram& b) {
   CHECK(a.hash() == b.hash());
 }
 
-// Seven of varied_situations(), a duel's Gun over three turns, and five more.
+// Eight of varied_situations() (one at a shorter range), a duel's Gun over three turns, and four
+// more.
 std::vector<Situation> situations() {
   const std::vector<Situation> varied = varied_situations();
   std::vector<Situation> v;
@@ -56,12 +57,7 @@ std::vector<Situation> situations() {
     s.fire.phase = Phase::kDefensive;
     s.firer.rof = 1;
   });
-  add([](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 11, 8};
-  });
+  v.push_back(changed(varied, "APCR depletion fallback AP", "6 hexes", [](Situation& s) { s.fire.range = 6; }));
   take("intensive fire");
   take("low ammo circled B10, ROF 2");
   take("HE vs unarmored");
@@ -75,9 +71,8 @@ std::vector<Situation> situations() {
     s.firer.rof = 2;
     s.firer.breakdown = 10;
   });
-  Situation gun = named_in(duels(), "NT Gun R3, CA change, 2 Rally Phases");
-  gun.fire.turns = 3;
-  v.push_back(gun);
+  v.push_back(
+      changed(duels(), "NT Gun R3, CA change, 2 Rally Phases", "3 turns", [](Situation& s) { s.fire.turns = 3; }));
   // Every ASL example file
   for (const auto& e : std::filesystem::directory_iterator(std::string(SALVO_SOURCE_DIR) + "/examples")) {
     if (e.path().extension() != ".toml") continue;

@@ -69,24 +69,19 @@ sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::
 }
 
 /// Twenty situations: the plain shot, ROF, Multiple Hits, subsequent dr, hull down, special
-/// ammo, Low Ammo, X#, Intensive Fire, stop rules. Thirteen are varied_situations()'s; seven are
-/// this test's own (a black To Hit number, other ranges and ROF, ROF 6).
+/// ammo, Low Ammo, X#, Intensive Fire, stop rules. Thirteen of varied_situations(), five of them
+/// changed (a black To Hit number, a German gun, other ROF, a shorter range), and two of its own.
 std::vector<Situation> twenty() {
   const std::vector<Situation> varied = varied_situations();
   std::vector<Situation> v;
   auto take = [&](std::string_view name) { v.push_back(named_in(varied, name)); };
+  auto take_changed = [&](std::string_view name, std::string_view change, auto&& edit) {
+    v.push_back(changed(varied, name, change, edit));
+  };
   auto add = [&](const std::string& name, auto&& edit) { v.push_back(variant(base(), name, edit)); };
-  add("B1: 75L AP ROF 2 BU", [](Situation& s) {
-    s.firer.rof = 2;
-    s.fire.buttoned_up = true;
-    s.firer.th_color = ThColor::kBlack;
-  });
+  take_changed("75L AP ROF 2 BU", "black TH#", [](Situation& s) { s.firer.th_color = ThColor::kBlack; });
   take("75L AP front 6");
-  add("75 vs Panther", [](Situation& s) {
-    s.firer.gun = *parse_gun("75");
-    s.firer.rof = 2;
-    s.target.armor = Armor{18, 8, 14, 8};
-  });
+  take_changed("75 Sherman vs Panther", "German", [](Situation& s) { s.firer.nationality = Nationality::kGerman; });
   add("side 12 hexes", [](Situation& s) {
     s.target.facing = Facing::kSide;
     s.fire.range = 12;
@@ -95,17 +90,9 @@ std::vector<Situation> twenty() {
   take("37L multiple hits");
   take("20L multiple hits, CH region");
   take("improbable hits");
-  add("CH only on subsequent dr, ROF 2", [](Situation& s) {
-    s.fire.extra_drm = 8;
-    s.firer.rof = 2;
-  });
+  take_changed("CH only on subsequent dr", "ROF 2", [](Situation& s) { s.firer.rof = 2; });
   take("hull down");
-  add("APCR depletion fallback AP, 6 hexes", [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 11, 8};
-  });
+  take_changed("APCR depletion fallback AP", "6 hexes", [](Situation& s) { s.fire.range = 6; });
   take("APCR depletion no fallback");
   take("HE vs light armor");
   take("low ammo circled B10, ROF 2");
@@ -118,11 +105,7 @@ std::vector<Situation> twenty() {
     s.firer.rof = 6;
     s.firer.breakdown = 11;
   });
-  add("point blank acquired, ROF 3", [](Situation& s) {
-    s.fire.range = 1;
-    s.fire.acquisition = 1;
-    s.firer.rof = 3;
-  });
+  take_changed("point blank acquired", "ROF 3", [](Situation& s) { s.firer.rof = 3; });
   take("bounding fire C2");
   return v;
 }
