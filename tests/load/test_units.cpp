@@ -160,14 +160,15 @@ unit = "Test Tank A"
 
 TEST_CASE("units: special ammunition takes the unit's Depletion Number of the year (C8.91)", "[units]") {
   const Dir d;
-  auto depletion = [&](std::string_view extra) {
-    const std::string path = d.write("dep.toml", std::string(R"(ruleset = "asl"
+  // The file `name`: "Test Gun B" fires, with `extra` keys of [firer].
+  auto gun_b = [&](const std::string& name, std::string_view extra) {
+    return d.write(name, std::string(R"(ruleset = "asl"
 units = ["lib.toml"]
 [firer]
 unit = "Test Gun B"
 )") + std::string(extra));
-    return one(path).firer.depletion;
   };
+  auto depletion = [&](std::string_view extra) { return one(gun_b("dep.toml", extra)).firer.depletion; };
   // { 1941 = 4, 1943 = 6 }: 4 in 1941 and 1942, 6 from 1943.
   CHECK(depletion("ammo = \"APCR\"\nyear = 1941\n") == 4);
   CHECK(depletion("ammo = \"APCR\"\nyear = 1942\n") == 4);
@@ -176,22 +177,11 @@ unit = "Test Gun B"
   CHECK(depletion("ammo = \"HEAT\"\nyear = 1944\n") == 7);
   CHECK(depletion("ammo = \"APCR\"\nyear = 1944\ndepletion = 3\n") == 3);  // the file's
   CHECK(depletion("ammo = \"AP\"\n") == std::nullopt);
-  const std::string early = d.write("early.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
-unit = "Test Gun B"
-ammo = "APCR"
-year = 1940
-)");
+  const std::string early = gun_b("early.toml", "ammo = \"APCR\"\nyear = 1940\n");
   CHECK(error_of(early) == early +
                                ":4: firer.unit: the unit \"Test Gun B\" has no APCR in 1940: it lists it only "
                                "from 1941 (C8.91)");
-  const std::string none = d.write("none.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
-unit = "Test Gun B"
-ammo = "APDS"
-)");
+  const std::string none = gun_b("none.toml", "ammo = \"APDS\"\n");
   CHECK(error_of(none) == none + ":4: firer.unit: the unit \"Test Gun B\" (" + d.file("lib.toml") +
                               ") lists no APDS Depletion Number: set firer.depletion if the counter has the "
                               "ammunition (C8.1)");
