@@ -18,14 +18,6 @@ using namespace salvo::asl::testing;
 
 namespace {
 
-// P(2d6 <= n).
-double p_at_most(int n) {
-  int ways = 0;
-  for (int a = 1; a <= 6; ++a)
-    for (int b = 1; b <= 6; ++b) ways += a + b <= n;
-  return ways / 36.0;
-}
-
 Movement esb(double sought, Manufacturer m = Manufacturer::kGerman, bool red = false, int allotment = 12) {
   Movement mv;
   mv.roll = MovementRoll::kEsb;
@@ -68,8 +60,8 @@ TEST_CASE("D2.5 ESB: P(success) = P(Final DR <= 11)", "[asl][movement]") {
       for (bool red : {false, true}) {
         const Movement mv = esb(sought, m, red);
         INFO("sought " << sought << " drm " << esb_drm(mv));
-        CHECK(exact_p(mv, "success") == Approx(p_at_most(11 - esb_drm(mv))).margin(1e-12));
-        CHECK(exact_p(mv, "immobilized") == Approx(1 - p_at_most(11 - esb_drm(mv))).margin(1e-12));
+        CHECK(exact_p(mv, "success") == Approx(test::p_2d6_at_most(11 - esb_drm(mv))).margin(1e-12));
+        CHECK(exact_p(mv, "immobilized") == Approx(1 - test::p_2d6_at_most(11 - esb_drm(mv))).margin(1e-12));
       }
   CHECK(exact_p(esb(3), "success") == Approx(15.0 / 36).margin(1e-12));  // German, +5: DR <= 6
 }
