@@ -3,22 +3,18 @@
 // typed by hand.
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "salvo/import/vasl_csv.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/units.h"
 #include "salvo/rules/asl.h"
 #include "salvo/sim/exact.h"
+#include "support/temp_files.h"
 
 namespace {
 
 using namespace salvo;
-namespace fs = std::filesystem;
 
 // Two made-up vehicles and a made-up Gun in the listings' notation: superior side turret armor,
 // a red CS#, a circled B#, APCR by year; a bow-mounted gun; a Gun with depletion by year.
@@ -31,16 +27,6 @@ constexpr const char* kVehicles =
 constexpr const char* kOrdnance =
     "count,name,gun_type,caliber,rof_ife,breakdown,range,dates,special\n"
     "1,Probekanone,AT,50L,3,,,41-45,\"NT, A6<sup>1</sup>/5<sup>3</sup>\"\n";
-
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("salvo-round-trip-" + std::to_string(::getpid()));
-  Dir() { fs::create_directories(path); }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
 
 asl::Situation one(const std::string& path) {
   const load::LoadedFile f = load::load_file(path);
@@ -64,7 +50,7 @@ void check_same_odds(const asl::Situation& a, const asl::Situation& b) {
 }  // namespace
 
 TEST_CASE("round trip: imported units give the odds of the same units typed by hand", "[import][units]") {
-  const Dir d;
+  const test::TempFiles d("salvo-round-trip");
   const import::ImportResult r =
       import::import_vasl_csv({{"german_vehicles.csv", kVehicles}, {"german_ordnance.csv", kOrdnance}});
   REQUIRE(r.units == 3);

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "salvo/import/vasl_csv.h"
+#include "support/thrown.h"
 
 namespace {
 
@@ -177,6 +179,18 @@ void check_not_read(const Imported& im, std::string_view column, std::string_vie
   CHECK(!r.why.empty());
 }
 
+/// Each of `cells` in `column` of a plain vehicle: not read (check_not_read), and none of the
+/// keys `absent` written.
+void check_cells_not_read(std::string_view column, std::initializer_list<const char*> cells,
+                          std::initializer_list<std::string_view> absent) {
+  for (const std::string cell : cells) {
+    CAPTURE(cell);
+    const Imported im = import_vehicle({{std::string(column), cell}});
+    check_not_read(im, column, cell);
+    for (const std::string_view key : absent) CHECK_FALSE(im.has(key));
+  }
+}
+
 // ---- Whole rows ----
 
 TEST_CASE("a plain vehicle row becomes a unit with every value read", "[import]") {
@@ -281,12 +295,7 @@ TEST_CASE("size", "[import]") {
     CAPTURE(cell);
     CHECK(import_vehicle({{"size", cell}}).number("target.size") == size);
   }
-  for (const std::string cell : {"+3", "1", "–", "<b>0</b>", "0 (+1)"}) {
-    CAPTURE(cell);
-    const Imported im = import_vehicle({{"size", cell}});
-    check_not_read(im, "size", cell);
-    CHECK_FALSE(im.has("target.size"));
-  }
+  check_cells_not_read("size", {"+3", "1", "–", "<b>0</b>", "0 (+1)"}, {"target.size"});
 }
 
 TEST_CASE("af as F/S or one factor for every aspect", "[import]") {
@@ -298,13 +307,8 @@ TEST_CASE("af as F/S or one factor for every aspect", "[import]") {
   im = import_vehicle({{"af", "26/0"}});
   CHECK(im.number("target.armor.hull_front") == 26);
   CHECK(im.number("target.armor.turret_side") == 0);
-  for (const std::string cell :
-       {"1/1/\xE2\x98\x85T", "\xE2\x98\x85", "5/3", "8/27", "8/", "/3", "8/3/3", "<b>8</b>/3"}) {
-    CAPTURE(cell);
-    const Imported bad = import_vehicle({{"af", cell}});
-    check_not_read(bad, "af", cell);
-    CHECK_FALSE(bad.has("target.armor"));
-  }
+  check_cells_not_read("af", {"1/1/\xE2\x98\x85T", "\xE2\x98\x85", "5/3", "8/27", "8/", "/3", "8/3/3", "<b>8</b>/3"},
+                       {"target.armor"});
 }
 
 TEST_CASE("ta steps the turret armor along the armor scale", "[import]") {
@@ -366,12 +370,7 @@ TEST_CASE("cs bold is read as a red CS#", "[import]") {
   im = import_vehicle({{"cs", "7"}});
   CHECK_FALSE(im.has("target.red_cs"));
   CHECK(im.result.notes.empty());
-  for (const std::string cell : {"<i>2</i>", "<b>x</b>", "5a", "<b>5</b>x"}) {
-    CAPTURE(cell);
-    im = import_vehicle({{"cs", cell}});
-    check_not_read(im, "cs", cell);
-    CHECK_FALSE(im.has("target.red_cs"));
-  }
+  check_cells_not_read("cs", {"<i>2</i>", "<b>x</b>", "5a", "<b>5</b>x"}, {"target.red_cs"});
 }
 
 TEST_CASE("mp plain and bold", "[import]") {
@@ -382,12 +381,7 @@ TEST_CASE("mp plain and bold", "[import]") {
   CHECK(im.number("movement.mp_allotment") == 12);
   CHECK(im.flag("movement.red_mp") == true);
   CHECK(im.notes() == std::vector<std::string>{"mp: bold read as a red MP allotment (a reading)"});
-  for (const std::string cell : {"25<sup>t</sup>", "<b>14</b><sup>2</sup>", "<i>12</i>", "0", "100", "12t"}) {
-    CAPTURE(cell);
-    im = import_vehicle({{"mp", cell}});
-    check_not_read(im, "mp", cell);
-    CHECK_FALSE(im.has("movement"));
-  }
+  check_cells_not_read("mp", {"25<sup>t</sup>", "<b>14</b><sup>2</sup>", "<i>12</i>", "0", "100", "12t"}, {"movement"});
 }
 
 TEST_CASE("gt into the gun type of Case A", "[import]") {
@@ -404,12 +398,7 @@ TEST_CASE("gt into the gun type of Case A", "[import]") {
     }
   }
   CHECK_FALSE(import_vehicle({{"gt", ""}}).has("firer.gun_type"));
-  for (const std::string cell : {"T-NT", "BMG", "t", "<b>T</b>"}) {
-    CAPTURE(cell);
-    const Imported im = import_vehicle({{"gt", cell}});
-    check_not_read(im, "gt", cell);
-    CHECK_FALSE(im.has("firer.gun_type"));
-  }
+  check_cells_not_read("gt", {"T-NT", "BMG", "t", "<b>T</b>"}, {"firer.gun_type"});
 }
 
 TEST_CASE("ma into the gun and its mount", "[import]") {
@@ -484,12 +473,8 @@ TEST_CASE("rof_ife", "[import]") {
   im = import_vehicle({{"rof_ife", ""}});
   CHECK_FALSE(im.has("firer.rof"));
   CHECK(im.result.not_read.empty());
-  for (const std::string cell : {"<b>2</b>", "<i>1</i>", "4", "0", "1*", "1 or 2", "2 (4", "2 ()", "(4)", "2 (0)"}) {
-    CAPTURE(cell);
-    im = import_vehicle({{"rof_ife", cell}});
-    check_not_read(im, "rof_ife", cell);
-    CHECK_FALSE(im.has("firer.rof"));
-  }
+  check_cells_not_read("rof_ife", {"<b>2</b>", "<i>1</i>", "4", "0", "1*", "1 or 2", "2 (4", "2 ()", "(4)", "2 (0)"},
+                       {"firer.rof"});
 }
 
 TEST_CASE("breakdown plain italic and X", "[import]") {
@@ -503,13 +488,8 @@ TEST_CASE("breakdown plain italic and X", "[import]") {
   im = import_vehicle({{"breakdown", "X12"}});
   CHECK(im.number("firer.x_number") == 12);
   CHECK_FALSE(im.has("firer.breakdown"));
-  for (const std::string cell : {"<b>X11</b>", "<b>11</b>", "13", "1", "X", "X13", "<i>X11</i>", "11*"}) {
-    CAPTURE(cell);
-    im = import_vehicle({{"breakdown", cell}});
-    check_not_read(im, "breakdown", cell);
-    CHECK_FALSE(im.has("firer.breakdown"));
-    CHECK_FALSE(im.has("firer.x_number"));
-  }
+  check_cells_not_read("breakdown", {"<b>X11</b>", "<b>11</b>", "13", "1", "X", "X13", "<i>X11</i>", "11*"},
+                       {"firer.breakdown", "firer.x_number"});
 }
 
 TEST_CASE("ammunition Depletion Numbers for every year", "[import]") {
@@ -839,13 +819,8 @@ TEST_CASE("CRLF line endings", "[import]") {
 }
 
 TEST_CASE("a file that is not a listing throws naming it", "[import]") {
-  const auto message = [](const CsvFile& file) -> std::string {
-    try {
-      import_vasl_csv({vehicles({vehicle()}), file});
-    } catch (const std::runtime_error& e) {
-      return e.what();
-    }
-    return "(no error)";
+  const auto message = [](const CsvFile& file) {
+    return salvo::test::message_of<std::runtime_error>([&] { import_vasl_csv({vehicles({vehicle()}), file}); });
   };
   CHECK(message(vehicles({vehicle()}, "german_units.csv")) ==
         "german_units.csv: not a vehicle or ordnance listing: its name does not end in _vehicles.csv or "

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "salvo/load/asl_loader.h"
+#include "support/thrown.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -37,12 +38,7 @@ std::vector<fs::path> inputs(const std::string& target) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    salvo::load::load_string(text, "t.toml");
-  } catch (const salvo::load::InputError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
+  return salvo::test::message_of<salvo::load::InputError>([&] { salvo::load::load_string(text, "t.toml"); });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/toml_util.h"
+#include "support/thrown.h"
 
 namespace {
 
@@ -19,12 +20,7 @@ LoadedFile load_ok(std::string_view text) { return load::load_string(text, "t.to
 
 /// The message of the InputError that loading `text` as "t.toml" throws.
 std::string error_of(std::string_view text, const LoadOptions& options = {}) {
-  try {
-    load::load_string(text, "t.toml", options);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
+  return test::message_of<InputError>([&] { load::load_string(text, "t.toml", options); });
 }
 
 }  // namespace

@@ -3,22 +3,19 @@
 // message per class of bad input.
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <variant>
 
-#include <unistd.h>
-
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/units.h"
 #include "salvo/rules/asl.h"
+#include "support/temp_files.h"
+#include "support/thrown.h"
 
 namespace {
 
 using namespace salvo;
-namespace fs = std::filesystem;
 
 constexpr std::string_view kLibrary = R"(library = "asl-units"
 [[unit]]
@@ -56,19 +53,8 @@ HEAT = 7
 )";
 
 /// A directory with the library and the files of a test, removed at the end.
-struct Dir {
-  fs::path path;
-  explicit Dir(std::string_view library = kLibrary) {
-    path = fs::temp_directory_path() / ("salvo-units-test-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-    write("lib.toml", library);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, std::string_view text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
+struct Dir : test::TempFiles {
+  explicit Dir(std::string_view library = kLibrary) : TempFiles("salvo-units-test") { write("lib.toml", library); }
 };
 
 asl::Situation one(const std::string& path) {
@@ -78,13 +64,7 @@ asl::Situation one(const std::string& path) {
 }
 
 std::string error_of(const std::string& path) {
-  try {
-    const auto text = load::read_text_file(path);
-    (void)load::load_any_string(text, path);
-  } catch (const load::InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::message_of<load::InputError>([&] { (void)load::load_any_string(load::read_text_file(path), path); });
 }
 
 }  // namespace
@@ -180,14 +160,15 @@ unit = "Test Tank A"
 
 TEST_CASE("units: special ammunition takes the unit's Depletion Number of the year (C8.91)", "[units]") {
   const Dir d;
-  auto depletion = [&](std::string_view extra) {
-    const std::string path = d.write("dep.toml", std::string(R"(ruleset = "asl"
+  // The file `name`: "Test Gun B" fires, with `extra` keys of [firer].
+  auto gun_b = [&](const std::string& name, std::string_view extra) {
+    return d.write(name, std::string(R"(ruleset = "asl"
 units = ["lib.toml"]
 [firer]
 unit = "Test Gun B"
 )") + std::string(extra));
-    return one(path).firer.depletion;
   };
+  auto depletion = [&](std::string_view extra) { return one(gun_b("dep.toml", extra)).firer.depletion; };
   // { 1941 = 4, 1943 = 6 }: 4 in 1941 and 1942, 6 from 1943.
   CHECK(depletion("ammo = \"APCR\"\nyear = 1941\n") == 4);
   CHECK(depletion("ammo = \"APCR\"\nyear = 1942\n") == 4);
@@ -196,22 +177,11 @@ unit = "Test Gun B"
   CHECK(depletion("ammo = \"HEAT\"\nyear = 1944\n") == 7);
   CHECK(depletion("ammo = \"APCR\"\nyear = 1944\ndepletion = 3\n") == 3);  // the file's
   CHECK(depletion("ammo = \"AP\"\n") == std::nullopt);
-  const std::string early = d.write("early.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
-unit = "Test Gun B"
-ammo = "APCR"
-year = 1940
-)");
+  const std::string early = gun_b("early.toml", "ammo = \"APCR\"\nyear = 1940\n");
   CHECK(error_of(early) == early +
                                ":4: firer.unit: the unit \"Test Gun B\" has no APCR in 1940: it lists it only "
                                "from 1941 (C8.91)");
-  const std::string none = d.write("none.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
-unit = "Test Gun B"
-ammo = "APDS"
-)");
+  const std::string none = gun_b("none.toml", "ammo = \"APDS\"\n");
   CHECK(error_of(none) == none + ":4: firer.unit: the unit \"Test Gun B\" (" + d.file("lib.toml") +
                               ") lists no APDS Depletion Number: set firer.depletion if the counter has the "
                               "ammunition (C8.1)");
@@ -308,12 +278,7 @@ TEST_CASE("units: bad input gets one exact message", "[units]") {
 
 TEST_CASE("units: a library is read strictly with file line and key", "[units]") {
   auto error = [](std::string_view text) {
-    try {
-      (void)load::UnitLibraries::parse(text, "u.toml");
-    } catch (const load::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return test::message_of<load::InputError>([&] { (void)load::UnitLibraries::parse(text, "u.toml"); });
   };
   const std::string head = "library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"vehicle\"\n";
   CHECK(error("[[unit]]\nname = \"X\"\n") ==

@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "salvo/rules/asl.h"
@@ -52,8 +53,27 @@ struct RandomDice : Dice {
   int d6() override { return static_cast<int>(g() % 6); }
 };
 
+/// A varied set of one-phase situations, each named (test_asl_engines.cpp): the plain shot, ROF,
+/// Multiple Hits, subsequent dr, hull down, special ammunition, Low Ammo, X#, Intensive Fire,
+/// Case A, Bounding and Defensive First Fire, stop rules. Not capped (cap_for_enumeration).
+std::vector<Situation> varied_situations();
+
 /// A varied set of duels over several turns (fire.turns > 1), each named (test_asl_duel.cpp).
 std::vector<Situation> duels();
+
+/// The situation named `name` in `v` (a test taking a case of another test's list); throws
+/// std::logic_error if there is none.
+inline Situation named_in(const std::vector<Situation>& v, std::string_view name) {
+  for (const Situation& s : v)
+    if (s.name == name) return s;
+  throw std::logic_error("no situation named \"" + std::string(name) + "\"");
+}
+
+/// The situation named `name` in `v` changed by `edit`, and named "<name>, <change>".
+template <class Edit>
+Situation changed(const std::vector<Situation>& v, std::string_view name, std::string_view change, Edit&& edit) {
+  return variant(named_in(v, name), std::string(name) + ", " + std::string(change), edit);
+}
 
 /// For an exhaustive enumeration: at most two shots; one for a gun of 40mm or less (its
 /// Multiple Hits branch 36^3 ways a shot), for special ammunition (its missing-ammo attempts add

@@ -2,6 +2,7 @@
 // the same program as with it, and no explanation.
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "asl_test_util.h"
@@ -31,60 +32,35 @@ void check_same_program(const RollProgram& a, const RollProgram& b) {
   CHECK(a.hash() == b.hash());
 }
 
+// Eight of varied_situations() (one at a shorter range), a duel's Gun over three turns, and four
+// more.
 std::vector<Situation> situations() {
+  const std::vector<Situation> varied = varied_situations();
   std::vector<Situation> v;
+  auto take = [&](std::string_view name) { v.push_back(named_in(varied, name)); };
   auto add = [&](auto&& edit) {
     Situation s = base();
     edit(s);
     v.push_back(s);
   };
-  add([](Situation&) {});
-  add([](Situation& s) {
-    s.firer.rof = 2;
-    s.fire.buttoned_up = true;
-  });
-  add([](Situation& s) {
-    s.firer.gun = *parse_gun("37L");
-    s.firer.rof = 3;
-    s.target.armor = Armor{2, 1, 2, 1};
-  });
+  take("75L AP front 6");
+  take("75L AP ROF 2 BU");
+  take("37L multiple hits");
   add([](Situation& s) {
     s.fire.same_hex = true;
     s.fire.range = 0;
     s.firer.rof = 1;
   });
-  add([](Situation& s) {
-    s.fire.phase = Phase::kBounding;
-    s.fire.motion = false;
-    s.fire.los_mp = 2.0;
-    s.firer.rof = 1;
-  });
+  take("bounding fire C2");
   add([](Situation& s) {
     s.fire.motion = true;
     s.fire.phase = Phase::kDefensive;
     s.firer.rof = 1;
   });
-  add([](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 11, 8};
-  });
-  add([](Situation& s) {
-    s.firer.rof = 1;
-    s.fire.intensive_fire = true;
-    s.firer.breakdown = 11;
-  });
-  add([](Situation& s) {
-    s.firer.breakdown = 10;
-    s.firer.low_ammo = true;
-    s.firer.rof = 2;
-  });
-  add([](Situation& s) {
-    s.target.unarmored = true;
-    s.firer.ammo = Ammo::kHE;
-    s.firer.rof = 1;
-  });
+  v.push_back(changed(varied, "APCR depletion fallback AP", "6 hexes", [](Situation& s) { s.fire.range = 6; }));
+  take("intensive fire");
+  take("low ammo circled B10, ROF 2");
+  take("HE vs unarmored");
   add([](Situation& s) {
     s.target.type = TargetType::kInfantry;
     s.firer.ammo = Ammo::kHE;
@@ -95,17 +71,8 @@ std::vector<Situation> situations() {
     s.firer.rof = 2;
     s.firer.breakdown = 10;
   });
-  add([](Situation& s) {
-    s.fire.turns = 3;
-    s.firer.vehicle = false;
-    s.firer.gun_type = GunType::kNT;
-    s.firer.gun = *parse_gun("50L");
-    s.firer.rof = 2;
-    s.firer.repair = 3;
-    s.firer.breakdown = 10;
-    s.fire.ca_change = 1;
-    s.fire.rally_phases = 2;
-  });
+  v.push_back(
+      changed(duels(), "NT Gun R3, CA change, 2 Rally Phases", "3 turns", [](Situation& s) { s.fire.turns = 3; }));
   // Every ASL example file
   for (const auto& e : std::filesystem::directory_iterator(std::string(SALVO_SOURCE_DIR) + "/examples")) {
     if (e.path().extension() != ".toml") continue;

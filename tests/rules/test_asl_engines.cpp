@@ -13,19 +13,10 @@ using namespace salvo;
 using namespace salvo::asl;
 using namespace salvo::asl::testing;
 
-namespace {
-
-// A varied set of situations; `finite` ones have few enough dice sequences to enumerate.
-std::vector<Situation> situations(bool finite) {
+// A varied set of one-phase situations (asl_test_util.h).
+std::vector<Situation> salvo::asl::testing::varied_situations() {
   std::vector<Situation> v;
-  auto add = [&](const std::string& name, auto&& edit) {
-    Situation s = variant(base(), name, edit);
-    if (finite)
-      cap_for_enumeration(
-          s, salvo::testing::cut_when_sanitized(name, {"improbable hits", "CH only on subsequent dr", "same hex",
-                                                       "CA change from woods", "B10 X11", "point blank acquired"}));
-    v.push_back(s);
-  };
+  auto add = [&](const std::string& name, auto&& edit) { v.push_back(variant(base(), name, edit)); };
   add("75L AP front 6", [](Situation&) {});
   add("75L AP ROF 2 BU", [](Situation& s) {
     s.firer.rof = 2;
@@ -248,6 +239,19 @@ std::vector<Situation> situations(bool finite) {
     s.override_.basic_tk = 12;
     s.firer.rof = 1;
   });
+  return v;
+}
+
+namespace {
+
+// The varied situations; `finite`: each capped to few enough dice sequences to enumerate.
+std::vector<Situation> situations(bool finite) {
+  std::vector<Situation> v = varied_situations();
+  if (finite)
+    for (Situation& s : v)
+      cap_for_enumeration(
+          s, salvo::testing::cut_when_sanitized(s.name, {"improbable hits", "CH only on subsequent dr", "same hex",
+                                                         "CA change from woods", "B10 X11", "point blank acquired"}));
   return v;
 }
 

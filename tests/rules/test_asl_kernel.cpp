@@ -2,6 +2,7 @@
 // the scalar reference interpreter (asl::resolve_phase, the rules functions called directly)
 // fed from the same lane streams; and the engine's tallies do not depend on the thread count.
 #include <string>
+#include <string_view>
 
 #include "asl_test_util.h"
 #include "salvo/sim/montecarlo.h"
@@ -68,106 +69,44 @@ sim::Tallies interpreter_tallies(const Situation& s, const RollProgram& p, std::
 }
 
 /// Twenty situations: the plain shot, ROF, Multiple Hits, subsequent dr, hull down, special
-/// ammo, Low Ammo, X#, Intensive Fire, stop rules.
+/// ammo, Low Ammo, X#, Intensive Fire, stop rules. Thirteen of varied_situations(), five of them
+/// changed (a black To Hit number, a German gun, other ROF, a shorter range), and two of its own.
 std::vector<Situation> twenty() {
+  const std::vector<Situation> varied = varied_situations();
   std::vector<Situation> v;
+  auto take = [&](std::string_view name) { v.push_back(named_in(varied, name)); };
+  auto take_changed = [&](std::string_view name, std::string_view change, auto&& edit) {
+    v.push_back(changed(varied, name, change, edit));
+  };
   auto add = [&](const std::string& name, auto&& edit) { v.push_back(variant(base(), name, edit)); };
-  add("B1: 75L AP ROF 2 BU", [](Situation& s) {
-    s.firer.rof = 2;
-    s.fire.buttoned_up = true;
-    s.firer.th_color = ThColor::kBlack;
-  });
-  add("75L AP ROF 0", [](Situation&) {});
-  add("75 vs Panther", [](Situation& s) {
-    s.firer.gun = *parse_gun("75");
-    s.firer.rof = 2;
-    s.target.armor = Armor{18, 8, 14, 8};
-  });
+  take_changed("75L AP ROF 2 BU", "black TH#", [](Situation& s) { s.firer.th_color = ThColor::kBlack; });
+  take("75L AP front 6");
+  take_changed("75 Sherman vs Panther", "German", [](Situation& s) { s.firer.nationality = Nationality::kGerman; });
   add("side 12 hexes", [](Situation& s) {
     s.target.facing = Facing::kSide;
     s.fire.range = 12;
     s.firer.rof = 1;
   });
-  add("37L multiple hits", [](Situation& s) {
-    s.firer.gun = *parse_gun("37L");
-    s.firer.rof = 3;
-    s.target.armor = Armor{2, 1, 2, 1};
-  });
-  add("20L multiple hits", [](Situation& s) {
-    s.firer.gun = *parse_gun("20L");
-    s.firer.rof = 3;
-    s.target.armor = Armor{1, 0, 1, 0};
-    s.fire.range = 2;
-  });
-  add("improbable hits", [](Situation& s) {
-    s.fire.extra_drm = 9;
-    s.firer.rof = 1;
-  });
-  add("CH only on subsequent dr", [](Situation& s) {
-    s.fire.extra_drm = 8;
-    s.firer.rof = 2;
-  });
-  add("hull down", [](Situation& s) {
-    s.target.hull_down = true;
-    s.firer.rof = 2;
-  });
-  add("APCR depletion fallback AP", [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 11, 8};
-  });
-  add("APCR no fallback", [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 4;
-    s.firer.fallback_ammo = Ammo::kNone;
-    s.firer.rof = 2;
-  });
-  add("HE vs light armor", [](Situation& s) {
-    s.firer.ammo = Ammo::kHE;
-    s.target.armor = Armor{1, 1, 1, 0};
-    s.firer.rof = 2;
-  });
-  add("low ammo B10", [](Situation& s) {
-    s.firer.breakdown = 10;
-    s.firer.low_ammo = true;
-    s.firer.rof = 2;
-  });
-  add("B10 X11", [](Situation& s) {
-    s.firer.breakdown = 10;
-    s.firer.x_number = 11;
-    s.firer.rof = 1;
-  });
-  add("intensive fire", [](Situation& s) {
-    s.firer.rof = 1;
-    s.fire.intensive_fire = true;
-    s.firer.breakdown = 11;
-  });
-  add("stop on effect", [](Situation& s) {
-    s.fire.stop_on = StopOn::kEffect;
-    s.firer.rof = 2;
-    s.target.armor = Armor{11, 8, 11, 8};
-  });
-  add("stop never, capped", [](Situation& s) {
-    s.fire.stop_on = StopOn::kNever;
-    s.firer.rof = 2;
-    s.fire.max_shots = 3;
-  });
+  take("37L multiple hits");
+  take("20L multiple hits, CH region");
+  take("improbable hits");
+  take_changed("CH only on subsequent dr", "ROF 2", [](Situation& s) { s.firer.rof = 2; });
+  take("hull down");
+  take_changed("APCR depletion fallback AP", "6 hexes", [](Situation& s) { s.fire.range = 6; });
+  take("APCR depletion no fallback");
+  take("HE vs light armor");
+  take("low ammo circled B10, ROF 2");
+  take("B10 X11");
+  take("intensive fire");
+  take("stop on effect");
+  take("stop never, capped");
   add("stop never, ROF 6", [](Situation& s) {
     s.fire.stop_on = StopOn::kNever;
     s.firer.rof = 6;
     s.firer.breakdown = 11;
   });
-  add("point blank acquired", [](Situation& s) {
-    s.fire.range = 1;
-    s.fire.acquisition = 1;
-    s.firer.rof = 3;
-  });
-  add("bounding fire", [](Situation& s) {
-    s.fire.phase = Phase::kBounding;
-    s.fire.los_mp = 2.0;
-    s.firer.rof = 1;
-  });
+  take_changed("point blank acquired", "ROF 3", [](Situation& s) { s.firer.rof = 3; });
+  take("bounding fire C2");
   return v;
 }
 

@@ -10,20 +10,13 @@
 #include "salvo/sim/montecarlo.h"
 #include "support/mc_agreement.h"
 #include "support/named.h"
+#include "support/thrown.h"
 
 using namespace salvo;
 using namespace salvo::asl;
 using namespace salvo::asl::testing;
 
 namespace {
-
-// P(2d6 <= n).
-double p_at_most(int n) {
-  int ways = 0;
-  for (int a = 1; a <= 6; ++a)
-    for (int b = 1; b <= 6; ++b) ways += a + b <= n;
-  return ways / 36.0;
-}
 
 Movement esb(double sought, Manufacturer m = Manufacturer::kGerman, bool red = false, int allotment = 12) {
   Movement mv;
@@ -67,8 +60,8 @@ TEST_CASE("D2.5 ESB: P(success) = P(Final DR <= 11)", "[asl][movement]") {
       for (bool red : {false, true}) {
         const Movement mv = esb(sought, m, red);
         INFO("sought " << sought << " drm " << esb_drm(mv));
-        CHECK(exact_p(mv, "success") == Approx(p_at_most(11 - esb_drm(mv))).margin(1e-12));
-        CHECK(exact_p(mv, "immobilized") == Approx(1 - p_at_most(11 - esb_drm(mv))).margin(1e-12));
+        CHECK(exact_p(mv, "success") == Approx(test::p_2d6_at_most(11 - esb_drm(mv))).margin(1e-12));
+        CHECK(exact_p(mv, "immobilized") == Approx(1 - test::p_2d6_at_most(11 - esb_drm(mv))).margin(1e-12));
       }
   CHECK(exact_p(esb(3), "success") == Approx(15.0 / 36).margin(1e-12));  // German, +5: DR <= 6
 }
@@ -176,12 +169,7 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
   }
   // A movement roll reads only its own keys: anything else would be silently ignored (D2)
   const auto refused = [](const std::string& toml) {
-    try {
-      load::load_string(toml, "m.toml");
-    } catch (const load::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return test::message_of<load::InputError>([&] { load::load_string(toml, "m.toml"); });
   };
   CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"start\"\nred_mp = true\nmp_sought = 2\n") ==
         "m.toml:5: movement.mp_sought: not used by the \"start\" roll (D2.51): remove it");
@@ -189,7 +177,7 @@ TEST_CASE("movement files: the 1/4 cap is refused with file, line and key", "[as
         "m.toml:4: movement.mp_in_los: not used by the \"esb\" roll (D2.5): remove it");
   CHECK(refused("ruleset = \"asl\"\n[movement]\nroll = \"motion\"\n[fire]\nrange = 3\n") ==
         "m.toml:5: fire.range: a movement roll (D2) uses only its [movement] keys: this key would have no effect");
-  CHECK(refused("ruleset = \"asl\"\nname = \"n\"\n[movement]\nroll = \"motion\"\nmp_in_los = 2\n") == "accepted");
+  CHECK(refused("ruleset = \"asl\"\nname = \"n\"\n[movement]\nroll = \"motion\"\nmp_in_los = 2\n") == test::kNoError);
   const auto f = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/esb.toml");
   REQUIRE(f.situations.size() == 3);
   CHECK(f.situations[2].situation.movement->mp_sought == 3);

@@ -3,7 +3,8 @@
 // over the draws of each path (36 faces for an ordered pair, 6 for a dr). The exhaustive
 // enumerations of the ASL and 1943 tests are built on it, and on PathTally, which adds the
 // paths up (also the sampled trials of the duel interpreter), and check_exact_against_paths,
-// which holds the exact engine's result to that sum quantity by quantity.
+// which holds the exact engine's result to that sum quantity by quantity. Also P(2d6 <= n) in
+// closed form, for hand-derived expectations.
 
 #include <catch2/catch.hpp>
 
@@ -70,6 +71,14 @@ inline double for_each_dice_path(const std::function<void(Dice&)>& play, const s
     if (od.choice.empty()) return truncated;
     ++od.choice.back();
   }
+}
+
+/// P(2d6 <= n): the share of the 36 ordered pairs of dice whose sum is at most `n`.
+inline double p_2d6_at_most(int n) {
+  int ways = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = 1; b <= 6; ++b) ways += a + b <= n ? 1 : 0;
+  return ways / 36.0;
 }
 
 /// What the runs of an interpreter add up to, each run (a dice path, or a sampled trial)

@@ -10,6 +10,7 @@
 #include "salvo/load/toml_util.h"
 #include "salvo/load/w1943_loader.h"
 #include "salvo/sim/exact.h"
+#include "support/thrown.h"
 
 using namespace salvo;
 
@@ -28,12 +29,7 @@ std::string edited(const std::string& from, const std::string& to) {
 }
 
 std::string chart_error(const std::string& text) {
-  try {
-    load::load_chart_string(text, "chart.toml");
-  } catch (const load::InputError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
+  return test::message_of<load::InputError>([&] { load::load_chart_string(text, "chart.toml"); });
 }
 
 /// Line of the first line that starts with `what` (the header comments mention names too).
@@ -44,12 +40,7 @@ int line_of(const std::string& text, const std::string& what) {
 }
 
 std::string situation_error(const std::string& text) {
-  try {
-    load::load_w1943_string(text, "s.toml", kDir);
-  } catch (const load::InputError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
+  return test::message_of<load::InputError>([&] { load::load_w1943_string(text, "s.toml", kDir); });
 }
 
 }  // namespace
@@ -448,13 +439,8 @@ TEST_CASE("1943 messages quote a key holding a control character, as ASL message
                                  ": \"small_arms.modifiers.at\\nprone\": unknown key (did you mean "
                                  "small_arms.modifiers.at_prone?)");
   // The ASL loader shows the same keys the same way.
-  const auto asl_error = [](const std::string& text) -> std::string {
-    try {
-      load::load_string(text, "s.toml");
-    } catch (const load::InputError& e) {
-      return e.what();
-    }
-    return "(loaded without error)";
+  const auto asl_error = [](const std::string& text) {
+    return test::message_of<load::InputError>([&] { load::load_string(text, "s.toml"); });
   };
   CHECK(asl_error("ruleset = \"asl\"\n\n" + esc) == "s.toml:3: \"a\\u001B[31mRED\": unknown key");
   CHECK(asl_error("ruleset = \"asl\"\n[fire]\n" + newline) == "s.toml:3: \"fire.a\\nb\": unknown key");
