@@ -8,9 +8,11 @@
 
 #include "asl_test_util.h"
 #include "fight_test_util.h"
+#include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_fight.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
+#include "sanitized.h"
 #include "support/named.h"
 
 using namespace salvo;
@@ -238,41 +240,74 @@ TEST_CASE("fight: a tank against a Gun - closed form from C3.7, C11.6 and the IF
   }
 }
 
-TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight][duel]") {
-  // A duel (fire.turns = T, fire.rally_phases = r): each turn r Rally Phases, then the firer's
-  // fire phase. As a fight: the firer on side A, the target on side B, which never fires.
-  for (const Situation& d : duels()) {
-    FightUnit a, b;
-    a.name = "firer";
-    a.side = 0;
-    a.firer = d.firer;
-    a.fire = d.fire;
-    a.override_ = d.override_;
-    b.name = "target";
-    b.side = 1;
-    b.as_target = d.target;
-    b.fire.range = d.fire.range;  // one range between the sides
-    if (d.target.gun) {           // a Gun (C11), which never fires here
-      b.firer.vehicle = false;
-      b.firer.repair = 1;
-    }
-    std::vector<FightStep> seq(static_cast<std::size_t>(d.fire.rally_phases), FightStep::kRally);
-    seq.push_back(FightStep::kFireA);
-    const Fight f = fight_of({a, b}, seq, d.fire.turns);
-    const RollProgram fp = compile(f);
-    const RollProgram dp = asl::compile(d).program;
-    const sim::RunResult fr = sim::solve_exact(fp), dr = sim::solve_exact(dp);
-    const int T = d.fire.turns;
-    INFO(d.name);
-    CHECK(flag(fp, fr, "target_destroyed") ==
-          Approx(test::flag(dp, dr.run, "destroyed_by_turn_" + std::to_string(T))).margin(1e-12));
-    CHECK(flag(fp, fr, "firer_gun_out") ==
-          Approx(test::flag(dp, dr.run, "gun_out_by_turn_" + std::to_string(T))).margin(1e-12));
-    for (int t = 1; t <= T; ++t)
-      CHECK(test::end_reason(fp, fr, "a_wins_turn_" + std::to_string(t)) ==
-            Approx(test::end_reason(dp, dr, "destroyed_turn_" + std::to_string(t))).margin(1e-12));
-    CHECK(test::counter(fp, fr.run, "shots") == Approx(test::counter(dp, dr.run, "shots")).margin(1e-12));
+namespace {
+
+// A duel (fire.turns = T, fire.rally_phases = r): each turn r Rally Phases, then the firer's fire
+// phase. As a fight: the firer on side A, the target on side B, which never fires. The two
+// programs must give the same numbers.
+void check_one_sided(const Situation& d) {
+  FightUnit a, b;
+  a.name = "firer";
+  a.side = 0;
+  a.firer = d.firer;
+  a.fire = d.fire;
+  a.override_ = d.override_;
+  b.name = "target";
+  b.side = 1;
+  b.as_target = d.target;
+  b.fire.range = d.fire.range;  // one range between the sides
+  if (d.target.gun) {           // a Gun (C11), which never fires here
+    b.firer.vehicle = false;
+    b.firer.repair = 1;
   }
+  std::vector<FightStep> seq(static_cast<std::size_t>(d.fire.rally_phases), FightStep::kRally);
+  seq.push_back(FightStep::kFireA);
+  const Fight f = fight_of({a, b}, seq, d.fire.turns);
+  const RollProgram fp = compile(f);
+  const RollProgram dp = asl::compile(d).program;
+  const sim::RunResult fr = sim::solve_exact(fp), dr = sim::solve_exact(dp);
+  const int T = d.fire.turns;
+  INFO(d.name);
+  CHECK(flag(fp, fr, "target_destroyed") ==
+        Approx(test::flag(dp, dr.run, "destroyed_by_turn_" + std::to_string(T))).margin(1e-12));
+  CHECK(flag(fp, fr, "firer_gun_out") ==
+        Approx(test::flag(dp, dr.run, "gun_out_by_turn_" + std::to_string(T))).margin(1e-12));
+  for (int t = 1; t <= T; ++t)
+    CHECK(test::end_reason(fp, fr, "a_wins_turn_" + std::to_string(t)) ==
+          Approx(test::end_reason(dp, dr, "destroyed_turn_" + std::to_string(t))).margin(1e-12));
+  CHECK(test::counter(fp, fr.run, "shots") == Approx(test::counter(dp, dr.run, "shots")).margin(1e-12));
+}
+
+// A random duel: a random fight unit's weapon (fight_test_util.h) at another's armor, over 2 to
+// 4 game turns with 1 or 2 Rally Phases each, Acquisition, Intensive Fire and stop rules varied.
+Situation random_duel(std::mt19937_64& g, int i) {
+  const auto pick = [&g](int n) { return static_cast<int>(g() % static_cast<std::uint64_t>(n)); };
+  Situation d = base();
+  d.name = "random duel " + std::to_string(i);
+  d.firer = random_unit(g, "a", 0).firer;
+  d.target = random_unit(g, "b", 1).as_target;
+  d.fire.range = 1 + pick(16);
+  d.fire.acquisition = pick(3) == 0 ? 1 : 0;
+  d.fire.intensive_fire = pick(6) == 0;
+  if (pick(4) == 0) d.fire.stop_on = StopOn::kEffect;
+  d.fire.turns = 2 + pick(3);
+  d.fire.rally_phases = 1 + pick(2);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight][duel]") {
+  for (const Situation& d : duels()) check_one_sided(d);
+  // The duel example
+  const auto file = load::load_file(std::string(SALVO_SOURCE_DIR) + "/examples/duel-5-turns.toml");
+  REQUIRE(file.situations.size() == 1);
+  REQUIRE(file.situations[0].situation.fire.turns == 5);
+  check_one_sided(file.situations[0].situation);
+  // 200 random duels (fewer under the sanitizers: the same kinds, at a tenth of the time)
+  std::mt19937_64 g(1515);
+  const int n = salvo::testing::kSanitized ? 20 : 200;
+  for (int i = 0; i < n; ++i) check_one_sided(random_duel(g, i));
 }
 
 TEST_CASE("fight: bad fights are refused naming the key", "[asl][fight][input]") {
