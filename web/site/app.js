@@ -353,7 +353,7 @@ function recompute() {
   if (opt.mode === 'form') $('toml').value = text;
   const name = opt.name;
   const t0 = performance.now();
-  const oddsText = call(salvo.odds, text, JSON.stringify({ name }));
+  const oddsText = call(salvo.odds, text, JSON.stringify({ name, method: 'exact' }));
   if (oddsText.error) {
     showError(oddsText.error, text);
     markStale('error: the tables below are not for this situation');
@@ -419,7 +419,7 @@ function drawRange(text, name, odds, hints) {
   }
   const sweep = `${text}\n[sweep]\n"fire.range" = [${RANGES.join(', ')}]\n`;
   let points = [];
-  const swept = call(salvo.odds, sweep, JSON.stringify({ name }));
+  const swept = call(salvo.odds, sweep, JSON.stringify({ name, method: 'exact' }));
   const point = (s) => ({ range: Number(s.sweep['fire.range']), first: s.results.exact.first_shot[q]?.p ?? 0, phase: s.results.exact.phase[q]?.p ?? 0 });
   if (!swept.error) {
     points = JSON.parse(swept).situations.map(point);
@@ -429,7 +429,7 @@ function drawRange(text, name, odds, hints) {
   } else {
     // Some ranges are refused (a mortar's minimum, Canister's two hexes): each range alone.
     for (const r of RANGES) {
-      const one = call(salvo.odds, `${text}\n[sweep]\n"fire.range" = [${r}]\n`, JSON.stringify({ name }));
+      const one = call(salvo.odds, `${text}\n[sweep]\n"fire.range" = [${r}]\n`, JSON.stringify({ name, method: 'exact' }));
       if (!one.error) points.push(point(JSON.parse(one).situations[0]));
     }
   }
@@ -644,7 +644,7 @@ function wire() {
   $('dl-json').onclick = () => last && download('odds.json', last.oddsText, 'application/json');
   $('dl-csv').onclick = () => {
     if (!last) return;
-    const csv = call(salvo.odds, last.text, JSON.stringify({ name: last.name, format: 'csv' }));
+    const csv = call(salvo.odds, last.text, JSON.stringify({ name: last.name, method: 'exact', format: 'csv' }));
     if (!csv.error) download('odds.csv', csv, 'text/csv');
   };
   $('share').onclick = async () => {
