@@ -35,6 +35,7 @@ TextOptions parse_options(const std::string& options_json) {
       o.name = value.get<std::string>();
     } else if (key == "method") {
       o.flags.method = flag_text(value, "--method");
+      o.method_given = true;
     } else if (key == "trials") {
       o.flags.trials = flag_text(value, "--trials");
     } else if (key == "seed") {
@@ -118,7 +119,7 @@ std::string compare_json(const std::string& files_json, const std::string& optio
       texts.push_back({f["name"].get<std::string>(), f["text"].get<std::string>()});
     }
     AnalysisFlags flags;
-    flags.method = t.flags.method;
+    if (t.method_given) flags.method = t.flags.method;  // else compare's own default, as on the command line
     if (t.flags.trials) flags.trials = *t.flags.trials;
     flags.seed = t.flags.seed;
     flags.format = "json";

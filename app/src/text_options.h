@@ -12,6 +12,7 @@ namespace salvo::app::text {
 struct TextOptions {
   std::string name = "situation.toml";
   OddsFlags flags;
+  bool method_given = false;  ///< "method" was in the object (else each call's own default)
 };
 
 /// Read `options_json` (a JSON object, or empty): "name", "method", "trials", "seed". Throws
