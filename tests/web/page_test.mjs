@@ -181,10 +181,13 @@ const checks = {
   // `salvo odds --format json`; a refused random form gives the command line's message.
   async parity() {
     const page = await open();
-    // The three-Sherman fight takes about 16 s a call in the module (3 s natively): the Node
-    // check (check_web.mjs) compares it, the page's check leaves it out.
+    // The three-Sherman fight takes about 16 s a call in the module (3 s natively), and the
+    // platoon fight is over the exact engine's limit (the page's table is exact: it shows the
+    // refusal, and its Monte Carlo button runs the fight in the worker): the Node check
+    // (check_web.mjs) compares both, the page's check leaves them out.
+    const notHere = ['examples/fights/three-shermans-vs-tiger.toml', 'examples/fights/platoon-2v2.toml'];
     const examples = (await page.evaluate(() => Object.entries(SALVO_EXAMPLES.situations)))
-      .filter(([path]) => path !== 'examples/fights/three-shermans-vs-tiger.toml');
+      .filter(([path]) => !notHere.includes(path));
     let compared = 0;
     for (const [path, text] of examples) {
       await setToml(page, path, text);
