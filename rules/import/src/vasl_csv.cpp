@@ -84,6 +84,19 @@ std::optional<std::string_view> inside(std::string_view s, std::string_view tag)
   return enclosed(s, fmt::format("<{}>", tag), fmt::format("</{}>", tag));
 }
 
+/// A whole number in [lo, hi] written plainly or inside <tag>...</tag> (then `marked`: a red
+/// or circled value printed in bold or italic).
+struct MarkedNumber {
+  int value = 0;
+  bool marked = false;
+};
+std::optional<MarkedNumber> number_maybe_in(std::string_view s, std::string_view tag, int lo, int hi) {
+  if (const auto n = whole_number(s, lo, hi)) return MarkedNumber{*n, false};
+  if (const auto in = inside(s, tag))
+    if (const auto n = whole_number(*in, lo, hi)) return MarkedNumber{*n, true};
+  return std::nullopt;
+}
+
 /// `s` cut at each `separator` outside markup (<...>) and square brackets, the pieces as written.
 std::vector<std::string_view> pieces(std::string_view s, char separator) {
   std::vector<std::string_view> out;
@@ -552,17 +565,13 @@ Outcome read_cs(const Cell& c) {
 
 Outcome read_mp(const Cell& c) {
   if (c.text.empty()) return Outcome::ok();
-  if (const auto mp = whole_number(c.text, 1, 99)) {
-    c.unit.mp_allotment = *mp;
-    return Outcome::ok();
-  }
-  if (const auto bold = inside(c.text, "b")) {
-    if (const auto mp = whole_number(*bold, 1, 99)) {
-      c.unit.mp_allotment = *mp;
+  if (const auto mp = number_maybe_in(c.text, "b", 1, 99)) {
+    c.unit.mp_allotment = mp->value;
+    if (mp->marked) {
       c.unit.red_mp = true;
       c.note("bold read as a red MP allotment (a reading)");
-      return Outcome::ok();
     }
+    return Outcome::ok();
   }
   return Outcome::fail("expected an MP allotment or a bold one (red); superscripts are not read");
 }
@@ -643,17 +652,13 @@ Outcome read_rof(const Cell& c) {
 
 Outcome read_breakdown(const Cell& c) {
   if (c.text.empty()) return Outcome::ok();
-  if (const auto b = whole_number(c.text, 2, 12)) {
-    c.unit.breakdown = *b;
-    return Outcome::ok();
-  }
-  if (const auto italic = inside(c.text, "i")) {
-    if (const auto b = whole_number(*italic, 2, 12)) {
-      c.unit.breakdown = *b;
+  if (const auto b = number_maybe_in(c.text, "i", 2, 12)) {
+    c.unit.breakdown = b->value;
+    if (b->marked) {
       c.unit.low_ammo = true;
       c.note("italic read as a circled B#, Low Ammo D3.71 (a reading)");
-      return Outcome::ok();
     }
+    return Outcome::ok();
   }
   if (std::string_view x = c.text; eat(x, "X")) {
     if (const auto number = whole_number(x, 2, 12)) {
