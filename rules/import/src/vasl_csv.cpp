@@ -84,19 +84,6 @@ std::optional<std::string_view> inside(std::string_view s, std::string_view tag)
   return enclosed(s, fmt::format("<{}>", tag), fmt::format("</{}>", tag));
 }
 
-/// A whole number in [lo, hi] written plainly or inside <tag>...</tag> (then `marked`: a red
-/// or circled value printed in bold or italic).
-struct MarkedNumber {
-  int value = 0;
-  bool marked = false;
-};
-std::optional<MarkedNumber> number_maybe_in(std::string_view s, std::string_view tag, int lo, int hi) {
-  if (const auto n = whole_number(s, lo, hi)) return MarkedNumber{*n, false};
-  if (const auto in = inside(s, tag))
-    if (const auto n = whole_number(*in, lo, hi)) return MarkedNumber{*n, true};
-  return std::nullopt;
-}
-
 /// `s` cut at each `separator` outside markup (<...>) and square brackets, the pieces as written.
 std::vector<std::string_view> pieces(std::string_view s, char separator) {
   std::vector<std::string_view> out;
@@ -563,16 +550,29 @@ Outcome read_cs(const Cell& c) {
   return Outcome::fail("expected a CS# or a bold CS# (red)");
 }
 
-Outcome read_mp(const Cell& c) {
-  if (c.text.empty()) return Outcome::ok();
-  if (const auto mp = number_maybe_in(c.text, "b", 1, 99)) {
-    c.unit.mp_allotment = mp->value;
-    if (mp->marked) {
-      c.unit.red_mp = true;
-      c.note("bold read as a red MP allotment (a reading)");
-    }
-    return Outcome::ok();
+/// The cell as a whole number in [lo, hi] into `value`, written plainly or inside <tag>...</tag>
+/// (a red or circled value printed in bold or italic: then `marked` set and `why` noted). False
+/// if it is neither.
+bool read_number_maybe_in(const Cell& c, std::string_view tag, int lo, int hi, std::optional<int>& value, bool& marked,
+                          const char* why) {
+  if (const auto n = whole_number(c.text, lo, hi)) {
+    value = *n;
+    return true;
   }
+  if (const auto in = inside(c.text, tag))
+    if (const auto n = whole_number(*in, lo, hi)) {
+      value = *n;
+      marked = true;
+      c.note(why);
+      return true;
+    }
+  return false;
+}
+
+Outcome read_mp(const Cell& c) {
+  if (c.text.empty() || read_number_maybe_in(c, "b", 1, 99, c.unit.mp_allotment, c.unit.red_mp,
+                                             "bold read as a red MP allotment (a reading)"))
+    return Outcome::ok();
   return Outcome::fail("expected an MP allotment or a bold one (red); superscripts are not read");
 }
 
@@ -651,15 +651,9 @@ Outcome read_rof(const Cell& c) {
 }
 
 Outcome read_breakdown(const Cell& c) {
-  if (c.text.empty()) return Outcome::ok();
-  if (const auto b = number_maybe_in(c.text, "i", 2, 12)) {
-    c.unit.breakdown = b->value;
-    if (b->marked) {
-      c.unit.low_ammo = true;
-      c.note("italic read as a circled B#, Low Ammo D3.71 (a reading)");
-    }
+  if (c.text.empty() || read_number_maybe_in(c, "i", 2, 12, c.unit.breakdown, c.unit.low_ammo,
+                                             "italic read as a circled B#, Low Ammo D3.71 (a reading)"))
     return Outcome::ok();
-  }
   if (std::string_view x = c.text; eat(x, "X")) {
     if (const auto number = whole_number(x, 2, 12)) {
       c.unit.x_number = *number;
