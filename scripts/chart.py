@@ -261,17 +261,27 @@ def fight_categories(dist, names):
     return cats
 
 
+def distributions_of(data, kind):
+    """Each situation with its distribution `kind` ("outcomes" or "hits"), and whether any of them
+    is a Monte Carlo one."""
+    pairs, mc = [], False
+    for sit in data["situations"]:
+        d = sit.get("distributions", {}).get(kind)
+        if d is None:
+            raise SystemExit("chart.py: --kind %s needs the JSON of `salvo chart %s`" % (kind, kind))
+        mc = mc or d.get("method") == "mc"
+        pairs.append((sit, d))
+    return pairs, mc
+
+
 def chart_outcomes(data, args):
     fight = all("a_wins" in s.get("distributions", {}).get("outcomes", {}).get("outcome_names", [])
                 for s in data["situations"])
     order = (["A wins", "neither", "B wins"] if fight else
              ["burn", "eliminated", "shock", "immobilized", "possible shock", "malfunction", "no effect"])
-    labels, rows, mc = [], [], False
-    for sit in data["situations"]:
-        d = sit.get("distributions", {}).get("outcomes")
-        if d is None:
-            raise SystemExit("chart.py: --kind outcomes needs the JSON of `salvo chart outcomes`")
-        mc = mc or d.get("method") == "mc"
+    labels, rows = [], []
+    pairs, mc = distributions_of(data, "outcomes")
+    for sit, d in pairs:
         labels.append(bar_label(sit, same_names(data)))
         rows.append(fight_categories(d, d["outcome_names"]) if fight else outcome_categories(d, d["outcome_names"]))
     fig, ax = plt.subplots(figsize=(max(7, 0.75 * len(labels) + 3), 5.8))
@@ -307,12 +317,9 @@ def chart_outcomes(data, args):
 
 
 def chart_hits(data, args):
-    groups, dists, mc = [], [], False
-    for sit in data["situations"]:
-        d = sit.get("distributions", {}).get("hits")
-        if d is None:
-            raise SystemExit("chart.py: --kind hits needs the JSON of `salvo chart hits`")
-        mc = mc or d.get("method") == "mc"
+    groups, dists = [], []
+    pairs, mc = distributions_of(data, "hits")
+    for sit, d in pairs:
         groups.append(bar_label(sit, same_names(data)).replace("\n", ", "))
         dists.append(d)
     cap = len(dists[0]["p"]) - 1

@@ -1,5 +1,5 @@
-// What the analysis commands share: their flags, provenance lines, HTML pages, charts drawn by
-// scripts/chart.py, and distributions for the charts.
+// What the analysis commands share: their flags, provenance lines, charts drawn by
+// scripts/chart.py, and distributions for the charts (pages are laid out by report/html.h).
 #include "analysis_kit.h"
 
 #include <fcntl.h>
@@ -106,66 +106,8 @@ std::string sweep_text(const std::vector<std::pair<std::string, std::string>>& s
   return s;
 }
 
-std::string quantity_label(const std::string& name) {
-  if (name.rfind("p_", 0) == 0) {
-    std::string n = name.substr(2);
-    std::replace(n.begin(), n.end(), '_', ' ');
-    return "P(" + n + ")";
-  }
-  if (name.rfind("e_", 0) == 0) return "E[" + name.substr(2) + "]";
-  return name;
-}
-
 std::string pct(double v) { return report::format_percent(v); }
 std::string pts(double v) { return fmt::format("{:+.1f}", 100.0 * v); }
-
-// ---------------------------------------------------------------------------------------------
-// HTML
-
-std::string html_escape(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
-
-constexpr const char* kCss = R"(
-body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;margin:24px auto;max-width:1100px;color:#222;background:#fff}
-h1{font-size:22px;border-bottom:3px solid #7f2704;padding-bottom:6px}
-h2{font-size:17px;margin-top:28px;color:#7f2704}
-table{border-collapse:collapse;margin:8px 0;font-size:13px}
-th,td{border:1px solid #bbb;padding:3px 8px;text-align:right}
-th{background:#f3e9df}
-td.l,th.l{text-align:left}
-pre{background:#f7f7f7;border:1px solid #ddd;padding:10px;font-size:12px;overflow-x:auto}
-.chart svg{max-width:100%;height:auto}
-.prov{font-size:12px;color:#555}
-.note{font-size:12px;color:#7a4a00}
-)";
-
-std::string html_page(const std::string& title, const std::string& body, const std::string& provenance) {
-  return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n"
-      "<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n{2}\n<h2>Provenance</h2>\n<p class=\"prov\">{3}</p>\n"
-      "</body>\n</html>\n",
-      html_escape(title), kCss, body, html_escape(provenance));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Charts: scripts/chart.py under /usr/bin/python3 (matplotlib)
@@ -351,22 +293,22 @@ bool is_fight(const report::SituationReport& r) {
   });
 }
 
-/// Charts for a page: drawn into a temporary directory and inlined; an explanation instead if
-/// they cannot be drawn.
-std::string charts_html(const std::vector<std::pair<Json, std::vector<std::string>>>& charts) {
-  std::string h;
+/// Charts for a page: drawn into a temporary directory, each one's SVG element; why not, if they
+/// cannot all be drawn.
+report::HtmlCharts draw_charts(const std::vector<std::pair<Json, std::vector<std::string>>>& charts) {
+  report::HtmlCharts c;
   try {
     TempDir tmp;
     int n = 0;
     for (const auto& [data, args] : charts) {
       const fs::path stem = tmp.path() / fmt::format("chart{}", n++);
       draw_chart(data, args, stem);
-      h += "<div class=\"chart\">" + inline_svg(stem.string() + ".svg") + "</div>\n";
+      c.svgs.push_back(inline_svg(stem.string() + ".svg"));
     }
   } catch (const std::exception& e) {
-    h += "<p class=\"note\">Charts unavailable: " + html_escape(e.what()) + "</p>\n";
+    c.unavailable = e.what();
   }
-  return h;
+  return c;
 }
 
 Json estimate_json(const sim::Estimate& e) {

@@ -1,7 +1,7 @@
 #pragma once
 // app/src/analysis_kit.h — what the analysis commands (compare, sensitivity, chart, the HTML
-// page) share: flags, provenance lines, HTML pages, charts drawn by scripts/chart.py, and the
-// distributions the charts show. Private to salvo::app.
+// page) share: flags, provenance lines, charts drawn by scripts/chart.py, and the distributions
+// the charts show (salvo::report's report/html.h lays the pages out). Private to salvo::app.
 
 #include <filesystem>
 #include <initializer_list>
@@ -15,6 +15,7 @@
 #include "salvo/app/analysis.h"
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
+#include "salvo/report/html.h"
 #include "salvo/report/report.h"
 #include "salvo/sim/distribution.h"
 
@@ -39,7 +40,7 @@ Json provenance_json(const report::Provenance& p, const char* command);
 /// "fire.range = 6, target.tem = 1".
 std::string sweep_text(const std::vector<std::pair<std::string, std::string>>& sweep);
 /// "P(kill)", "E[shots]".
-std::string quantity_label(const std::string& name);
+using report::quantity_label;
 /// A probability as text tables print it; a difference in points ("+1.5").
 std::string pct(double v);
 std::string pts(double v);
@@ -48,17 +49,13 @@ int index_of(const std::vector<std::string>& names, const std::string& n);
 /// An estimate in JSON: {"p", "lo", "hi"}, or {"p", "no_interval"} for a mean of fewer than 2 trials.
 Json estimate_json(const sim::Estimate& e);
 
-std::string html_escape(std::string_view s);
-/// A self-contained page: title, body, provenance.
-std::string html_page(const std::string& title, const std::string& body, const std::string& provenance);
-
 /// Draw one chart from `data`; writes OUT_STEM.png and OUT_STEM.svg. Throws IoError with
 /// chart.py's message when it cannot draw (matplotlib missing), load::InputError when it
 /// refuses what was asked (a sweep key the data lacks).
 void draw_chart(const Json& data, const std::vector<std::string>& chart_args, const fs::path& out_stem);
-/// Charts for a page, drawn into a temporary directory and inlined as SVG; a note instead if
-/// they cannot be drawn.
-std::string charts_html(const std::vector<std::pair<Json, std::vector<std::string>>>& charts);
+/// Charts for a page, drawn into a temporary directory: their SVG elements, and why not if they
+/// cannot all be drawn (report::html_charts lays them out).
+report::HtmlCharts draw_charts(const std::vector<std::pair<Json, std::vector<std::string>>>& charts);
 
 /// Every situation of `source` through the runner, kept in memory (charts and pages hold a
 /// handful). Interrupted: the situations finished.

@@ -207,13 +207,13 @@ int run_compare(const AnalysisFlags& flags) {
   const CompareRun run = compare_run(source, settings.run);
   std::string text;
   if (settings.format == "html") {
-    const Json data = compare_json(run.jobs, run.points, run.prov);
-    std::string body =
-        "<h2>Options compared</h2>\n<pre>" + html_escape(compare_text(run.jobs, run.points, run.prov)) + "</pre>\n";
+    report::HtmlCharts charts;
     if (!run.prov.hints.headline.empty())
-      body += "<h2>Charts</h2>\n" +
-              charts_html({{data, {"--kind", "compare", "--quantity", run.prov.hints.headline, "--window", "phase"}}});
-    text = html_page("salvo compare", body, provenance_text(run.prov));
+      charts = draw_charts({{compare_json(run.jobs, run.points, run.prov),
+                             {"--kind", "compare", "--quantity", run.prov.hints.headline, "--window", "phase"}}});
+    text = report::format_html_sections("salvo compare",
+                                        {{"Options compared", compare_text(run.jobs, run.points, run.prov)}}, charts,
+                                        provenance_text(run.prov));
   } else {
     text = compare_format(run, settings.format);
   }

@@ -201,12 +201,18 @@ Output::Output(std::string path) : path_(std::move(path)) {
     close(fd);
     fail(err);
   }
-  file_ = fdopen(fd, "wb");
-  if (!file_) {
+  file_ = fdopen_or_close(fd, "wb");
+  if (!file_) fail(errno);
+}
+
+std::FILE* fdopen_or_close(int fd, const char* mode) {
+  std::FILE* f = fdopen(fd, mode);
+  if (!f) {
     const int err = errno;
     close(fd);
-    fail(err);
+    errno = err;
   }
+  return f;
 }
 
 Output::~Output() {

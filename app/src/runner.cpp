@@ -97,6 +97,17 @@ bool runs_exact(const Job& j, const RunSettings& s) {
       with_commas(s.max_exact_states)));
 }
 
+void hand_over(RunStatus& status, std::vector<Job>& jobs, std::vector<report::SituationReport>& reports,
+               std::size_t done, const RunSettings& s, const Sink* sink) {
+  for (std::size_t k = 0; k < done; ++k) {
+    if (s.precision) note_precision(status.miss, reports[k], *s.precision);
+    status.exact_runs += reports[k].exact ? 1 : 0;
+    status.mc_runs += reports[k].mc ? 1 : 0;
+    if (sink) (*sink)(std::move(jobs[k]), std::move(reports[k]));
+  }
+  status.complete += done;
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -164,13 +175,7 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
       done = k;
     }
 
-    for (std::size_t k = 0; k < done; ++k) {
-      if (s.precision) note_precision(status.miss, reports[k], *s.precision);
-      status.exact_runs += reports[k].exact ? 1 : 0;
-      status.mc_runs += reports[k].mc ? 1 : 0;
-      sink(std::move(jobs[k]), std::move(reports[k]));
-    }
-    status.complete += done;
+    hand_over(status, jobs, reports, done, s, &sink);
     if (done < m) break;
   }
   progress.clear();

@@ -41,6 +41,11 @@ sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key);
 /// first one missed is the one named); `miss` stays empty while every situation reaches it.
 void note_precision(std::optional<PrecisionMiss>& miss, const report::SituationReport& r, double precision);
 
+/// The first `done` situations of a batch finished: their precision and engines counted in
+/// `status`, each handed to `sink` in order (none on the ranks of a team other than the root).
+void hand_over(RunStatus& status, std::vector<Job>& jobs, std::vector<report::SituationReport>& reports,
+               std::size_t done, const RunSettings& s, const Sink* sink);
+
 /// Tallies as one vector of integers, what a team adds up: trials, truncated, then each window's
 /// flags, counter sums, sums of squares, outcomes and end reasons.
 std::vector<std::uint64_t> flat_tallies(const sim::Tallies& t);

@@ -56,7 +56,8 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
   Json all = provenance_json(provenance, "sensitivity");
   all["quantity"] = "p_" + flag;
   all["situations"] = Json::array();
-  std::string text, html;
+  std::string text;
+  std::vector<report::HtmlSection> sections;
   for (std::size_t i = 0; i < source.size(); ++i) {
     const Job base = source.compile(i);
     const double p0 = value_of(base.program, true), p0_first = value_of(base.program, false);
@@ -98,7 +99,7 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
       }
     for (const std::string& sk : skipped) t += "  not computed: " + sk + "\n";
     text += t + "\n";
-    html += "<h2>" + html_escape(base.name) + "</h2>\n<pre>" + html_escape(t) + "</pre>\n";
+    sections.push_back({base.name, t});
 
     Json j;
     j["file"] = path;
@@ -126,7 +127,7 @@ int run_sensitivity(const AnalysisFlags& flags, const std::string& quantity) {
   else if (settings.format == "md")
     text = "```\n" + text + prov + "\n```\n";
   else if (settings.format == "html")
-    text = html_page("salvo sensitivity", html, prov);
+    text = report::format_html_sections("salvo sensitivity", sections, {}, prov);
   else
     text += prov + "\n";
   write_output(flags.output, text);

@@ -176,12 +176,8 @@ ReportSpill::ReportSpill() {
   const int fd = mkstemp(name.data());
   if (fd < 0) fail(errno);
   unlink(name.c_str());
-  file_ = fdopen(fd, "w+b");
-  if (!file_) {
-    const int err = errno;
-    close(fd);
-    fail(err);
-  }
+  file_ = fdopen_or_close(fd, "w+b");
+  if (!file_) fail(errno);
 }
 
 ReportSpill::~ReportSpill() {

@@ -215,13 +215,7 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
       done = k;
     }
 
-    for (std::size_t k = 0; k < done; ++k) {
-      if (s.precision) note_precision(status.miss, reports[k], *s.precision);
-      status.exact_runs += reports[k].exact ? 1 : 0;
-      status.mc_runs += reports[k].mc ? 1 : 0;
-      if (root) sink(std::move(jobs[k]), std::move(reports[k]));
-    }
-    status.complete += done;
+    hand_over(status, jobs, reports, done, s, root ? &sink : nullptr);
     if (done < m) break;
   }
   team.phase = Team::Phase::kAfter;  // the run's last collective is done

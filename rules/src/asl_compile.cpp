@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "checks.h"
 #include "salvo/rules/asl.h"
 #include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_ift.h"
@@ -700,7 +701,7 @@ std::optional<RulesError> check_heat_date(const Firer& f) {
 }
 
 std::optional<RulesError> check_duel(const Situation& s) {
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  constexpr auto err = refusal;
   const Fire& fire = s.fire;
   if (fire.turns < 1 || fire.turns > kMaxTurns)
     return err("fire.turns",
@@ -747,7 +748,7 @@ std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_sh
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  constexpr auto err = refusal;
   if (t.hull_down && t.tem != 0) return err("target.tem", "a hull-down target cannot also claim TEM (D4.2)");
   if (fire.deliberate_immobilization) {  // C5.71
     if (f.weapon != Weapon::kGun && !is_latw(f))

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "checks.h"
 #include "salvo/rules/asl_arc.h"
 #include "salvo/rules/asl_shot.h"
 #include "salvo/rules/asl_tables.h"
@@ -390,9 +391,7 @@ std::optional<RulesError> check_ift(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
-  auto err = [](const char* key, std::string msg) {
-    return std::optional<RulesError>(RulesError(key, std::move(msg)));
-  };
+  constexpr auto err = refusal;
   if ((t.emplaced || t.gunshield) && !t.gun)
     return err(t.emplaced ? "target.emplaced" : "target.gunshield",
                "is for a Gun as the target: set target.gun = true (C11)");

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "checks.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_tables.h"
@@ -492,12 +493,10 @@ std::optional<RulesError> check_infantry(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
-  auto err = [](const char* key, std::string msg) {
-    return std::optional<RulesError>(RulesError(key, std::move(msg)));
-  };
+  constexpr auto err = refusal;
   const Situation plain;  // the keys infantry fire does not read must keep their defaults
   const Firer& d = plain.firer;
-  const std::pair<bool, const char*> unused[] = {
+  const KeyUse unused[] = {
       {f.gun != d.gun, "firer.gun"},
       {f.ammo != d.ammo, "firer.ammo"},
       {f.rof != d.rof, "firer.rof"},
@@ -521,8 +520,7 @@ std::optional<RulesError> check_infantry(const Situation& s) {
       {fire.same_hex, "fire.same_hex"},
       {s.override_.modified_th || s.override_.basic_tk, "override"},
   };
-  for (const auto& [set, key] : unused)
-    if (set) return err(key, "not used by infantry fire (firer.weapon = \"infantry\"): remove it");
+  if (auto e = refuse_first_set(unused, "not used by infantry fire (firer.weapon = \"infantry\"): remove it")) return e;
   if (auto e = check_latw_keys_unused(s)) return e;
   if (t.type != TargetType::kInfantry)
     return err("target.type",
@@ -591,7 +589,7 @@ std::optional<RulesError> check_infantry(const Situation& s) {
 std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
-  const std::pair<bool, const char*> keys[] = {
+  const KeyUse keys[] = {
       {f.leader.has_value() && !is_latw(f), "firer.leader"},
       {f.inexperienced && !is_latw(f), "firer.inexperienced"},
       {f.cowers.has_value(), "firer.cowers"},
@@ -605,12 +603,9 @@ std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
       {t.encircled, "target.encircled"},
       {!s.then.empty(), "then"},
   };
-  for (const auto& [set, key] : keys)
-    if (set)
-      return RulesError(key,
-                        "is for infantry fire (firer.weapon = \"infantry\", A7-A10): this situation does not "
-                        "read it; remove it");
-  return std::nullopt;
+  return refuse_first_set(keys,
+                          "is for infantry fire (firer.weapon = \"infantry\", A7-A10): this situation does not "
+                          "read it; remove it");
 }
 
 Compiled compile_infantry(const Situation& s, bool explain) {

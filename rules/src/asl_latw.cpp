@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "checks.h"
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
@@ -152,15 +153,13 @@ std::optional<RulesError> check_latw(const Situation& s) {
   const Target& t = s.target;
   const Fire& fire = s.fire;
   const std::string name = latw_name(f.weapon);
-  auto err = [](const char* key, std::string msg) {
-    return std::optional<RulesError>(RulesError(key, std::move(msg)));
-  };
+  constexpr auto err = refusal;
   // The keys a LATW does not read keep their defaults.
   const Situation plain;
   const Firer& d = plain.firer;
   const Fire& df = plain.fire;
   const bool atr = f.weapon == Weapon::kAtr;
-  const std::pair<bool, const char*> unused[] = {
+  const KeyUse unused[] = {
       {f.gun != d.gun, "firer.gun"},
       {f.ammo != d.ammo, "firer.ammo"},
       {f.th_color != d.th_color, "firer.th_color"},
@@ -209,8 +208,7 @@ std::optional<RulesError> check_latw(const Situation& s) {
     return err(f.repair ? "firer.repair" : "firer.breakdown",
                "the PIAT's B" + std::to_string(table_data().piat_breakdown[0]) + " and R" +
                    std::to_string(table_data().piat_breakdown[1]) + " are the rule's (C13.63): remove it");
-  for (const auto& [set, key] : unused)
-    if (set) return err(key, "not used by the " + name + " (firer.weapon, C13): remove it");
+  if (auto e = refuse_first_set(unused, "not used by the " + name + " (firer.weapon, C13): remove it")) return e;
   if (f.vehicle)
     return err("firer.vehicle",
                "the " + name + " is a SW fired by Infantry (C13.1): set firer.vehicle = false, or leave it out");
@@ -310,17 +308,15 @@ std::optional<RulesError> check_latw(const Situation& s) {
 
 std::optional<RulesError> check_latw_keys_unused(const Situation& s) {
   const Firer& f = s.firer;
-  const std::pair<bool, const char*> keys[] = {
+  const KeyUse keys[] = {
       {!f.to_hit.empty(), "firer.to_hit"},
       {f.personnel != Personnel::kSquad, "firer.personnel"},
       {f.cx, "firer.cx"},
   };
-  for (const auto& [set, key] : keys)
-    if (set)
-      return RulesError(key,
-                        "is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", \"piat\", "
-                        "\"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; remove it");
-  return std::nullopt;
+  return refuse_first_set(keys,
+                          "is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", "
+                          "\"piat\", \"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; "
+                          "remove it");
 }
 
 std::optional<int> repair_number(const Firer& f) {

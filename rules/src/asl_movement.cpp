@@ -2,6 +2,7 @@
 // compiled to one-step roll programs.
 #include "salvo/rules/asl_movement.h"
 
+#include "checks.h"
 #include "salvo/rules/asl_ift.h"  // signed_text
 #include "salvo/rules/asl_tables.h"
 
@@ -62,9 +63,7 @@ int esb_drm(const Movement& m) {
 }
 
 std::optional<RulesError> check_movement(const Movement& m) {
-  auto err = [](const char* key, std::string msg) {
-    return std::optional<RulesError>(RulesError(key, std::move(msg)));
-  };
+  constexpr auto err = refusal;
   switch (m.roll) {
     case MovementRoll::kNone:
       return err("movement.roll", "required: \"esb\", \"start\" or \"motion\"");

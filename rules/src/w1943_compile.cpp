@@ -7,6 +7,7 @@
 #include <queue>
 #include <tuple>
 
+#include "checks.h"
 #include "salvo/rules/w1943.h"
 
 namespace salvo::w1943 {
@@ -412,7 +413,7 @@ std::optional<RulesError> setting_problem(const Situation& s) {
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  constexpr auto err = refusal;
   // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
   if (t.stationary_in_open && t.moving)
     return err("target.stationary_in_open",
@@ -537,7 +538,7 @@ int shot_outcome_of(FireKind kind, const Shot& shot) {
 }
 
 std::optional<RulesError> check(const Chart& chart, const Situation& s) {
-  auto err = [](const char* key, std::string msg) { return std::optional<RulesError>(RulesError(key, msg)); };
+  constexpr auto err = refusal;
   const Firer& f = s.firer;
   const Target& t = s.target;
   const Fire& fire = s.fire;

@@ -550,20 +550,29 @@ Outcome read_cs(const Cell& c) {
   return Outcome::fail("expected a CS# or a bold CS# (red)");
 }
 
-Outcome read_mp(const Cell& c) {
-  if (c.text.empty()) return Outcome::ok();
-  if (const auto mp = whole_number(c.text, 1, 99)) {
-    c.unit.mp_allotment = *mp;
-    return Outcome::ok();
+/// The cell as a whole number in [lo, hi] into `value`, written plainly or inside <tag>...</tag>
+/// (a red or circled value printed in bold or italic: then `marked` set and `why` noted). False
+/// if it is neither.
+bool read_number_maybe_in(const Cell& c, std::string_view tag, int lo, int hi, std::optional<int>& value, bool& marked,
+                          const char* why) {
+  if (const auto n = whole_number(c.text, lo, hi)) {
+    value = *n;
+    return true;
   }
-  if (const auto bold = inside(c.text, "b")) {
-    if (const auto mp = whole_number(*bold, 1, 99)) {
-      c.unit.mp_allotment = *mp;
-      c.unit.red_mp = true;
-      c.note("bold read as a red MP allotment (a reading)");
-      return Outcome::ok();
+  if (const auto in = inside(c.text, tag))
+    if (const auto n = whole_number(*in, lo, hi)) {
+      value = *n;
+      marked = true;
+      c.note(why);
+      return true;
     }
-  }
+  return false;
+}
+
+Outcome read_mp(const Cell& c) {
+  if (c.text.empty() || read_number_maybe_in(c, "b", 1, 99, c.unit.mp_allotment, c.unit.red_mp,
+                                             "bold read as a red MP allotment (a reading)"))
+    return Outcome::ok();
   return Outcome::fail("expected an MP allotment or a bold one (red); superscripts are not read");
 }
 
@@ -642,19 +651,9 @@ Outcome read_rof(const Cell& c) {
 }
 
 Outcome read_breakdown(const Cell& c) {
-  if (c.text.empty()) return Outcome::ok();
-  if (const auto b = whole_number(c.text, 2, 12)) {
-    c.unit.breakdown = *b;
+  if (c.text.empty() || read_number_maybe_in(c, "i", 2, 12, c.unit.breakdown, c.unit.low_ammo,
+                                             "italic read as a circled B#, Low Ammo D3.71 (a reading)"))
     return Outcome::ok();
-  }
-  if (const auto italic = inside(c.text, "i")) {
-    if (const auto b = whole_number(*italic, 2, 12)) {
-      c.unit.breakdown = *b;
-      c.unit.low_ammo = true;
-      c.note("italic read as a circled B#, Low Ammo D3.71 (a reading)");
-      return Outcome::ok();
-    }
-  }
   if (std::string_view x = c.text; eat(x, "X")) {
     if (const auto number = whole_number(x, 2, 12)) {
       c.unit.x_number = *number;

@@ -89,4 +89,7 @@ class Output {
 /// Write `text` to stdout (path empty) or to `path` (through Output).
 void write_output(const std::string& path, std::string_view text);
 
+/// fdopen(fd, mode); if it fails, fd is closed and errno kept for the caller's message.
+std::FILE* fdopen_or_close(int fd, const char* mode);
+
 }  // namespace salvo::app
