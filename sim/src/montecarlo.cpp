@@ -111,16 +111,18 @@ Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t
   return out;
 }
 
-Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
-                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+namespace {
+
+/// Blocks [block_begin, block_end) one lane after another, one trial at a time:
+/// `make_dice(stream)` gives a lane's dice, `step_leaf(state, dice)` rolls a step of `state` and
+/// returns its leaf. The reference and the walk kernel differ only in these two.
+template <class MakeDice, class Step>
+Tallies walk_blocks(const RollProgram& program, std::uint64_t block_begin, std::uint64_t block_end,
+                    std::uint64_t trials_total, MakeDice&& make_dice, Step&& step_leaf) {
   Tallies out = empty_tallies(program);
   LocalWindow first;
   LocalWindow run;
   std::array<std::uint64_t, 256> end_reasons{};
-  const RollNode* nodes = program.nodes.data();
-  const Link* links = program.links.data();
-  const Leaf* leaves = program.leaves.data();
-  const std::uint32_t* roots = program.state_root.data();
 
   for (std::uint64_t b = block_begin; b < block_end; ++b) {
     if (b * kBlockTrials >= trials_total) break;
@@ -128,7 +130,7 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
     out.trials += trials;
 
     for (std::uint64_t lane = 0; lane < kLanes; ++lane) {
-      DiceStream dice(seed, situation_key, lane_stream(b, lane));
+      auto dice = make_dice(lane_stream(b, lane));
       for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
         std::int32_t state = program.initial_state;
         FlagMask run_mask = 0;
@@ -142,17 +144,7 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
         bool finished = false;
 
         for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
-          // Walk the state's DAG, rolling each node's die, to a leaf
-          std::uint32_t n = roots[state];
-          Link l;
-          for (;;) {
-            const RollNode& node = nodes[n];
-            const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
-            l = links[node.first + static_cast<std::uint32_t>(face)];
-            if (l.is_leaf()) break;
-            n = static_cast<std::uint32_t>(l.v);
-          }
-          const Leaf& leaf = leaves[program.leaf_of(static_cast<std::size_t>(state), l)];
+          const Leaf& leaf = step_leaf(state, dice);
 
           // Apply the leaf to the run window, and to the first window while it is open
           run_mask |= leaf.flags;
@@ -190,8 +182,6 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
   for (std::size_t i = 0; i < out.run.end_reasons.size(); ++i) out.run.end_reasons[i] += end_reasons[i];
   return out;
 }
-
-namespace {
 
 /// Per node of a small program, where its next two dice symbols lead (the walk kernel): entry
 /// s0 * 36 + s1 is index << 2 | leaf << 1 | (symbols rolled - 1): a leaf link after one or two
@@ -242,82 +232,49 @@ class SymbolBuffer {
 
 }  // namespace
 
+Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+  const RollNode* nodes = program.nodes.data();
+  const Link* links = program.links.data();
+  const Leaf* leaves = program.leaves.data();
+  const std::uint32_t* roots = program.state_root.data();
+  return walk_blocks(
+      program, block_begin, block_end, trials_total,
+      [&](std::uint64_t stream) { return DiceStream(seed, situation_key, stream); },
+      [&](std::int32_t state, DiceStream& dice) -> const Leaf& {
+        // Walk the state's DAG, rolling each node's die, to a leaf
+        std::uint32_t n = roots[state];
+        Link l;
+        for (;;) {
+          const RollNode& node = nodes[n];
+          const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
+          l = links[node.first + static_cast<std::uint32_t>(face)];
+          if (l.is_leaf()) break;
+          n = static_cast<std::uint32_t>(l.v);
+        }
+        return leaves[program.leaf_of(static_cast<std::size_t>(state), l)];
+      });
+}
+
 Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                         std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
   if (program.nodes.size() > kWalkMaxNodes)
     return run_blocks_reference(program, seed, situation_key, block_begin, block_end, trials_total);
   const std::vector<std::uint32_t> tables = two_roll_tables(program);
-  Tallies out = empty_tallies(program);
-  LocalWindow first;
-  LocalWindow run;
-  std::array<std::uint64_t, 256> end_reasons{};
   const Leaf* leaves = program.leaves.data();
   const std::uint32_t* roots = program.state_root.data();
-
-  for (std::uint64_t b = block_begin; b < block_end; ++b) {
-    if (b * kBlockTrials >= trials_total) break;
-    const std::uint64_t trials = std::min(kBlockTrials, trials_total - b * kBlockTrials);
-    out.trials += trials;
-
-    for (std::uint64_t lane = 0; lane < kLanes; ++lane) {
-      SymbolBuffer dice(stream_state(seed, situation_key, lane_stream(b, lane)));
-      for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
-        std::int32_t state = program.initial_state;
-        FlagMask run_mask = 0;
-        FlagMask first_mask = 0;
-        std::array<std::uint64_t, kMaxCounters> run_counts{};
-        std::array<std::uint64_t, kMaxCounters> first_counts{};
-        std::uint8_t run_outcome = 0;
-        std::uint8_t first_outcome = 0;
-        std::uint8_t end_reason = 0;
-        bool first_open = true;
-        bool finished = false;
-
-        for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
-          // Walk the state's DAG, two rolls a table entry, to a leaf
-          std::uint32_t e = roots[state] << 2;
-          do {
-            e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
-            dice.take((e & 1u) + 1);
-          } while ((e & 2u) == 0);
-          const Leaf& leaf =
-              leaves[program.leaf_of(static_cast<std::size_t>(state), Link::leaf(static_cast<std::int32_t>(e >> 2)))];
-
-          // Apply the leaf to the run window, and to the first window while it is open
-          run_mask |= leaf.flags;
-          add_counts(run_counts, leaf);
-          run_outcome = leaf.outcome;
-          if (first_open) {
-            first_mask |= leaf.flags;
-            add_counts(first_counts, leaf);
-            first_outcome = leaf.outcome;
-            first_open = !(leaf.closes_window || leaf.next_state < 0);
-          }
-          if (leaf.next_state < 0) {
-            end_reason = leaf.end_reason;
-            finished = true;
-            break;
-          }
-          state = leaf.next_state;
-        }
-
-        // Tally the trial (a truncated trial counts only in trials and truncated)
-        if (!finished) {
-          ++out.truncated;
-          continue;
-        }
-        run.add_trial(run_mask, run_counts, run_outcome);
-        first.add_trial(first_mask, first_counts, first_outcome);
-        ++end_reasons[end_reason];
-      }
-    }
-  }
-
-  // Copy the fixed-size tallies into the program-sized vectors
-  run.store(out.run);
-  first.store(out.first);
-  for (std::size_t i = 0; i < out.run.end_reasons.size(); ++i) out.run.end_reasons[i] += end_reasons[i];
-  return out;
+  return walk_blocks(
+      program, block_begin, block_end, trials_total,
+      [&](std::uint64_t stream) { return SymbolBuffer(stream_state(seed, situation_key, stream)); },
+      [&](std::int32_t state, SymbolBuffer& dice) -> const Leaf& {
+        // Walk the state's DAG, two rolls a table entry, to a leaf
+        std::uint32_t e = roots[state] << 2;
+        do {
+          e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
+          dice.take((e & 1u) + 1);
+        } while ((e & 2u) == 0);
+        return leaves[program.leaf_of(static_cast<std::size_t>(state), Link::leaf(static_cast<std::int32_t>(e >> 2)))];
+      });
 }
 
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
