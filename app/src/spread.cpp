@@ -121,7 +121,7 @@ BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::ui
       const std::uint64_t tb = b + i * task_blocks;
       const std::uint64_t te = std::min(b1, tb + task_blocks);
       slots[static_cast<std::size_t>(i)] = fast ? sim::run_blocks(program, seed, key, tb, te, trials_total)
-                                                : sim::run_blocks_reference(program, seed, key, tb, te, trials_total);
+                                                : sim::run_blocks_walk(program, seed, key, tb, te, trials_total);
     });
     for (const auto& slot : slots) {
       if (slot)

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <exception>
 
+#include "runner_parts.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
-#include "runner_parts.h"
 #include "text_options.h"
 
 namespace salvo::app {
@@ -51,7 +51,7 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
         // The engine's blocks, on the kernel sim::monte_carlo picks for this program size.
         const std::uint64_t end = std::min(num_blocks, blocks_ + budget);
         const auto run =
-            job_.program.num_states() <= sim::kFastKernelMaxStates ? &sim::run_blocks : &sim::run_blocks_reference;
+            job_.program.num_states() <= sim::kFastKernelMaxStates ? &sim::run_blocks : &sim::run_blocks_walk;
         sim::add_tallies(tallies_, run(job_.program, settings_.seed, current_, blocks_, end, trials));
         budget -= end - blocks_;
         blocks_ = end;

@@ -365,12 +365,24 @@ class FightCompiler {
   // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase),
   // reserved on first sight.
   std::int32_t state_of(Joint j, std::int32_t ps, std::int32_t phase) {
-    canonical(j, f_, again_);
-    std::array<std::uint32_t, kKeyHead + kMaxFightUnits> key{};
-    key[0] = static_cast<std::uint32_t>(j.at.turn | j.at.step << 5 | j.at.sub << 10 | j.at.unit << 11);
+    Key key = key_of(j);
     key[1] = static_cast<std::uint32_t>(ps + 1);
     key[2] = static_cast<std::uint32_t>(phase + 1);
+    return state_of(key);
+  }
+
+  // A state's key, its phase state and phase words left 0.
+  using Key = std::array<std::uint32_t, kKeyHead + kMaxFightUnits>;
+  Key key_of(Joint j) const {
+    canonical(j, f_, again_);
+    Key key{};
+    key[0] = static_cast<std::uint32_t>(j.at.turn | j.at.step << 5 | j.at.sub << 10 | j.at.unit << 11);
     for (std::size_t i = 0; i < n_; ++i) key[kKeyHead + i] = pack(j.units[i]);
+    return key;
+  }
+
+  // The state of a key, reserved on first sight.
+  std::int32_t state_of(const Key& key) {
     bool fresh = false;
     const std::int32_t id = index_.find(key.data(), fresh);
     if (!fresh) return id;
@@ -495,6 +507,9 @@ class FightCompiler {
       const std::size_t shooter = phases_[static_cast<std::size_t>(pi)].shooter;
       const std::size_t target = phases_[static_cast<std::size_t>(pi)].target;
       root = dags_[d].root;
+      // The key of the phase's next states: this joint state's, but for the phase state
+      Key in_phase = key_of(j);
+      in_phase[2] = static_cast<std::uint32_t>(pi + 1);
       // Each slot: the phase's next state, or on through the fight after its exit.
       for (const Slot& s : dags_[d].slots) {
         Leaf leaf;
@@ -502,7 +517,8 @@ class FightCompiler {
         // Immobilized by this shot, even if a later shot of the phase destroys it.
         if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
         if (s.next >= 0) {
-          leaf.next_state = state_of(j, s.next, pi);
+          in_phase[1] = static_cast<std::uint32_t>(s.next + 1);
+          leaf.next_state = state_of(in_phase);
           leaves_.push_back(b_.leaf(leaf).index());
           continue;
         }

@@ -56,6 +56,7 @@ struct Workspace {
   std::vector<std::uint32_t> comp_begin;  // component k: order[comp_begin[k] .. comp_begin[k+1])
   std::vector<std::int32_t> index, low, comp_of;
   std::vector<char> on_stack, can_end;
+  std::vector<char> needed;  // rows the window being solved needs
   std::vector<std::uint32_t> stack;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
   // Solve
@@ -299,6 +300,26 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   ws.rhs.resize(cols);
   ws.slot_of.assign(n, -1);
   ws.targets.clear();
+  // The rows the initial state's answer depends on: those it reaches by moves that go on in the
+  // window, with the whole component of each (a window that closes early, the first game turn of
+  // a fight, needs only a few). The other rows' unknowns are never read: they are left at 0.
+  ws.needed.assign(n, 0);
+  ws.stack.clear();
+  const auto need = [&](std::uint32_t i) {
+    if (ws.needed[i]) return;
+    const auto comp = idx(ws.comp_of[i]);
+    for (std::size_t r = ws.comp_begin[comp]; r < ws.comp_begin[comp + 1]; ++r) {
+      ws.needed[ws.order[r]] = 1;
+      ws.stack.push_back(ws.order[r]);
+    }
+  };
+  need(0);
+  while (!ws.stack.empty()) {
+    const std::uint32_t i = ws.stack.back();
+    ws.stack.pop_back();
+    for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k)
+      if (!closes(ws.moves[k])) need(static_cast<std::uint32_t>(ws.moves[k].next_row));
+  }
   // Row i: b into rhs; the moves that go on, summed by the row they go to, into the slots.
   const auto gather = [&](std::uint32_t i) {
     std::fill(ws.rhs.begin(), ws.rhs.end(), 0.0);
@@ -348,6 +369,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t comp = 0; comp + 1 < ws.comp_begin.size(); ++comp) {
     const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
     const std::size_t m = ws.comp_begin[comp + 1] - ws.comp_begin[comp];
+    if (!ws.needed[rows[0]]) continue;
     if (m == 1) {
       const std::uint32_t i = rows[0];
       gather(i);
@@ -391,9 +413,9 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     }
   }
 
-  // Check that the window ends with probability 1 from every state
+  // Check that the window ends with probability 1 from every state solved
   for (std::size_t i = 0; i < n; ++i)
-    if (!(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
+    if (ws.needed[i] && !(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
                                prog.state_label(idx(ws.states[i])));
 

@@ -111,16 +111,18 @@ Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t
   return out;
 }
 
-Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
-                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+namespace {
+
+/// Blocks [block_begin, block_end) one lane after another, one trial at a time:
+/// `make_dice(stream)` gives a lane's dice, `step_leaf(state, dice)` rolls a step of `state` and
+/// returns its leaf. The reference and the walk kernel differ only in these two.
+template <class MakeDice, class Step>
+Tallies walk_blocks(const RollProgram& program, std::uint64_t block_begin, std::uint64_t block_end,
+                    std::uint64_t trials_total, MakeDice&& make_dice, Step&& step_leaf) {
   Tallies out = empty_tallies(program);
   LocalWindow first;
   LocalWindow run;
   std::array<std::uint64_t, 256> end_reasons{};
-  const RollNode* nodes = program.nodes.data();
-  const Link* links = program.links.data();
-  const Leaf* leaves = program.leaves.data();
-  const std::uint32_t* roots = program.state_root.data();
 
   for (std::uint64_t b = block_begin; b < block_end; ++b) {
     if (b * kBlockTrials >= trials_total) break;
@@ -128,7 +130,7 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
     out.trials += trials;
 
     for (std::uint64_t lane = 0; lane < kLanes; ++lane) {
-      DiceStream dice(seed, situation_key, lane_stream(b, lane));
+      auto dice = make_dice(lane_stream(b, lane));
       for (std::uint64_t t = 0; t < lane_trials(trials, lane); ++t) {
         std::int32_t state = program.initial_state;
         FlagMask run_mask = 0;
@@ -142,17 +144,7 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
         bool finished = false;
 
         for (std::uint32_t step = 0; step < kMaxStepsPerTrial; ++step) {
-          // Walk the state's DAG, rolling each node's die, to a leaf
-          std::uint32_t n = roots[state];
-          Link l;
-          for (;;) {
-            const RollNode& node = nodes[n];
-            const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
-            l = links[node.first + static_cast<std::uint32_t>(face)];
-            if (l.is_leaf()) break;
-            n = static_cast<std::uint32_t>(l.v);
-          }
-          const Leaf& leaf = leaves[program.leaf_of(static_cast<std::size_t>(state), l)];
+          const Leaf& leaf = step_leaf(state, dice);
 
           // Apply the leaf to the run window, and to the first window while it is open
           run_mask |= leaf.flags;
@@ -191,6 +183,100 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
   return out;
 }
 
+/// Per node of a small program, where its next two dice symbols lead (the walk kernel): entry
+/// s0 * 36 + s1 is index << 2 | leaf << 1 | (symbols rolled - 1): a leaf link after one or two
+/// rolls, or the node two rolls down.
+std::vector<std::uint32_t> two_roll_tables(const RollProgram& p) {
+  std::vector<std::uint32_t> t(p.nodes.size() * 36 * 36);
+  const auto face = [](const RollNode& n, std::uint32_t s) {
+    return static_cast<int>(n.die == DieKind::kPair ? s : s / 6);
+  };
+  const auto entry = [](Link l, std::uint32_t rolls) {
+    return static_cast<std::uint32_t>(l.index()) << 2 | std::uint32_t{l.is_leaf()} << 1 | (rolls - 1);
+  };
+  for (std::uint32_t n = 0; n < p.nodes.size(); ++n)
+    for (std::uint32_t s0 = 0; s0 < 36; ++s0) {
+      const Link a = p.link(n, face(p.nodes[n], s0));
+      for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
+        const auto child = static_cast<std::uint32_t>(a.index());
+        t[(n * 36 + s0) * 36 + s1] = a.is_leaf() ? entry(a, 1) : entry(p.link(child, face(p.nodes[child], s1)), 2);
+      }
+    }
+  return t;
+}
+
+/// A lane's dice symbols, drawn ahead from its stream in the order DiceStream gives them.
+class SymbolBuffer {
+ public:
+  explicit SymbolBuffer(const Xoshiro256pp::State& s) : gen_(s) {}
+  /// The next two symbols as s0 * 36 + s1; then take(1 or 2).
+  std::uint32_t peek2() {
+    if (len_ - pos_ < 2) refill();
+    return std::uint32_t{buf_[pos_]} * 36 + buf_[pos_ + 1];
+  }
+  void take(std::uint32_t k) { pos_ += k; }
+
+ private:
+  void refill() {
+    std::copy(buf_.begin() + pos_, buf_.begin() + len_, buf_.begin());
+    len_ -= pos_;
+    pos_ = 0;
+    while (len_ + kSymbolsPerWord <= buf_.size())
+      if (split_word(gen_.next(), buf_.data() + len_)) len_ += kSymbolsPerWord;
+  }
+
+  Xoshiro256pp gen_;
+  std::array<std::uint8_t, 256> buf_{};
+  std::uint32_t pos_ = 0, len_ = 0;
+};
+
+}  // namespace
+
+Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                             std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+  const RollNode* nodes = program.nodes.data();
+  const Link* links = program.links.data();
+  const Leaf* leaves = program.leaves.data();
+  const std::uint32_t* roots = program.state_root.data();
+  return walk_blocks(
+      program, block_begin, block_end, trials_total,
+      [&](std::uint64_t stream) { return DiceStream(seed, situation_key, stream); },
+      [&](std::int32_t state, DiceStream& dice) -> const Leaf& {
+        // Walk the state's DAG, rolling each node's die, to a leaf
+        std::uint32_t n = roots[state];
+        Link l;
+        for (;;) {
+          const RollNode& node = nodes[n];
+          const int face = node.die == DieKind::kPair ? dice.pair() : dice.d6();
+          l = links[node.first + static_cast<std::uint32_t>(face)];
+          if (l.is_leaf()) break;
+          n = static_cast<std::uint32_t>(l.v);
+        }
+        return leaves[program.leaf_of(static_cast<std::size_t>(state), l)];
+      });
+}
+
+Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                        std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
+  if (program.nodes.size() > kWalkMaxNodes)
+    return run_blocks_reference(program, seed, situation_key, block_begin, block_end, trials_total);
+  const std::vector<std::uint32_t> tables = two_roll_tables(program);
+  const Leaf* leaves = program.leaves.data();
+  const std::uint32_t* roots = program.state_root.data();
+  return walk_blocks(
+      program, block_begin, block_end, trials_total,
+      [&](std::uint64_t stream) { return SymbolBuffer(stream_state(seed, situation_key, stream)); },
+      [&](std::int32_t state, SymbolBuffer& dice) -> const Leaf& {
+        // Walk the state's DAG, two rolls a table entry, to a leaf
+        std::uint32_t e = roots[state] << 2;
+        do {
+          e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
+          dice.take((e & 1u) + 1);
+        } while ((e & 2u) == 0);
+        return leaves[program.leaf_of(static_cast<std::size_t>(state), Link::leaf(static_cast<std::int32_t>(e >> 2)))];
+      });
+}
+
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
   (void)program;
   RunResult r;
@@ -216,7 +302,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
   // The fast kernel, prepared once and shared by the blocks; its tables take about 3 KB a
-  // state, so a larger program (a fight) runs on the plain walk, which sees the same trials.
+  // state, so a larger program (a fight) runs on the walk kernel, which sees the same trials.
   std::optional<detail::FastProgram> fast;
   if (program.num_states() <= kFastKernelMaxStates) fast.emplace(program);
   std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
@@ -242,7 +328,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
         if (fast)
           fast->run(options.seed, options.situation_key, b, b + 1, trials_total, slots[i]);
         else
-          slots[i] = run_blocks_reference(program, options.seed, options.situation_key, b, b + 1, trials_total);
+          slots[i] = run_blocks_walk(program, options.seed, options.situation_key, b, b + 1, trials_total);
         completed[i] = 1;
       });
       for (std::size_t i = 0; i < wave; ++i) {

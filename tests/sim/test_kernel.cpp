@@ -1,4 +1,4 @@
-// Tier 1 (exact): the fast Monte Carlo kernel equals the plain generic walker tally for tally,
+// Tier 1 (exact): the fast Monte Carlo kernel and the walk kernel equal the plain generic walker tally for tally,
 // on the same streams, for every kind of program the engines accept.
 
 #include <catch2/catch.hpp>
@@ -11,14 +11,18 @@ using namespace salvo::sim;
 
 namespace {
 
+// Both kernels (the fast one and the walk kernel) against the reference.
 void check_same(const RollProgram& p, std::uint64_t seed, std::uint64_t key, std::uint64_t b0, std::uint64_t b1,
                 std::uint64_t trials) {
-  const Tallies fast = run_blocks(p, seed, key, b0, b1, trials);
   const Tallies ref = run_blocks_reference(p, seed, key, b0, b1, trials);
-  CHECK(fast.trials == ref.trials);
-  CHECK(fast.truncated == ref.truncated);
-  CHECK(fast.first == ref.first);
-  CHECK(fast.run == ref.run);
+  for (const auto kernel : {&run_blocks, &run_blocks_walk}) {
+    INFO((kernel == &run_blocks ? "fast kernel" : "walk kernel"));
+    const Tallies fast = kernel(p, seed, key, b0, b1, trials);
+    CHECK(fast.trials == ref.trials);
+    CHECK(fast.truncated == ref.truncated);
+    CHECK(fast.first == ref.first);
+    CHECK(fast.run == ref.run);
+  }
 }
 
 }  // namespace
@@ -54,6 +58,7 @@ TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[ke
   const Tallies ref = run_blocks_reference(p, 5, 0, 0, 1, 40);
   CHECK(fast.truncated > 0);
   CHECK(fast == ref);
+  CHECK(run_blocks_walk(p, 5, 0, 0, 1, 40) == ref);
 }
 
 TEST_CASE("kernel: lanes split a block's trials evenly", "[kernel]") {

@@ -16,9 +16,10 @@
 namespace salvo::sim {
 
 inline constexpr std::uint64_t kBlockTrials = 1u << 16;  ///< trials per block (last may be partial)
-/// Programs with more states run on the plain walk (run_blocks_reference), not the fast
+/// Programs with more states run on the walk kernel (run_blocks_walk), not the fast
 /// kernel, whose tables take about 3 KB a state; both see the same trials.
 inline constexpr std::size_t kFastKernelMaxStates = 16'384;
+inline constexpr std::size_t kWalkMaxNodes = 256;             ///< run_blocks_walk's tables: at most this many nodes
 inline constexpr std::uint32_t kMaxStepsPerTrial = 1u << 20;  ///< safety limit; counted in truncated
 inline constexpr std::uint64_t kLanes = 16;                   ///< independent dice streams (lanes) per block
 
@@ -51,6 +52,13 @@ Tallies run_blocks(const RollProgram& program, std::uint64_t seed, std::uint64_t
 /// time, one roll at a time. The reference the fast kernel must equal tally for tally.
 Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                              std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
+
+/// The same as run_blocks_reference, rolling two dice a table lookup (a table per node, 5 KB
+/// each, for programs of at most kWalkMaxNodes nodes; larger ones run on the reference): the
+/// kernel for programs with too many states for the fast one. Equal to the reference tally for
+/// tally.
+Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
+                        std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
 
 /// Empty tallies sized by the program's names.
 Tallies empty_tallies(const RollProgram& program);
