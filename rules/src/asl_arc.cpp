@@ -95,23 +95,15 @@ int CaTracker::fire(int weapon, Mount mount, GunType type, int new_vca, int new_
 namespace salvo::asl {
 namespace {
 
-const char* type_name(GunType t) { return t == GunType::kT ? "T" : t == GunType::kST ? "ST" : "NT"; }
+const char* type_name(GunType t) { return name_in(kGunTypeNames, t).data(); }
 
 std::string hexspines_text(int n) { return std::to_string(n) + (n == 1 ? " hexspine" : " hexspines"); }
 
-const char* bypass_name(BypassFacing f) {
-  switch (f) {
-    case BypassFacing::kFront:
-      return "front";
-    case BypassFacing::kRight:
-      return "right side";
-    case BypassFacing::kRear:
-      return "rear";
-    case BypassFacing::kLeft:
-      return "left side";
-  }
-  return "?";
-}
+constexpr std::array<Named<BypassFacing>, 4> kBypassNames = {{{"front", BypassFacing::kFront},
+                                                              {"right side", BypassFacing::kRight},
+                                                              {"rear", BypassFacing::kRear},
+                                                              {"left side", BypassFacing::kLeft}}};
+const char* bypass_name(BypassFacing f) { return name_in(kBypassNames, f).data(); }
 
 // The undoubled components; the caller doubles them for woods/building/rubble (C5.11).
 std::vector<Modifier> geometry_components(const Situation& s) {

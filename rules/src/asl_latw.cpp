@@ -43,22 +43,13 @@ bool backblast_terrain(Terrain t) { return t == Terrain::kBuilding || t == Terra
 }  // namespace
 
 const char* latw_name(Weapon w) {
-  switch (w) {
-    case Weapon::kBazooka:
-      return "Bazooka";
-    case Weapon::kPanzerschreck:
-      return "Panzerschreck";
-    case Weapon::kPiat:
-      return "PIAT";
-    case Weapon::kPanzerfaust:
-      return "Panzerfaust";
-    case Weapon::kPfk:
-      return "PFk";
-    case Weapon::kAtr:
-      return "ATR";
-    default:
-      return "?";
-  }
+  static constexpr std::array<Named<Weapon>, 6> kLatwNames = {{{"Bazooka", Weapon::kBazooka},
+                                                               {"Panzerschreck", Weapon::kPanzerschreck},
+                                                               {"PIAT", Weapon::kPiat},
+                                                               {"Panzerfaust", Weapon::kPanzerfaust},
+                                                               {"PFk", Weapon::kPfk},
+                                                               {"ATR", Weapon::kAtr}}};
+  return name_in(kLatwNames, w).data();
 }
 
 bool can_malfunction(const Firer& f) {

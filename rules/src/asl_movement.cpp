@@ -19,27 +19,15 @@ std::string mp_text(double mp) {
   return std::to_string(static_cast<int>(mp)) + ".5";
 }
 
-const char* manufacturer_text(Manufacturer m) {
-  switch (m) {
-    case Manufacturer::kAmerican:
-      return "U.S. (a)";
-    case Manufacturer::kCzech:
-      return "Czech (t)";
-    case Manufacturer::kRussian:
-      return "Russian (r)";
-    case Manufacturer::kBritish:
-      return "British (b)";
-    case Manufacturer::kGerman:
-      return "German (g)";
-    case Manufacturer::kFrench:
-      return "French (f)";
-    case Manufacturer::kItalian:
-      return "Italian (i)";
-    case Manufacturer::kOther:
-      return "other";
-  }
-  return "?";
-}
+constexpr std::array<Named<Manufacturer>, 8> kManufacturerTexts = {{{"U.S. (a)", Manufacturer::kAmerican},
+                                                                    {"Czech (t)", Manufacturer::kCzech},
+                                                                    {"Russian (r)", Manufacturer::kRussian},
+                                                                    {"British (b)", Manufacturer::kBritish},
+                                                                    {"German (g)", Manufacturer::kGerman},
+                                                                    {"French (f)", Manufacturer::kFrench},
+                                                                    {"Italian (i)", Manufacturer::kItalian},
+                                                                    {"other", Manufacturer::kOther}}};
+const char* manufacturer_text(Manufacturer m) { return name_in(kManufacturerTexts, m).data(); }
 
 // Outcome of the first die of the roll; nullopt when a further die decides (Motion + D2.51).
 bool esb_success(const Movement& m, int original_dr) { return original_dr + esb_drm(m) <= 11; }  // D2.5

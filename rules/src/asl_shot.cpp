@@ -10,27 +10,11 @@
 #include "salvo/rules/asl_tables.h"
 
 namespace salvo::asl {
-const char* ammo_text(Ammo a) {
-  switch (a) {
-    case Ammo::kAP:
-      return "AP";
-    case Ammo::kAPCR:
-      return "APCR";
-    case Ammo::kAPDS:
-      return "APDS";
-    case Ammo::kHEAT:
-      return "HEAT";
-    case Ammo::kHE:
-      return "HE";
-    case Ammo::kNone:
-      return "none";
-  }
-  return "?";
-}
+const char* ammo_text(Ammo a) { return name_in(kAmmoNames, a).data(); }  // a literal: NUL-terminated
 
 namespace {
 
-const char* facing_text(Facing f) { return f == Facing::kFront ? "front" : f == Facing::kSide ? "side" : "rear"; }
+const char* facing_text(Facing f) { return name_in(kFacingNames, f).data(); }
 
 bool in_obstacle(Terrain t) { return t != Terrain::kOpen; }
 

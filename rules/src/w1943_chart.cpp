@@ -151,17 +151,9 @@ const std::vector<std::string>& shell_size_names() {
 }
 
 const char* result_name(Result r) {
-  switch (r) {
-    case Result::kNone:
-      return "none";
-    case Result::kImmobilized:
-      return "I";
-    case Result::kDamaged:
-      return "D";
-    case Result::kKilled:
-      return "K";
-  }
-  return "?";
+  static constexpr std::array<Named<Result>, 4> kResultNames = {
+      {{"none", Result::kNone}, {"I", Result::kImmobilized}, {"D", Result::kDamaged}, {"K", Result::kKilled}}};
+  return name_in(kResultNames, r).data();
 }
 
 Result ResultTable::at(int total) const {

@@ -16,48 +16,17 @@ namespace {
 bool multi(const Situation& s) { return s.fire.turns > 1; }
 
 const char* kind_name(FireKind k) {
-  switch (k) {
-    case FireKind::kSmallArms:
-      return "small arms fire (3.1, 3.5)";
-    case FireKind::kArtillery:
-      return "direct artillery fire (3.2, 3.6)";
-    case FireKind::kFlamethrower:
-      return "flamethrower (3.7)";
-    case FireKind::kSmoke:
-      return "light smoke (3.7)";
-  }
-  return "?";
+  static constexpr std::array<Named<FireKind>, 4> kKindTexts = {
+      {{"small arms fire (3.1, 3.5)", FireKind::kSmallArms},
+       {"direct artillery fire (3.2, 3.6)", FireKind::kArtillery},
+       {"flamethrower (3.7)", FireKind::kFlamethrower},
+       {"light smoke (3.7)", FireKind::kSmoke}}};
+  return name_in(kKindTexts, k).data();
 }
 
-const char* ammo_name(Ammo a) {
-  switch (a) {
-    case Ammo::kNone:
-      return "none";
-    case Ammo::kHE:
-      return "HE";
-    case Ammo::kAP:
-      return "AP";
-    case Ammo::kAPCP:
-      return "APCP";
-    case Ammo::kSmoke:
-      return "smoke";
-  }
-  return "?";
-}
+std::string ammo_name(Ammo a) { return std::string(name_in(kAmmoNames, a)); }
 
-const char* mg_name(MachineGun m) {
-  switch (m) {
-    case MachineGun::kNone:
-      return "none";
-    case MachineGun::kLight:
-      return "light";
-    case MachineGun::kMedium:
-      return "medium";
-    case MachineGun::kHeavy:
-      return "heavy";
-  }
-  return "?";
-}
+std::string mg_name(MachineGun m) { return std::string(name_in(kMachineGunNames, m)); }
 
 // The weapons that deliver each kind of fire, as weapon_class() knows them.
 const char* fire_weapons(FireKind k) {
@@ -74,21 +43,7 @@ const char* fire_weapons(FireKind k) {
   return "?";
 }
 
-const char* type_name(TargetType t) {
-  switch (t) {
-    case TargetType::kInfantry:
-      return "infantry";
-    case TargetType::kMachineGun:
-      return "machine_gun";
-    case TargetType::kMortar:
-      return "mortar";
-    case TargetType::kTowedGun:
-      return "towed_gun";
-    case TargetType::kVehicle:
-      return "vehicle";
-  }
-  return "?";
-}
+std::string type_name(TargetType t) { return std::string(name_in(kTargetTypeNames, t)); }
 
 std::string signed_int(int v) {
   std::string r;

@@ -73,15 +73,10 @@ const Choices<asl::Nationality> kNationalities = {
 };
 const Choices<asl::ThColor> kThColors = {
     {"auto", asl::ThColor::kAuto}, {"red", asl::ThColor::kRed}, {"black", asl::ThColor::kBlack}};
-const Choices<asl::Ammo> kAmmo = {{"AP", asl::Ammo::kAP},
-                                  {"APCR", asl::Ammo::kAPCR},
-                                  {"APDS", asl::Ammo::kAPDS},
-                                  {"HEAT", asl::Ammo::kHEAT},
-                                  {"HE", asl::Ammo::kHE}};
-const Choices<asl::Ammo> kFallbackAmmo = {{"AP", asl::Ammo::kAP},     {"APCR", asl::Ammo::kAPCR},
-                                          {"APDS", asl::Ammo::kAPDS}, {"HEAT", asl::Ammo::kHEAT},
-                                          {"HE", asl::Ammo::kHE},     {"none", asl::Ammo::kNone}};
-const Choices<asl::GunType> kGunTypes = {{"T", asl::GunType::kT}, {"ST", asl::GunType::kST}, {"NT", asl::GunType::kNT}};
+const Choices<asl::Ammo> kAmmo =
+    choices_of(asl::kAmmoNames, {asl::Ammo::kAP, asl::Ammo::kAPCR, asl::Ammo::kAPDS, asl::Ammo::kHEAT, asl::Ammo::kHE});
+const Choices<asl::Ammo> kFallbackAmmo = choices_of(asl::kAmmoNames);
+const Choices<asl::GunType> kGunTypes = choices_of(asl::kGunTypeNames);
 const Choices<asl::TargetType> kTargetTypes = {
     {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
 const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},
@@ -134,8 +129,7 @@ auto movement_at(T asl::Movement::*member) {
 const Choices<asl::TurretArmor> kTurretArmor = {{"normal", asl::TurretArmor::kNormal},
                                                 {"superior", asl::TurretArmor::kSuperior},
                                                 {"inferior", asl::TurretArmor::kInferior}};
-const Choices<asl::Facing> kFacings = {
-    {"front", asl::Facing::kFront}, {"side", asl::Facing::kSide}, {"rear", asl::Facing::kRear}};
+const Choices<asl::Facing> kFacings = choices_of(asl::kFacingNames);
 const Choices<int> kSizes = {  // C6.7 Case P
     {"very_large", -2},
     {"large", -1},

@@ -8,6 +8,7 @@
 // expansion into points, and the line a rules conflict is blamed on. What a loader keeps: its
 // Schema (which keys exist, which values they take) and its mapping into rules structs.
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -19,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "salvo/core/names.h"
 #include "salvo/load/asl_loader.h"  // InputError
 #include "salvo/load/toml_util.h"
 #include "toml_nodes.h"
@@ -61,7 +63,17 @@ const toml::array& read_array(const Ctx& c, std::string_view path, const toml::n
 
 /// The strings a setting takes, each with its value.
 template <class E>
-using Choices = std::vector<std::pair<std::string_view, E>>;
+using Choices = std::vector<Named<E>>;
+
+/// The choices of a ruleset's name table (salvo/core/names.h), all of them or only those `only`
+/// lists, in the table's order.
+template <class Table, class E = decltype(std::declval<Table>()[0].value)>
+Choices<E> choices_of(const Table& names, std::initializer_list<E> only = {}) {
+  Choices<E> out;
+  for (const auto& n : names)
+    if (only.size() == 0 || std::find(only.begin(), only.end(), n.value) != only.end()) out.push_back(n);
+  return out;
+}
 
 /// "one of a, b, c".
 template <class E>

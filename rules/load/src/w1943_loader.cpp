@@ -182,19 +182,12 @@ w::Chart load_chart(std::string_view text, const std::string& file) {
 
 using w::Situation;
 
-const Choices<w::MachineGun> kMg = {{"none", w::MachineGun::kNone},
-                                    {"light", w::MachineGun::kLight},
-                                    {"medium", w::MachineGun::kMedium},
-                                    {"heavy", w::MachineGun::kHeavy}};
+const Choices<w::MachineGun> kMg = choices_of(w::kMachineGunNames);
 const Choices<w::Training> kTraining = {
     {"average", w::Training::kAverage}, {"outstanding", w::Training::kOutstanding}, {"abysmal", w::Training::kAbysmal}};
-const Choices<w::Ammo> kAmmo = {{"HE", w::Ammo::kHE}, {"AP", w::Ammo::kAP}, {"APCP", w::Ammo::kAPCP}};
-const Choices<w::Ammo> kFallback = {{"none", w::Ammo::kNone}, {"HE", w::Ammo::kHE}, {"AP", w::Ammo::kAP}};
-const Choices<w::TargetType> kTargetTypes = {{"infantry", w::TargetType::kInfantry},
-                                             {"machine_gun", w::TargetType::kMachineGun},
-                                             {"mortar", w::TargetType::kMortar},
-                                             {"towed_gun", w::TargetType::kTowedGun},
-                                             {"vehicle", w::TargetType::kVehicle}};
+const Choices<w::Ammo> kAmmo = choices_of(w::kAmmoNames, {w::Ammo::kHE, w::Ammo::kAP, w::Ammo::kAPCP});
+const Choices<w::Ammo> kFallback = choices_of(w::kAmmoNames, {w::Ammo::kNone, w::Ammo::kHE, w::Ammo::kAP});
+const Choices<w::TargetType> kTargetTypes = choices_of(w::kTargetTypeNames);
 const Choices<w::TargetSize> kSizes = {
     {"normal", w::TargetSize::kNormal}, {"large", w::TargetSize::kLarge}, {"small", w::TargetSize::kSmall}};
 const Choices<w::FireKind> kKinds = {{"small_arms", w::FireKind::kSmallArms},

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "salvo/core/names.h"
 #include "salvo/core/rules.h"
 
 namespace salvo::asl {
@@ -80,6 +81,19 @@ enum class Weapon : std::uint8_t {
 enum class Facing : std::uint8_t { kFront, kSide, kRear };
 enum class TurretArmor : std::uint8_t { kNormal, kSuperior, kInferior };  ///< D1.62-.63
 enum class StopOn : std::uint8_t { kDestroyed, kEffect, kNever };
+
+/// The words situation files spell these with: the loader reads them, explanations and messages
+/// write them back.
+inline constexpr std::array<Named<Ammo>, 6> kAmmoNames = {{{"AP", Ammo::kAP},
+                                                           {"APCR", Ammo::kAPCR},
+                                                           {"APDS", Ammo::kAPDS},
+                                                           {"HEAT", Ammo::kHEAT},
+                                                           {"HE", Ammo::kHE},
+                                                           {"none", Ammo::kNone}}};
+inline constexpr std::array<Named<GunType>, 3> kGunTypeNames = {
+    {{"T", GunType::kT}, {"ST", GunType::kST}, {"NT", GunType::kNT}}};
+inline constexpr std::array<Named<Facing>, 3> kFacingNames = {
+    {{"front", Facing::kFront}, {"side", Facing::kSide}, {"rear", Facing::kRear}}};
 
 /// Armor factor of one aspect; nullopt = unarmored aspect.
 using ArmorFactor = std::optional<int>;

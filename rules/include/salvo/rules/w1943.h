@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "salvo/core/names.h"
 #include "salvo/core/rules.h"
 #include "salvo/rules/program.h"
 
@@ -110,6 +111,19 @@ enum class Training : std::uint8_t { kAverage, kOutstanding, kAbysmal };
 enum class Ammo : std::uint8_t { kNone, kHE, kAP, kAPCP, kSmoke };
 enum class TargetType : std::uint8_t { kInfantry, kMachineGun, kMortar, kTowedGun, kVehicle };
 enum class TargetSize : std::uint8_t { kNormal, kLarge, kSmall };
+
+/// The words situation files spell these with: the loader reads them, messages quote them back.
+inline constexpr std::array<Named<MachineGun>, 4> kMachineGunNames = {{{"none", MachineGun::kNone},
+                                                                       {"light", MachineGun::kLight},
+                                                                       {"medium", MachineGun::kMedium},
+                                                                       {"heavy", MachineGun::kHeavy}}};
+inline constexpr std::array<Named<Ammo>, 5> kAmmoNames = {
+    {{"none", Ammo::kNone}, {"HE", Ammo::kHE}, {"AP", Ammo::kAP}, {"APCP", Ammo::kAPCP}, {"smoke", Ammo::kSmoke}}};
+inline constexpr std::array<Named<TargetType>, 5> kTargetTypeNames = {{{"infantry", TargetType::kInfantry},
+                                                                       {"machine_gun", TargetType::kMachineGun},
+                                                                       {"mortar", TargetType::kMortar},
+                                                                       {"towed_gun", TargetType::kTowedGun},
+                                                                       {"vehicle", TargetType::kVehicle}}};
 
 struct Firer {
   int bases = 1;
