@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -14,15 +15,14 @@
 #include <string_view>
 #include <utility>
 
+#include "salvo/core/names.h"
 #include "salvo/core/text_table.h"
 #include "salvo/sim/stats.h"
 
 #ifndef SALVO_VERSION
 #define SALVO_VERSION "unknown"
 #endif
-#ifndef SALVO_GIT_REV
-#define SALVO_GIT_REV "unknown"
-#endif
+#include "salvo_git_rev.h"  // SALVO_GIT_REV, written at build time (cmake/GitRevision.cmake)
 
 namespace salvo::report {
 
@@ -34,49 +34,18 @@ using sim::WindowTallies;
 std::string_view version() { return SALVO_VERSION; }
 std::string_view git_revision() { return SALVO_GIT_REV; }
 
-std::string_view method_choice_name(MethodChoice m) {
-  switch (m) {
-    case MethodChoice::kExact:
-      return "exact";
-    case MethodChoice::kMonteCarlo:
-      return "mc";
-    case MethodChoice::kBoth:
-      return "both";
-    case MethodChoice::kAuto:
-      return "auto";
-  }
-  return "?";
-}
+// The words --method and --format take (docs/cli.md).
+constexpr std::array<Named<MethodChoice>, 4> kMethodNames = {{{"exact", MethodChoice::kExact},
+                                                              {"mc", MethodChoice::kMonteCarlo},
+                                                              {"both", MethodChoice::kBoth},
+                                                              {"auto", MethodChoice::kAuto}}};
+constexpr std::array<Named<Format>, 4> kFormatNames = {
+    {{"text", Format::kText}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"md", Format::kMarkdown}}};
 
-std::optional<MethodChoice> parse_method_choice(std::string_view s) {
-  if (s == "exact") return MethodChoice::kExact;
-  if (s == "mc") return MethodChoice::kMonteCarlo;
-  if (s == "both") return MethodChoice::kBoth;
-  if (s == "auto") return MethodChoice::kAuto;
-  return std::nullopt;
-}
-
-std::string_view format_name(Format f) {
-  switch (f) {
-    case Format::kText:
-      return "text";
-    case Format::kCsv:
-      return "csv";
-    case Format::kJson:
-      return "json";
-    case Format::kMarkdown:
-      return "md";
-  }
-  return "?";
-}
-
-std::optional<Format> parse_format(std::string_view s) {
-  if (s == "text") return Format::kText;
-  if (s == "csv") return Format::kCsv;
-  if (s == "json") return Format::kJson;
-  if (s == "md") return Format::kMarkdown;
-  return std::nullopt;
-}
+std::string_view method_choice_name(MethodChoice m) { return name_in(kMethodNames, m); }
+std::optional<MethodChoice> parse_method_choice(std::string_view s) { return value_in(kMethodNames, s); }
+std::string_view format_name(Format f) { return name_in(kFormatNames, f); }
+std::optional<Format> parse_format(std::string_view s) { return value_in(kFormatNames, s); }
 
 std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
 
@@ -150,33 +119,23 @@ struct Quantity {
   friend bool operator==(const Quantity&, const Quantity&) = default;
 };
 
-const std::vector<std::string>& names_for(const ResultNames& n, Src src) {
+// The list a Src picks: names (ResultNames) and estimates (WindowStats) are kept alike.
+template <class T>
+const auto& pick(const T& t, Src src) {
   switch (src) {
     case Src::kFlag:
-      return n.flags;
+      return t.flags;
     case Src::kCounter:
-      return n.counters;
+      return t.counters;
     case Src::kOutcome:
-      return n.outcomes;
+      return t.outcomes;
     case Src::kEnd:
-      return n.end_reasons;
+      return t.end_reasons;
   }
-  return n.flags;
+  return t.flags;
 }
-
-const std::vector<Estimate>& values_for(const WindowStats& w, Src src) {
-  switch (src) {
-    case Src::kFlag:
-      return w.flags;
-    case Src::kCounter:
-      return w.counters;
-    case Src::kOutcome:
-      return w.outcomes;
-    case Src::kEnd:
-      return w.end_reasons;
-  }
-  return w.flags;
-}
+const std::vector<std::string>& names_for(const ResultNames& n, Src src) { return pick(n, src); }
+const std::vector<Estimate>& values_for(const WindowStats& w, Src src) { return pick(w, src); }
 
 // The turn of a quantity a run over several turns records once per turn (the program's turn
 // series): ("destroyed_by", 3) for p_destroyed_by_turn_3; nothing for any other quantity.
@@ -630,16 +589,24 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
     return row;
   };
 
+  // A table headed by `corner` and the titles of the columns it shows (with `phase_only`, the
+  // phase columns), which are appended to `cols`.
+  const auto headed = [&](std::string corner, bool phase_only, std::vector<const Column*>& cols) {
+    TextTable t;
+    t.align = {Align::kLeft};
+    t.rows.push_back({std::move(corner)});
+    for (const auto& c : columns) {
+      if (phase_only && !c.phase) continue;
+      cols.push_back(&c);
+      t.align.push_back(Align::kRight);
+      t.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
+    }
+    return t;
+  };
+
   // Flags and counters, both windows.
-  TextTable main;
   std::vector<const Column*> all_cols;
-  main.align = {Align::kLeft};
-  main.rows.push_back({""});
-  for (const auto& c : columns) {
-    all_cols.push_back(&c);
-    main.align.push_back(Align::kRight);
-    main.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
-  }
+  TextTable main = headed("", false, all_cols);
   for (const auto& q : quantities_of(r.names, false))
     if ((q.src == Src::kFlag || q.src == Src::kCounter) && !turn_of(r.names, q))
       main.rows.push_back(cells(q, all_cols));
@@ -647,15 +614,8 @@ std::string text_single(const SituationReport& r, const Provenance& prov) {
 
   // How the phase ended: outcome of the last step, and why the phase stopped.
   std::vector<const Column*> phase_cols;
-  TextTable ended;
-  ended.align = {Align::kLeft};
-  ended.rows.push_back({"how the " + (turns ? std::string("run") : prov.hints.run_window) + " ended"});
-  for (const auto& c : columns) {
-    if (!c.phase) continue;
-    phase_cols.push_back(&c);
-    ended.align.push_back(Align::kRight);
-    ended.rows[0].push_back(c.title + (both && c.mc ? "  " : ""));
-  }
+  TextTable ended =
+      headed("how the " + (turns ? std::string("run") : prov.hints.run_window) + " ended", true, phase_cols);
   for (const auto& q : quantities_of(r.names, true))
     if ((q.src == Src::kOutcome || q.src == Src::kEnd) && !turn_of(r.names, q))
       ended.rows.push_back(cells(q, phase_cols));
