@@ -138,15 +138,14 @@ std::size_t max_situations_flag(std::string_view text) {
 }
 
 RunSettings odds_settings(const OddsOptions& o) {
-  RunSettings settings;
-  settings.method = o.method;
-  settings.trials = o.trials;
-  settings.precision = o.precision;
-  settings.seed = o.seed;
-  settings.threads = o.threads > 0 ? o.threads : sim::default_concurrency();
-  settings.team = o.team;
-  settings.jobs_needed = o.html;
-  return settings;
+  return {.method = o.method,
+          .trials = o.trials,
+          .precision = o.precision,
+          .seed = o.seed,
+          .threads = o.threads > 0 ? o.threads : sim::default_concurrency(),
+          .team = o.team,
+          .jobs_needed = o.html,
+          .max_exact_states = kMaxExactStates};
 }
 
 std::string odds_table(const SituationSource& source, const OddsOptions& o) {

@@ -37,13 +37,13 @@ std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin,
 }
 
 report::SituationReport report_of(const Job& j) {
-  report::SituationReport r;
-  r.file = j.file;
-  r.name = j.name;
-  r.sweep = j.sweep;
-  r.program_hash = j.program.hash();
-  r.names = report::names_of(j.program);
-  return r;
+  return {.file = j.file,
+          .name = j.name,
+          .sweep = j.sweep,
+          .program_hash = j.program.hash(),
+          .names = report::names_of(j.program),
+          .exact = std::nullopt,  // filled in by the engines
+          .mc = std::nullopt};
 }
 
 sim::McOptions mc_options(const RunSettings& s, std::uint64_t situation_key) {

@@ -64,17 +64,15 @@ struct KeyHash {
 };
 
 ShotContext context_of(const Key& k) {
-  ShotContext c;
-  c.shots_fired = k.shots;
-  c.special_out = k.special_out;
-  c.low_ammo_marked = k.low_ammo;
-  c.intensive = k.intensive;
-  c.follow_up = k.follow_up;
-  c.later_turn = k.turn > 1;
-  c.carried_acquisition = k.acq;
-  c.revealed = k.revealed;
-  c.acquiring_shots = k.acq_shots;
-  return c;
+  return {.shots_fired = k.shots,
+          .special_out = k.special_out,
+          .low_ammo_marked = k.low_ammo,
+          .intensive = k.intensive,
+          .follow_up = k.follow_up,
+          .later_turn = k.turn > 1,
+          .carried_acquisition = k.acq,
+          .revealed = k.revealed,
+          .acquiring_shots = k.acq_shots};
 }
 
 int status_of(bool destroyed, Shock shock, bool immobilized) {

@@ -18,9 +18,7 @@ namespace salvo::asl {
 using salvo::Dice;  // salvo/core/rules.h
 
 /// What one step (a shot, or an attempt that was not a shot) did.
-struct StepRecord {
-  FlagMask flags = 0;
-  std::array<std::uint8_t, kMaxCounters> counts{};
+struct StepRecord : StepTally {
   Outcome outcome = kOutcomeNoShot;
   bool fired = false;
 };

@@ -54,6 +54,14 @@ inline constexpr int kMaxFlags = 64;
 /// One bit per flag (bit i: flag i).
 using FlagMask = std::uint64_t;
 
+/// What one step recorded: the flags it set and what it added to each counter. The reference
+/// interpreters (asl_reference.h, w1943_reference.h) record their steps so, to be compared with
+/// the leaves of a compiled program.
+struct StepTally {
+  FlagMask flags = 0;
+  std::array<std::uint8_t, kMaxCounters> counts{};
+};
+
 /// The end of one step (one pass through a state's DAG).
 struct Leaf {
   FlagMask flags = 0;                               ///< bit i set: flag i happened in this step

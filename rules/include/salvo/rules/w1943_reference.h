@@ -14,9 +14,7 @@ namespace salvo::w1943 {
 using salvo::Dice;  // salvo/core/rules.h
 
 /// What one step (a shot or a repair roll) did, named as the compiled program names it.
-struct StepRecord {
-  FlagMask flags = 0;
-  std::array<std::uint8_t, kMaxCounters> counts{};
+struct StepRecord : StepTally {
   int outcome = 0;  ///< outcome_index()
   int turn = 1;
 };
