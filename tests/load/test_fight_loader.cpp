@@ -129,8 +129,8 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   check_refused({
       {edited("target = \"Panther\"", "target = \"Tiger\""),
        "f.toml:9: unit.Sherman.target: no unit is named \"Tiger\""},
-      {std::string(kTwoUnits) + "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = \"Sherman\"\n[unit.fire]\nrange = "
-                                "8\n[unit.as_target]\narmor = \"unarmored\"\n",
+      {std::string(kTwoUnits) + "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = \"Sherman\"\n"
+                                "[unit.fire]\nrange = 8\n[unit.as_target]\narmor = \"unarmored\"\n",
        "f.toml:31: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy"},
       {edited("side = \"B\"", "side = \"A\""), "f.toml:6: unit: side B has no unit: a fight needs both"},
       {edited("rof = 1", "rof = 9"), "f.toml:13: unit.Sherman.firer.rof: expected an integer in 0..3, got 9"},
@@ -216,19 +216,21 @@ TEST_CASE("a unit's range to an enemy, the same both ways", "[load][fight]") {
   CHECK(asl::pair_range(f, 0, 1) == 12);
   CHECK(asl::pair_range(f, 1, 0) == 12);
   CHECK(asl::fight_situation(f, 1, 0).fire.range == 12);
+  // Each unit lists a range to the other, and they differ.
+  std::string both = edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }");
+  both.replace(both.find("side = \"B\""), 10, "side = \"B\"\nrange = { Sherman = 10 }");
   check_refused({
       {edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Tiger = 12 }"),
        "f.toml:10: unit.Sherman.range.Tiger: no unit is named \"Tiger\""},
       {edited("hull_down = true",
-              "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\nrange = { Sherman = 3 }\n[unit.fire]\nrange "
-              "= 8\n[unit.as_target]\narmor = \"unarmored\""),
+              "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
+              "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+              "armor = \"unarmored\""),
        "f.toml:31: unit.Jumbo.range.Sherman: \"Sherman\" is on Jumbo's own side: a range is to an enemy"},
+      {both,
+       "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "
+       "is the same both ways"},
   });
-  std::string both = edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }");
-  both.replace(both.find("side = \"B\""), 10, "side = \"B\"\nrange = { Sherman = 10 }");
-  CHECK(error_of(both) ==
-        "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "
-        "is the same both ways");
 }
 
 TEST_CASE("a fight's [sweep]: one fight per point, each checked", "[load][fight][sweep]") {

@@ -754,8 +754,8 @@ TEST_CASE("LATW keys: what is refused, with its line", "[load][latw][errors]") {
       {head + "to_hit = [11, 9]\nx_number = 11\nbreakdown = 12\n[fire]\nrange = 1\n",
        "t.toml:7: firer.breakdown: has no effect here: a Panzerfaust has no B#, a Bazooka or Panzerschreck an X# only, "
        "the PIAT's B10 is the rule's, an ATR with an X# has no B# (C13.36, C13.47, C13.63, A9.7): remove it"},
-      {"ruleset = \"asl\"\n[firer]\nweapon = \"piat\"\nnationality = \"british\"\nto_hit = [11, 9]\nrepair = "
-       "2\n[fire]\nrange = 1\n",
+      {"ruleset = \"asl\"\n[firer]\nweapon = \"piat\"\nnationality = \"british\"\nto_hit = [11, 9]\n"
+       "repair = 2\n[fire]\nrange = 1\n",
        "t.toml:6: firer.repair: the PIAT's B10 and R2 are the rule's (C13.63): remove it"},
       {"ruleset = \"asl\"\n[firer]\npersonnel = \"smc\"\n",
        "t.toml:3: firer.personnel: is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", "

@@ -380,19 +380,19 @@ TEST_CASE("1943 messages: a chart directory, a missing shell size, a short array
 }
 
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
-  const std::string one =
-      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
-      "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
-      "kind = \"small_arms\"\nrange = 600\n";
-  CHECK(situation_error(one) ==
-        "s.toml:9: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-        "within 10 yards of each other), got true with target.bases = 1");
-  const std::string tank =
-      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
-      "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n";
-  CHECK(situation_error(tank) ==
-        "s.toml:5: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-        "within 10 yards of each other), got true with target.bases = 1");
+  const std::string two_or_more =
+      ": target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each other), got "
+      "true with target.bases = 1";
+  test::check_refusals(situation_error,
+                       {
+                           {"ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
+                            "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
+                            "kind = \"small_arms\"\nrange = 600\n",
+                            "s.toml:9" + two_or_more},
+                           {"ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
+                            "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n",
+                            "s.toml:5" + two_or_more},
+                       });
 }
 
 TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w1943][load][errors][sweep]") {
