@@ -17,11 +17,7 @@
 
 namespace {
 
-using salvo::test::kExample;
-using salvo::test::run_salvo;
-using salvo::test::slurp;
-using salvo::test::TempDir;
-using salvo::test::write_text;
+using namespace salvo::test;  // run_salvo, slurp, TempDir, kExample, write_text
 
 // The line of `text` that starts with `key` followed by a space, or "".
 std::string line_of(const std::string& text, const std::string& key) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "salvo/import/vasl_csv.h"
@@ -166,6 +167,13 @@ std::string all(const std::vector<Remark>& remarks) {
   return out;
 }
 
+/// The cells not read, in the order reported: "row:column=cell".
+std::vector<std::string> not_read_cells(const Imported& im) {
+  std::vector<std::string> out;
+  for (const Remark& r : im.result.not_read) out.push_back(std::to_string(r.row) + ":" + r.column + "=" + r.cell);
+  return out;
+}
+
 /// A cell of `column` not read: the only remark, at row 3 of german_vehicles.csv (or `file`).
 void check_not_read(const Imported& im, std::string_view column, std::string_view cell,
                     std::string_view file = "german_vehicles.csv", int row = 3) {
@@ -189,6 +197,47 @@ void check_cells_not_read(std::string_view column, std::initializer_list<const c
     check_not_read(im, column, cell);
     for (const std::string_view key : absent) CHECK_FALSE(im.has(key));
   }
+}
+
+/// A row whose gun cell (`column`, holding `cell`) reads as no gun: that cell and rof_ife are
+/// reported, and so is each of the row's `others` (column, cell), which need the gun; none of
+/// the keys of the gun, `unset` among them, is written; the gun type, which does not need the
+/// gun, is.
+void check_no_gun(const Imported& im, const std::string& column, const std::string& cell,
+                  const std::vector<std::pair<std::string, std::string>>& others, std::string_view unset,
+                  const std::string& gun_type) {
+  INFO(all(im.result.not_read));
+  REQUIRE(im.result.not_read.size() == 2 + others.size());
+  CHECK(only(im.result.not_read, column).cell == cell);
+  CHECK(only(im.result.not_read, "rof_ife").why == "no gun was read from " + column);
+  for (const auto& [other, other_cell] : others) CHECK(only(im.result.not_read, other).cell == other_cell);
+  for (const std::string_view key :
+       std::initializer_list<std::string_view>{"firer.gun", "firer.rof", "firer.breakdown", unset, "depletion"}) {
+    CHECK_FALSE(im.has(key));
+  }
+  CHECK(im.text("firer.gun_type") == gun_type);
+}
+
+/// A number that a mark on its cell flags: in `column`, the cell `plain` reads as `plain_value`
+/// into `key` without the flag `flag`; the cell `marked` as `marked_value` with the flag, and the
+/// one note `note`.
+struct MarkedNumber {
+  std::string column, key, flag;
+  std::string plain;
+  std::int64_t plain_value;
+  std::string marked;
+  std::int64_t marked_value;
+  std::string note;
+};
+
+void check_marked_number(const MarkedNumber& m) {
+  Imported im = import_vehicle({{m.column, m.plain}});
+  CHECK(im.number(m.key) == m.plain_value);
+  CHECK_FALSE(im.has(m.flag));
+  im = import_vehicle({{m.column, m.marked}});
+  CHECK(im.number(m.key) == m.marked_value);
+  CHECK(im.flag(m.flag) == true);
+  CHECK(im.notes() == std::vector<std::string>{m.note});
 }
 
 // ---- Whole rows ----
@@ -374,13 +423,8 @@ TEST_CASE("cs bold is read as a red CS#", "[import]") {
 }
 
 TEST_CASE("mp plain and bold", "[import]") {
-  Imported im = import_vehicle({{"mp", "13"}});
-  CHECK(im.number("movement.mp_allotment") == 13);
-  CHECK_FALSE(im.has("movement.red_mp"));
-  im = import_vehicle({{"mp", "<b>12</b>"}});
-  CHECK(im.number("movement.mp_allotment") == 12);
-  CHECK(im.flag("movement.red_mp") == true);
-  CHECK(im.notes() == std::vector<std::string>{"mp: bold read as a red MP allotment (a reading)"});
+  check_marked_number({"mp", "movement.mp_allotment", "movement.red_mp", "13", 13, "<b>12</b>", 12,
+                       "mp: bold read as a red MP allotment (a reading)"});
   check_cells_not_read("mp", {"25<sup>t</sup>", "<b>14</b><sup>2</sup>", "<i>12</i>", "0", "100", "12t"}, {"movement"});
 }
 
@@ -437,19 +481,8 @@ TEST_CASE("no gun from ma means no rof breakdown or depletion", "[import]") {
         R"(T<span style="text-decoration:overline">75*</span>)", R"(T<span style="text-decoration:blink">75</span>)"}) {
     CAPTURE(cell);
     const Imported im = import_vehicle({{"ma", cell}, {"breakdown", "11"}, {"ammunition", "A5"}});
-    INFO(all(im.result.not_read));
-    REQUIRE(im.result.not_read.size() == 4);
-    CHECK(only(im.result.not_read, "ma").cell == cell);
-    CHECK(only(im.result.not_read, "rof_ife").why == "no gun was read from ma");
-    CHECK(only(im.result.not_read, "breakdown").cell == "11");
-    CHECK(only(im.result.not_read, "ammunition").cell == "A5");
     CHECK(im.text("kind") == "vehicle");
-    CHECK_FALSE(im.has("firer.gun"));
-    CHECK_FALSE(im.has("firer.rof"));
-    CHECK_FALSE(im.has("firer.breakdown"));
-    CHECK_FALSE(im.has("firer.bow_mounted"));
-    CHECK_FALSE(im.has("depletion"));
-    CHECK(im.text("firer.gun_type") == "T");  // gt does not need the gun
+    check_no_gun(im, "ma", cell, {{"breakdown", "11"}, {"ammunition", "A5"}}, "firer.bow_mounted", "T");
   }
   // An empty ma: no gun, silently; a rof then is reported.
   Imported im = import_vehicle({{"ma", ""}, {"rof_ife", ""}});
@@ -478,14 +511,9 @@ TEST_CASE("rof_ife", "[import]") {
 }
 
 TEST_CASE("breakdown plain italic and X", "[import]") {
-  Imported im = import_vehicle({{"breakdown", "11"}});
-  CHECK(im.number("firer.breakdown") == 11);
-  CHECK_FALSE(im.has("firer.low_ammo"));
-  im = import_vehicle({{"breakdown", "<i>10</i>"}});
-  CHECK(im.number("firer.breakdown") == 10);
-  CHECK(im.flag("firer.low_ammo") == true);
-  CHECK(im.notes() == std::vector<std::string>{"breakdown: italic read as a circled B#, Low Ammo D3.71 (a reading)"});
-  im = import_vehicle({{"breakdown", "X12"}});
+  check_marked_number({"breakdown", "firer.breakdown", "firer.low_ammo", "11", 11, "<i>10</i>", 10,
+                       "breakdown: italic read as a circled B#, Low Ammo D3.71 (a reading)"});
+  const Imported im = import_vehicle({{"breakdown", "X12"}});
   CHECK(im.number("firer.x_number") == 12);
   CHECK_FALSE(im.has("firer.breakdown"));
   check_cells_not_read("breakdown", {"<b>X11</b>", "<b>11</b>", "13", "1", "X", "X13", "<i>X11</i>", "11*"},
@@ -670,19 +698,8 @@ TEST_CASE("caliber", "[import]") {
   for (const std::string caliber : {"", "12.7", "T75", "75LLL", "<b>75</b>"}) {
     CAPTURE(caliber);
     im = import_gun({{"caliber", caliber}, {"breakdown", "<i>11</i>"}, {"special", "NT, A5"}});
-    INFO(all(im.result.not_read));
-    REQUIRE(im.result.not_read.size() == 4);
-    CHECK(only(im.result.not_read, "caliber").cell == caliber);
-    CHECK(only(im.result.not_read, "rof_ife").why == "no gun was read from caliber");
-    CHECK(only(im.result.not_read, "breakdown").cell == "<i>11</i>");
-    CHECK(only(im.result.not_read, "special").cell == "A5");
     CHECK(im.text("kind") == "gun");
-    CHECK_FALSE(im.has("firer.gun"));
-    CHECK_FALSE(im.has("firer.rof"));
-    CHECK_FALSE(im.has("firer.breakdown"));
-    CHECK_FALSE(im.has("firer.low_ammo"));
-    CHECK_FALSE(im.has("depletion"));
-    CHECK(im.text("firer.gun_type") == "NT");
+    check_no_gun(im, "caliber", caliber, {{"breakdown", "<i>11</i>"}, {"special", "A5"}}, "firer.low_ammo", "NT");
   }
 }
 
@@ -795,11 +812,7 @@ TEST_CASE("rows are counted in CSV records", "[import]") {
   CHECK(im.text("source", 0) == "german_vehicles.csv row 3");
   CHECK(im.text("source", 1) == "german_vehicles.csv row 4");
   CHECK(im.text("source", 3) == "german_vehicles.csv row 6");
-  REQUIRE(im.result.not_read.size() == 2);
-  CHECK(im.result.not_read[0].row == 4);
-  CHECK(im.result.not_read[0].column == "mp");
-  CHECK(im.result.not_read[1].row == 6);
-  CHECK(im.result.not_read[1].column == "gt");
+  CHECK(not_read_cells(im) == std::vector<std::string>{"4:mp=25<sup>t</sup>", "6:gt=X"});
 }
 
 TEST_CASE("CRLF line endings", "[import]") {
@@ -812,9 +825,7 @@ TEST_CASE("CRLF line endings", "[import]") {
   CHECK(im.text("name", 1) == "Testwagen N");
   CHECK(im.text("class", 1) == "LT");
   CHECK(im.text("firer.nationality", 1) == "italian");
-  REQUIRE(im.result.not_read.size() == 1);
-  CHECK(im.result.not_read[0].row == 4);
-  CHECK(im.result.not_read[0].cell == "9");
+  CHECK(not_read_cells(im) == std::vector<std::string>{"4:af=9"});
   CHECK(im.number("movement.mp_allotment", 0) == 14);
 }
 

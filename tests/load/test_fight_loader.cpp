@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "salvo/load/asl_loader.h"
+#include "support/refusals.h"
+#include "support/thrown.h"
 
 namespace {
 
@@ -50,14 +52,13 @@ asl::Fight load_fight(std::string_view text) {
   return std::get<load::LoadedFight>(loaded).fights.at(0).situation;
 }
 
+/// The message of the InputError that loading `text` as "f.toml" throws.
 std::string error_of(std::string_view text) {
-  try {
-    load::load_any_string(text, "f.toml");
-  } catch (const load::InputError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
+  return test::message_of<load::InputError>([&] { (void)load::load_any_string(text, "f.toml"); });
 }
+
+/// Each case's file, loaded as "f.toml", is refused with exactly its message.
+void check_refused(const std::vector<test::Refusal>& cases) { test::check_refusals(error_of, cases); }
 
 // kTwoUnits with `from` replaced by `to` (once).
 std::string edited(std::string_view from, std::string_view to) {
@@ -120,80 +121,80 @@ TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][figh
 }
 
 TEST_CASE("bad fight files are refused naming file line and key", "[load][fight][input]") {
-  CHECK(error_of(edited("target = \"Panther\"", "target = \"Tiger\"")) ==
-        "f.toml:9: unit.Sherman.target: no unit is named \"Tiger\"");
-  CHECK(error_of(std::string(kTwoUnits) +
-                 "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = "
-                 "\"Sherman\"\n[unit.fire]\nrange = 8\n[unit.as_target]\narmor = \"unarmored\"\n") ==
-        "f.toml:31: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy");
-  CHECK(error_of(edited("side = \"B\"", "side = \"A\"")) == "f.toml:6: unit: side B has no unit: a fight needs both");
-  CHECK(error_of(edited("rof = 1", "rof = 9")) ==
-        "f.toml:13: unit.Sherman.firer.rof: expected an integer in 0..3, got 9");
-  CHECK(error_of(edited("range = 8", "rnage = 8")) ==
-        "f.toml:15: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)");
-  CHECK(error_of(edited("range = 8", "turns = 3")) ==
-        "f.toml:15: unit.Sherman.fire.turns: the fight sets it: [fight] turns and sequence");
-  CHECK(error_of(edited("turns = 2", "turns = 13")) == "f.toml:4: fight.turns: expected an integer in 1..12, got 13");
-  CHECK(error_of(edited("sequence = [\"A\", \"B\"]", "sequence = [\"rally\"]")) ==
-        "f.toml:5: fight.sequence: no side fires in this game turn: add \"A\" or \"B\"");
-  CHECK(error_of(edited("sequence = [\"A\", \"B\"]", "sequence = [\"A\", \"C\"]")) ==
-        "f.toml:5: fight.sequence[1]: expected one of rally, A, B, got \"C\"");
-  CHECK(error_of(edited("name = \"Sherman\"", "name = \"Sherman 1\"")) ==
-        "f.toml:7: unit[1].name: expected a name of 1 to 24 letters, digits, '_' or '-' (it names the unit's "
-        "results), got \"Sherman 1\"");
-  CHECK(error_of(edited("name = \"Panther\"", "name = \"Sherman\"")) ==
-        "f.toml:19: unit.Sherman.name: two units are named \"Sherman\"");
-  CHECK(error_of(edited("[fight]", "[sweep]")) == "f.toml:4: turns: unknown key (did you mean fight.turns?)");
-  CHECK(error_of(edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
-                        "range = 6\n[unit.as_target]\narmor = { hull_front = 18")) ==
-        "f.toml:24: unit.Panther.fire.range: Panther fires at 6 hexes and Sherman at 8: units fire at each other at "
-        "one range (fire.range of both, or range.Sherman of one)");
-  CHECK(error_of(edited("armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }\n", "")) ==
-        "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
-        "\"unarmored\")");
+  std::string gun = edited("gun = \"75\"", "gun = \"75\"\nvehicle = false");  // a Gun the enemy never fires at
+  gun.replace(gun.find("[\"A\", \"B\"]"), 10, "[\"A\"]");
+  const std::string not_a_unit =
+      ": a fight's units are vehicles and Guns; infantry fire and LATW are run as situations (several attacks on one "
+      "target: [[then]], docs/infantry.md; LATW: docs/latw.md)";
+  check_refused({
+      {edited("target = \"Panther\"", "target = \"Tiger\""),
+       "f.toml:9: unit.Sherman.target: no unit is named \"Tiger\""},
+      {std::string(kTwoUnits) + "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\ntarget = \"Sherman\"\n"
+                                "[unit.fire]\nrange = 8\n[unit.as_target]\narmor = \"unarmored\"\n",
+       "f.toml:31: unit.Jumbo.target: \"Sherman\" is on Jumbo's own side: name an enemy"},
+      {edited("side = \"B\"", "side = \"A\""), "f.toml:6: unit: side B has no unit: a fight needs both"},
+      {edited("rof = 1", "rof = 9"), "f.toml:13: unit.Sherman.firer.rof: expected an integer in 0..3, got 9"},
+      {edited("range = 8", "rnage = 8"),
+       "f.toml:15: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)"},
+      {edited("range = 8", "turns = 3"),
+       "f.toml:15: unit.Sherman.fire.turns: the fight sets it: [fight] turns and sequence"},
+      {edited("turns = 2", "turns = 13"), "f.toml:4: fight.turns: expected an integer in 1..12, got 13"},
+      {edited("sequence = [\"A\", \"B\"]", "sequence = [\"rally\"]"),
+       "f.toml:5: fight.sequence: no side fires in this game turn: add \"A\" or \"B\""},
+      {edited("sequence = [\"A\", \"B\"]", "sequence = [\"A\", \"C\"]"),
+       "f.toml:5: fight.sequence[1]: expected one of rally, A, B, got \"C\""},
+      {edited("name = \"Sherman\"", "name = \"Sherman 1\""),
+       "f.toml:7: unit[1].name: expected a name of 1 to 24 letters, digits, '_' or '-' (it names the unit's results), "
+       "got \"Sherman 1\""},
+      {edited("name = \"Panther\"", "name = \"Sherman\""),
+       "f.toml:19: unit.Sherman.name: two units are named \"Sherman\""},
+      {edited("[fight]", "[sweep]"), "f.toml:4: turns: unknown key (did you mean fight.turns?)"},
+      {edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
+              "range = 6\n[unit.as_target]\narmor = { hull_front = 18"),
+       "f.toml:24: unit.Panther.fire.range: Panther fires at 6 hexes and Sherman at 8: units fire at each other at one "
+       "range (fire.range of both, or range.Sherman of one)"},
+      {edited("armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }\n", ""),
+       "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
+       "\"unarmored\")"},
+      // A Gun the enemy fires at is fired on as a Gun (C11); a vehicle is not one.
+      {edited("gun = \"75\"", "gun = \"75\"\nvehicle = false\nrepair = 2"),
+       "f.toml:18: unit.Sherman.as_target.gun: a Gun the enemy fires at is fired on as a Gun and its crew (C11): set "
+       "as_target.gun = true, with as_target.type = \"infantry\" or \"area\" (C11.2)"},
+      {edited("hull_down = true", "hull_down = true\ngun = true"),
+       "f.toml:28: unit.Panther.as_target.gun: a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = "
+       "false, C11)"},
+      // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
+      {edited("hull_down = true", "hull_down = true\ntype = \"infantry\""),
+       "f.toml:28: unit.Panther.as_target.type: a vehicle of a fight is fired on with the Vehicle Target Type "
+       "(as_target.type = \"vehicle\"): salvo does not model Personnel as a fight's units"},
+      // What the checks of a duel over several turns refuse, said for a fight's unit.
+      {edited("range = 8", "range = 8\nstop_on = \"never\""),
+       "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: fire.stop_on = "
+       "\"never\" is for one fire phase of a situation file"},
+      {edited("range = 8", "range = 6\ndeliberate_immobilization = true"),
+       "f.toml:16: unit.Sherman.fire.deliberate_immobilization: a fight's unit fires in phase after phase, and an "
+       "immobilized target may not be attempted again (C5.71): Deliberate Immobilization is for one fire phase of a "
+       "situation file"},
+      // A Gun the enemy never fires at.
+      {gun,
+       "f.toml:10: unit.Sherman.firer.repair: a Gun of a fight needs its R# (firer.repair) to roll for repair in the "
+       "Rally Phase (A9.72)"},
+      {edited("gun = \"75\"", "gun = \"75\"\nrepair = 2"),
+       "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the "
+       "R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)"},
+      // Infantry units are not fight units: refused at the weapon, before any check of its keys.
+      {edited("gun = \"75\"", "weapon = \"bazooka\""), "f.toml:12: unit.Sherman.firer.weapon: Bazooka" + not_a_unit},
+      {edited("gun = \"75\"", "weapon = \"infantry\"\nfp = 4"),
+       "f.toml:12: unit.Sherman.firer.weapon: infantry fire" + not_a_unit},
+  });
   // Settings of movement hold in every phase of the unit, as in a duel (the D3.32 ambush, examples/fights).
   const asl::Fight moving = load_fight(
       edited("hull_down = true", "hull_down = true\nmoving = true\nmp_in_los = 2")
           .replace(std::string(kTwoUnits).find("range = 8"), 9, "range = 8\nphase = \"defensive\"\nmotion = true"));
   CHECK(moving.units[0].fire.motion);
   CHECK(moving.units[1].as_target.mp_in_los == std::optional<double>(2.0));
-  // A Gun the enemy fires at is fired on as a Gun (C11); a vehicle is not one.
-  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nvehicle = false\nrepair = 2")) ==
-        "f.toml:18: unit.Sherman.as_target.gun: a Gun the enemy fires at is fired on as a Gun and its crew (C11): "
-        "set as_target.gun = true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
-  CHECK(error_of(edited("hull_down = true", "hull_down = true\ngun = true")) ==
-        "f.toml:28: unit.Panther.as_target.gun: a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle "
-        "= false, C11)");
   CHECK(error_of(edited("name = \"Panther\"", "name = \"auto\"")).find("\"auto\" is target = \"auto\"") !=
         std::string::npos);
-  // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
-  CHECK(error_of(edited("hull_down = true", "hull_down = true\ntype = \"infantry\"")) ==
-        "f.toml:28: unit.Panther.as_target.type: a vehicle of a fight is fired on with the Vehicle Target Type "
-        "(as_target.type = \"vehicle\"): salvo does not model Personnel as a fight's units");
-  // What the checks of a duel over several turns refuse, said for a fight's unit.
-  CHECK(error_of(edited("range = 8", "range = 8\nstop_on = \"never\"")) ==
-        "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: "
-        "fire.stop_on = \"never\" is for one fire phase of a situation file");
-  CHECK(error_of(edited("range = 8", "range = 6\ndeliberate_immobilization = true")) ==
-        "f.toml:16: unit.Sherman.fire.deliberate_immobilization: a fight's unit fires in phase after phase, and an "
-        "immobilized target may not be attempted again (C5.71): Deliberate Immobilization is for one fire phase of a "
-        "situation file");
-  std::string gun = edited("gun = \"75\"", "gun = \"75\"\nvehicle = false");  // a Gun the enemy never fires at
-  gun.replace(gun.find("[\"A\", \"B\"]"), 10, "[\"A\"]");
-  CHECK(error_of(gun) ==
-        "f.toml:10: unit.Sherman.firer.repair: a Gun of a fight needs its R# (firer.repair) to roll for repair in the "
-        "Rally Phase (A9.72)");
-  CHECK(error_of(edited("gun = \"75\"", "gun = \"75\"\nrepair = 2")) ==
-        "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is "
-        "the R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)");
-  // Infantry units are not fight units: refused at the weapon, before any check of its keys.
-  const std::string not_a_unit =
-      ": a fight's units are vehicles and Guns; infantry fire and LATW are run as situations (several attacks on "
-      "one target: [[then]], docs/infantry.md; LATW: docs/latw.md)";
-  CHECK(error_of(edited("gun = \"75\"", "weapon = \"bazooka\"")) ==
-        "f.toml:12: unit.Sherman.firer.weapon: Bazooka" + not_a_unit);
-  CHECK(error_of(edited("gun = \"75\"", "weapon = \"infantry\"\nfp = 4")) ==
-        "f.toml:12: unit.Sherman.firer.weapon: infantry fire" + not_a_unit);
 }
 
 namespace {
@@ -215,18 +216,21 @@ TEST_CASE("a unit's range to an enemy, the same both ways", "[load][fight]") {
   CHECK(asl::pair_range(f, 0, 1) == 12);
   CHECK(asl::pair_range(f, 1, 0) == 12);
   CHECK(asl::fight_situation(f, 1, 0).fire.range == 12);
-  CHECK(error_of(edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Tiger = 12 }")) ==
-        "f.toml:10: unit.Sherman.range.Tiger: no unit is named \"Tiger\"");
-  CHECK(error_of(edited("hull_down = true",
-                        "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
-                        "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
-                        "armor = \"unarmored\"")) ==
-        "f.toml:31: unit.Jumbo.range.Sherman: \"Sherman\" is on Jumbo's own side: a range is to an enemy");
+  // Each unit lists a range to the other, and they differ.
   std::string both = edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }");
   both.replace(both.find("side = \"B\""), 10, "side = \"B\"\nrange = { Sherman = 10 }");
-  CHECK(error_of(both) ==
-        "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "
-        "is the same both ways");
+  check_refused({
+      {edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Tiger = 12 }"),
+       "f.toml:10: unit.Sherman.range.Tiger: no unit is named \"Tiger\""},
+      {edited("hull_down = true",
+              "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
+              "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+              "armor = \"unarmored\""),
+       "f.toml:31: unit.Jumbo.range.Sherman: \"Sherman\" is on Jumbo's own side: a range is to an enemy"},
+      {both,
+       "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "
+       "is the same both ways"},
+  });
 }
 
 TEST_CASE("a fight's [sweep]: one fight per point, each checked", "[load][fight][sweep]") {
@@ -249,13 +253,15 @@ TEST_CASE("a fight's [sweep]: one fight per point, each checked", "[load][fight]
                                                          {"unit.Panther.as_target.armor.hull_front", "11"}});
   // Errors: an unknown key with what it may have meant, a value out of range, a rules conflict
   // at one point (the sweep point named, the line of the axis).
-  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.rnage\" = [6]\n") ==
-        "f.toml:29: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)");
-  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.firer.rof\" = [1, 9]\n") ==
-        "f.toml:29: unit.Sherman.firer.rof: expected an integer in 0..3, got 9");
-  CHECK(error_of(std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.range\" = [8, 6]\n") ==
-        "f.toml:24: unit.Panther.fire.range: Panther fires at 8 hexes and Sherman at 6: units fire at each other at "
-        "one range (fire.range of both, or range.Sherman of one) (sweep point: unit.Sherman.fire.range=6)");
+  check_refused({
+      {std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.rnage\" = [6]\n",
+       "f.toml:29: unit.Sherman.fire.rnage: unknown key (did you mean unit.Sherman.fire.range?)"},
+      {std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.firer.rof\" = [1, 9]\n",
+       "f.toml:29: unit.Sherman.firer.rof: expected an integer in 0..3, got 9"},
+      {std::string(kTwoUnits) + "[sweep]\n\"unit.Sherman.fire.range\" = [8, 6]\n",
+       "f.toml:24: unit.Panther.fire.range: Panther fires at 8 hexes and Sherman at 6: units fire at each other at one "
+       "range (fire.range of both, or range.Sherman of one) (sweep point: unit.Sherman.fire.range=6)"},
+  });
   // The file's own values may hold only once swept: its points are checked, not the base.
   CHECK(fights_of(edited("range = 8\n[unit.as_target]\narmor = { hull_front = 18",
                          "range = 6\n[unit.as_target]\narmor = { hull_front = 18") +

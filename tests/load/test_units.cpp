@@ -10,6 +10,7 @@
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/units.h"
 #include "salvo/rules/asl.h"
+#include "support/refusals.h"
 #include "support/temp_files.h"
 #include "support/thrown.h"
 
@@ -55,6 +56,10 @@ HEAT = 7
 /// A directory with the library and the files of a test, removed at the end.
 struct Dir : test::TempFiles {
   explicit Dir(std::string_view library = kLibrary) : TempFiles("salvo-units-test") { write("lib.toml", library); }
+  /// Write the ASL file `name` that names the library (its lines 1 and 2), then `body`; its path.
+  std::string write_using_library(const std::string& name, std::string_view body) const {
+    return write(name, "ruleset = \"asl\"\nunits = [\"lib.toml\"]\n" + std::string(body));
+  }
 };
 
 asl::Situation one(const std::string& path) {
@@ -81,22 +86,20 @@ facing = "side"
 [fire]
 range = 5
 )");
+  // Typed with dotted keys.
   const std::string typed = d.write("typed.toml", R"(ruleset = "asl"
-[firer]
-nationality = "american"
-gun = "75"
-rof = 2
-breakdown = 11
-low_ammo = true
-gun_type = "ST"
-stabilized = true
-[target]
-armor = { hull_front = 6, hull_side = 3, turret_front = 8, turret_side = 4 }
-size = 1
-red_cs = true
-facing = "side"
-[fire]
-range = 5
+firer.nationality = "american"
+firer.gun = "75"
+firer.rof = 2
+firer.breakdown = 11
+firer.low_ammo = true
+firer.gun_type = "ST"
+firer.stabilized = true
+target.armor = { hull_front = 6, hull_side = 3, turret_front = 8, turret_side = 4 }
+target.size = 1
+target.red_cs = true
+target.facing = "side"
+fire.range = 5
 )");
   const asl::Situation a = one(named), b = one(typed);
   CHECK(a.firer == b.firer);
@@ -115,9 +118,7 @@ range = 5
 TEST_CASE("units: a key written in the file wins over the unit's wherever it is written", "[units]") {
   const Dir d;
   // rof before the unit's name, and an armor aspect swept: both are the file's.
-  const std::string path = d.write("override.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
+  const std::string path = d.write_using_library("override.toml", R"([firer]
 rof = 0
 unit = "Test Tank A"
 [target]
@@ -137,9 +138,7 @@ unit = "Test Tank A"
 
 TEST_CASE("units: a sweep over units keeps the file's values on every point", "[units]") {
   const Dir d;
-  const std::string path = d.write("sweep.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
+  const std::string path = d.write_using_library("sweep.toml", R"([firer]
 gun_type = "T"
 [target]
 unit = "Test Tank A"
@@ -162,11 +161,7 @@ TEST_CASE("units: special ammunition takes the unit's Depletion Number of the ye
   const Dir d;
   // The file `name`: "Test Gun B" fires, with `extra` keys of [firer].
   auto gun_b = [&](const std::string& name, std::string_view extra) {
-    return d.write(name, std::string(R"(ruleset = "asl"
-units = ["lib.toml"]
-[firer]
-unit = "Test Gun B"
-)") + std::string(extra));
+    return d.write_using_library(name, "[firer]\nunit = \"Test Gun B\"\n" + std::string(extra));
   };
   auto depletion = [&](std::string_view extra) { return one(gun_b("dep.toml", extra)).firer.depletion; };
   // { 1941 = 4, 1943 = 6 }: 4 in 1941 and 1942, 6 from 1943.
@@ -199,9 +194,7 @@ TEST_CASE("units: names match without regard to case spaces and punctuation", "[
 
 TEST_CASE("units: a fight's unit takes its firer and target values from the library", "[units]") {
   const Dir d;
-  const std::string path = d.write("fight.toml", R"(ruleset = "asl"
-units = ["lib.toml"]
-[fight]
+  const std::string path = d.write_using_library("fight.toml", R"([fight]
 turns = 2
 [[unit]]
 name = "A1"
@@ -281,31 +274,33 @@ TEST_CASE("units: a library is read strictly with file line and key", "[units]")
     return test::message_of<load::InputError>([&] { (void)load::UnitLibraries::parse(text, "u.toml"); });
   };
   const std::string head = "library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"vehicle\"\n";
-  CHECK(error("[[unit]]\nname = \"X\"\n") ==
-        "u.toml:1: library: missing (required): a unit library starts with library = \"asl-units\" (docs/units.md)");
-  CHECK(error("library = \"units\"\n") == "u.toml:1: library: expected \"asl-units\", got \"units\"");
-  CHECK(error("library = \"asl-units\"\n[[unit]]\nkind = \"vehicle\"\n") ==
-        "u.toml:2: unit[1].name: missing (required)");
-  CHECK(error(head + "[unit.firer]\nyear = 1944\n") ==
-        "u.toml:6: unit[1].firer.year: not a counter value: a unit library holds what the counter prints; set it in "
-        "the situation");
-  CHECK(error(head + "[unit.firer]\ngunn = \"75\"\n") ==
-        "u.toml:6: unit[1].firer.gunn: unknown key (did you mean unit[1].firer.gun?)");
-  CHECK(error(head + "[unit.firer]\nrof = 7\n") == "u.toml:6: unit[1].firer.rof: expected an integer in 0..3, got 7");
-  CHECK(error(head + "[unit.target]\narmor = { hull_front = 5 }\n") ==
-        "u.toml:6: unit[1].target.armor.hull_front: expected an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 or "
-        "\"unarmored\"), got 5");
-  CHECK(error(head + "[unit.depletion]\nAPCR = { 42 = 5 }\n") ==
-        "u.toml:6: unit[1].depletion.APCR.42: expected a year 1939..1953 as the key (the year the number applies "
-        "from)");
-  CHECK(error(head + "[unit.depletion]\nAP = 5\n") ==
-        "u.toml:6: unit[1].depletion.AP: unknown key (did you mean "
-        "unit[1].depletion.APCR?)");
-  CHECK(error(head + "[[unit]]\nname = \"x\"\nkind = \"gun\"\n") ==
-        "u.toml:6: unit[2].name: \"x\" is the name of the unit at line 2 (names match without regard to case, "
-        "spaces and punctuation)");
-  CHECK(error("library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"tank\"\n") ==
-        "u.toml:4: unit[1].kind: expected one of vehicle, gun, got \"tank\"");
+  test::check_refusals(
+      error,
+      {
+          {"[[unit]]\nname = \"X\"\n",
+           "u.toml:1: library: missing (required): a unit library starts with library = \"asl-units\" (docs/units.md)"},
+          {"library = \"units\"\n", "u.toml:1: library: expected \"asl-units\", got \"units\""},
+          {"library = \"asl-units\"\n[[unit]]\nkind = \"vehicle\"\n", "u.toml:2: unit[1].name: missing (required)"},
+          {head + "[unit.firer]\nyear = 1944\n",
+           "u.toml:6: unit[1].firer.year: not a counter value: a unit library holds what the counter prints; set it in "
+           "the situation"},
+          {head + "[unit.firer]\ngunn = \"75\"\n",
+           "u.toml:6: unit[1].firer.gunn: unknown key (did you mean unit[1].firer.gun?)"},
+          {head + "[unit.firer]\nrof = 7\n", "u.toml:6: unit[1].firer.rof: expected an integer in 0..3, got 7"},
+          {head + "[unit.target]\narmor = { hull_front = 5 }\n",
+           "u.toml:6: unit[1].target.armor.hull_front: expected an armor factor (0, 1, 2, 3, 4, 6, 8, 11, 14, 18, 26 "
+           "or \"unarmored\"), got 5"},
+          {head + "[unit.depletion]\nAPCR = { 42 = 5 }\n",
+           "u.toml:6: unit[1].depletion.APCR.42: expected a year 1939..1953 as the key (the year the number applies "
+           "from)"},
+          {head + "[unit.depletion]\nAP = 5\n",
+           "u.toml:6: unit[1].depletion.AP: unknown key (did you mean unit[1].depletion.APCR?)"},
+          {head + "[[unit]]\nname = \"x\"\nkind = \"gun\"\n",
+           "u.toml:6: unit[2].name: \"x\" is the name of the unit at line 2 (names match without regard to case, "
+           "spaces and punctuation)"},
+          {"library = \"asl-units\"\n[[unit]]\nname = \"X\"\nkind = \"tank\"\n",
+           "u.toml:4: unit[1].kind: expected one of vehicle, gun, got \"tank\""},
+      });
 }
 
 TEST_CASE("units: gun designations are read without regard to case", "[units]") {

@@ -7,11 +7,13 @@
 
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "salvo/rules/asl.h"
@@ -188,6 +190,14 @@ struct Solved {
   bool names_flag(const char* flag) const { return test::find_name(program.flag_names, flag).has_value(); }
 };
 
+/// Each flag's probability over the run of `r` equals its exact value (to 1e-12): rows {flag, p}.
+inline void check_phases(const Solved& r, std::initializer_list<std::pair<const char*, double>> exact) {
+  for (const auto& [flag, p] : exact) {
+    INFO("flag " << flag);
+    CHECK(r.phase(flag) == Approx(p).margin(1e-12));
+  }
+}
+
 inline Solved solve(const Situation& s) {
   Compiled c = compile(s);
   c.program.validate();
@@ -197,5 +207,12 @@ inline Solved solve(const Situation& s) {
 
 /// What check() refuses `s` with, "key: message"; fails the test if it accepts `s`.
 inline std::string refusal(const Situation& s) { return test::refusal(check(s)); }
+
+using test::with;
+
+/// check() refuses each case's situation with exactly its refusal.
+inline void check_refused(const std::vector<test::Refused<Situation>>& cases) {
+  test::check_refused([](const Situation& s) { return refusal(s); }, cases);
+}
 
 }  // namespace salvo::asl::testing

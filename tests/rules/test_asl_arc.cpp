@@ -181,27 +181,29 @@ TEST_CASE("Case A in Bypass from the CAFP: D2.321 through a situation", "[asl][a
 }
 
 TEST_CASE("geometry errors name the key", "[asl][arc][errors]") {
-  Situation s = base();
-  s.firer.bypass = true;
-  CHECK(refusal(s) == "firer.cafp: a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)");
-  s = base();
-  s.fire.target_direction = 3;
-  CHECK(refusal(s) == "fire.tca: needed with fire.target_direction: the direction the turret points to (D3.12)");
-  s = base();
-  s.firer.bow_mounted = true;
-  s.firer.bypass = true;
-  s.firer.cafp = 0;
-  s.fire.target_direction = 3;
-  CHECK(refusal(s) ==
-        "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a "
-        "vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)");
-  s = base();
-  s.fire.ca_change = 1;
-  s.fire.tca = 0;
-  s.fire.target_direction = 1;
-  CHECK(refusal(s) ==
-        "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, "
-        "fire.target_direction, fire.maintained_ca), not both");
+  check_refused({
+      {with(base(), [](Situation& s) { s.firer.bypass = true; }),
+       "firer.cafp: a vehicle in Bypass needs its CAFP, the direction its VCA points to (D2.32)"},
+      {with(base(), [](Situation& s) { s.fire.target_direction = 3; }),
+       "fire.tca: needed with fire.target_direction: the direction the turret points to (D3.12)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.bow_mounted = true;
+              s.firer.bypass = true;
+              s.firer.cafp = 0;
+              s.fire.target_direction = 3;
+            }),
+       "fire.target_direction: a bow-mounted weapon in Bypass cannot fire outside its VCA, the front Target Facing: a "
+       "vehicle in stationary Bypass cannot change its VCA to take a shot (D2.33, D2.35)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.ca_change = 1;
+              s.fire.tca = 0;
+              s.fire.target_direction = 1;
+            }),
+       "fire.ca_change: give either fire.ca_change or the Covered Arc geometry (fire.vca, fire.tca, "
+       "fire.target_direction, fire.maintained_ca), not both"},
+  });
 }
 
 TEST_CASE("C5.35 EX: PSW 234/2 Motion Fire, Modified TH# 10, +4: hits only on 1&4, 1&3, 1&2, 1&1, 2&2",

@@ -470,29 +470,21 @@ TEST_CASE("duel interpreter, scripted: Shock, Unconfirmed Kill, wreck (C7.42)", 
 }
 
 TEST_CASE("duel: bad settings are refused with the key", "[asl][duel][errors]") {
-  Situation s = duel_base(13);
-  CHECK(refusal(s) == "fire.turns: expected 1 to 12 turns, got 13");
-  s = duel_base(3);
-  s.fire.stop_on = StopOn::kNever;
-  CHECK(refusal(s) ==
-        "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for "
-        "one fire phase");
-  s = duel_base(3);
-  s.firer.vehicle = false;
-  CHECK(refusal(s) ==
-        "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair "
-        "(A9.72)");
-  s = duel_base(3);
-  s.firer.repair = 2;
-  CHECK(refusal(s) ==
-        "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular "
-        "Gun (A9.72)");
-  s = duel_base(3);
-  s.target.type = TargetType::kInfantry;
-  CHECK(refusal(s) ==
-        "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not "
-        "model rallying Personnel");
-  s = duel_base(3);
-  s.fire.rally_phases = 3;
-  CHECK(refusal(s) == "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3");
+  check_refused({
+      {duel_base(13), "fire.turns: expected 1 to 12 turns, got 13"},
+      {with(duel_base(3), [](Situation& s) { s.fire.stop_on = StopOn::kNever; }),
+       "fire.stop_on: a duel over several turns ends when the target is destroyed: fire.stop_on = \"never\" is for one "
+       "fire phase"},
+      {with(duel_base(3), [](Situation& s) { s.firer.vehicle = false; }),
+       "firer.repair: a non-vehicular Gun in a duel over several turns needs its R# (firer.repair) to roll for repair "
+       "(A9.72)"},
+      {with(duel_base(3), [](Situation& s) { s.firer.repair = 2; }),
+       "firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the R# of a non-vehicular "
+       "Gun (A9.72)"},
+      {with(duel_base(3), [](Situation& s) { s.target.type = TargetType::kInfantry; }),
+       "fire.turns: a duel over several turns needs a vehicle target (target.type = \"vehicle\"): salvo does not model "
+       "rallying Personnel"},
+      {with(duel_base(3), [](Situation& s) { s.fire.rally_phases = 3; }),
+       "fire.rally_phases: expected 1 or 2 Rally Phases between the firer's fire phases, got 3"},
+  });
 }

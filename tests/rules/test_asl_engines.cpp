@@ -287,152 +287,222 @@ TEST_CASE("Monte Carlo tallies are identical for 1 and 2 threads on ASL programs
 }
 
 TEST_CASE("rules conflicts are refused with the key and the rule", "[asl][errors]") {
-  Situation s = base();
-  s.target.hull_down = true;
-  s.target.tem = 2;
-  CHECK(refusal(s) == "target.tem: a hull-down target cannot also claim TEM (D4.2)");
-  s = base();
-  s.fire.same_hex = true;
-  CHECK(refusal(s) == "fire.range: same-hex fire is at range 0 (C5.5), got 6");
-  s = base();
-  s.fire.range = 0;
-  CHECK(refusal(s) == "fire.range: range 0 is same-hex fire: set fire.same_hex = true (C5.5)");
-  s = base();
-  s.fire.phase = Phase::kBounding;
-  s.fire.ca_change = 1;
-  CHECK(refusal(s) ==
-        "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)");
-  s = base();
-  s.fire.intensive_fire = true;
-  s.fire.phase = Phase::kAdvancing;
-  CHECK(refusal(s) ==
-        "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer "
-        "(C5.6)");
-  s = base();
-  s.firer.ammo = Ammo::kAPCR;
-  s.firer.year = 1945;
-  s.firer.gun = *parse_gun("50L");
-  CHECK(refusal(s) ==
-        "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the "
-        "number on the counter");
-  s = base();
-  s.fire.follow_up = true;
-  CHECK(
-      refusal(s) ==
-      "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = \"bounding\"");
-  s.fire.phase = Phase::kBounding;
-  CHECK(refusal(s) ==
-        "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)");
-  s.firer.rof = 1;
-  CHECK(refusal(s) ==
-        "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is "
-        "kept after them (D3.32)");
-  s = base();
-  s.fire.phase = Phase::kAdvancing;
-  s.fire.opportunity = true;
-  CHECK(refusal(s) == "fire.opportunity: vehicles are not eligible for Opportunity Fire (D3.3, A7.25)");
-  s.firer.vehicle = false;
-  CHECK_FALSE(check(s).has_value());
-  s.fire.phase = Phase::kPrep;
-  CHECK(
-      refusal(s) ==
-      "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = \"advancing\"");
-  s = base();
-  s.firer.vehicle = false;
-  s.firer.armor_leader = -1;
-  CHECK(refusal(s) == "firer.armor_leader: an Armor Leader has no effect on non-vehicular Guns (D3.4)");
-  s = base();
-  s.firer.vehicle = false;
-  s.fire.buttoned_up = true;
-  CHECK(refusal(s) == "fire.buttoned_up: Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun");
-  s = base();
-  s.firer.vehicle = false;
-  s.firer.low_ammo = true;
-  s.firer.breakdown = 11;
-  CHECK(refusal(s) ==
-        "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)");
-  s = base();
-  s.firer.ammo = Ammo::kHEAT;
-  s.firer.depletion = 6;
-  s.firer.year = 1942;
-  s.firer.month = 4;
-  CHECK(refusal(s) == "firer.ammo: HEAT is available to the Germans from 5/1942 (C8.3), got 4/1942");
-  s.firer.month = 5;
-  CHECK_FALSE(check(s).has_value());
-  s.firer.nationality = Nationality::kRussian;
-  s.firer.year = 1942;
-  s.firer.month = 12;
-  CHECK(refusal(s) == "firer.ammo: HEAT is available to the Russians from 1943 (C8.3), got 12/1942");
-  s = base();
-  s.fire.motion = true;
-  CHECK(refusal(s) == "fire.motion: a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)");
-  s.fire.phase = Phase::kDefensive;
-  CHECK_FALSE(check(s).has_value());
-  s = base();
-  s.fire.los_mp = 2.0;
   const std::string los_mp =
-      "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in "
-      "the AFPh, and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
-  CHECK(refusal(s) == los_mp);
-  s.fire.phase = Phase::kAdvancing;
-  s.fire.motion = true;
-  CHECK(refusal(s) == los_mp);
-  s = base();
-  s.fire.same_hex = true;
-  s.fire.range = 0;
-  s.target.type = TargetType::kInfantry;
-  s.firer.ammo = Ammo::kHE;
-  s.fire.phase = Phase::kDefensive;
-  s.target.ffmo = true;
-  CHECK(refusal(s) == "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)");
-  s = base();
-  s.firer.bypass = true;
-  s.firer.cafp = 0;
-  s.fire.ca_change = 1;
-  CHECK(refusal(s) ==
-        "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
-        "give fire.tca and fire.target_direction instead");
-  s = base();
-  s.firer.cafp = 0;
-  CHECK(refusal(s) == "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it");
-  s.firer.bypass = true;
-  s.fire.vca = 1;
-  CHECK(refusal(s) ==
-        "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave "
-        "it out");
-  s.fire.vca.reset();
-  s.fire.firer_terrain = Terrain::kRubble;
-  CHECK(refusal(s) == "firer.bypass: Bypass is not allowed in a rubble hex (D2.31)");
-  s = base();
-  s.firer.gun_type = GunType::kNT;
-  s.fire.vca = 0;
-  s.fire.tca = 1;
-  CHECK(
-      refusal(s) ==
-      "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out");
-  s = base();
-  s.firer.vehicle = false;
-  s.fire.maintained_ca = 2;
-  CHECK(refusal(s) ==
-        "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is "
-        "fire.ca_change or fire.tca");
-  s = base();
-  s.fire.same_hex = true;
-  s.fire.range = 0;
-  s.fire.tca = 0;
-  s.fire.target_direction = 2;
-  CHECK(refusal(s) ==
-        "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or "
-        "Bypass (C5.51): no Case A");
-  s.fire.phase = Phase::kDefensive;
-  CHECK_FALSE(check(s).has_value());
-  s = base();
-  s.firer.gun = *parse_gun("15");  // C7.31: Basic TK# 5
-  CHECK_FALSE(check(s).has_value());
-  s = base();
-  s.firer.gun = *parse_gun("40LL");
-  s.firer.nationality = Nationality::kBritish;
-  CHECK(refusal(s) == "firer.gun: no AP To Kill entry for 40LL (C7.3); give override.basic_tk");
-  s.override_.basic_tk = 11;
-  CHECK_FALSE(check(s).has_value());
+      "fire.los_mp: MP in the target's LOS count for Bounding First Fire only: Case C1/C2 do not apply in the AFPh, "
+      "and a firer in the opponent's Player Turn spends no MP (C5.31-.32, C5.35)";
+  check_refused({
+      {with(base(),
+            [](Situation& s) {
+              s.target.hull_down = true;
+              s.target.tem = 2;
+            }),
+       "target.tem: a hull-down target cannot also claim TEM (D4.2)"},
+      {with(base(), [](Situation& s) { s.fire.same_hex = true; }),
+       "fire.range: same-hex fire is at range 0 (C5.5), got 6"},
+      {with(base(), [](Situation& s) { s.fire.range = 0; }),
+       "fire.range: range 0 is same-hex fire: set fire.same_hex = true (C5.5)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.phase = Phase::kBounding;
+              s.fire.ca_change = 1;
+            }),
+       "fire.ca_change: Case A never applies to Bounding First Fire: the CA is changed by MP expenditure (C5.13)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.intensive_fire = true;
+              s.fire.phase = Phase::kAdvancing;
+            }),
+       "fire.intensive_fire: Intensive Fire is not allowed in the Advancing Fire Phase except by an Opportunity Firer "
+       "(C5.6)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.ammo = Ammo::kAPCR;
+              s.firer.year = 1945;
+              s.firer.gun = *parse_gun("50L");
+            }),
+       "firer.depletion: APCR needs a Depletion # (C8.9) and the C8.12 chart has none for this gun and date; give the "
+       "number on the counter"},
+      {with(base(), [](Situation& s) { s.fire.follow_up = true; }),
+       "fire.follow_up: the AFPh follow-up shot comes after Bounding First Fire (D3.32): set fire.phase = "
+       "\"bounding\""},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.follow_up = true;
+              s.fire.phase = Phase::kBounding;
+            }),
+       "fire.follow_up: only a weapon with Multiple ROF keeps it through the MPh for an AFPh shot (D3.32)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.follow_up = true;
+              s.fire.phase = Phase::kBounding;
+              s.firer.rof = 1;
+            }),
+       "fire.follow_up: give fire.max_shots, the shots fired in the MPh: the AFPh shot follows only if the ROF is "
+       "kept after them (D3.32)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.phase = Phase::kAdvancing;
+              s.fire.opportunity = true;
+            }),
+       "fire.opportunity: vehicles are not eligible for Opportunity Fire (D3.3, A7.25)"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.opportunity = true;
+              s.firer.vehicle = false;
+              s.fire.phase = Phase::kPrep;
+            }),
+       "fire.opportunity: Opportunity Fire is fire in the Advancing Fire Phase (A7.25): set fire.phase = "
+       "\"advancing\""},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.vehicle = false;
+              s.firer.armor_leader = -1;
+            }),
+       "firer.armor_leader: an Armor Leader has no effect on non-vehicular Guns (D3.4)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.vehicle = false;
+              s.fire.buttoned_up = true;
+            }),
+       "fire.buttoned_up: Case I is for a buttoned-up closed-top AFV (C5.9), not a non-vehicular Gun"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.vehicle = false;
+              s.firer.low_ammo = true;
+              s.firer.breakdown = 11;
+            }),
+       "firer.low_ammo: a circled B# (Low Ammo) is a vehicle rule: the vehicle gets the Low Ammo counter (D3.71)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.ammo = Ammo::kHEAT;
+              s.firer.depletion = 6;
+              s.firer.year = 1942;
+              s.firer.month = 4;
+            }),
+       "firer.ammo: HEAT is available to the Germans from 5/1942 (C8.3), got 4/1942"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.ammo = Ammo::kHEAT;
+              s.firer.depletion = 6;
+              s.firer.nationality = Nationality::kRussian;
+              s.firer.year = 1942;
+              s.firer.month = 12;
+            }),
+       "firer.ammo: HEAT is available to the Russians from 1943 (C8.3), got 12/1942"},
+      {with(base(), [](Situation& s) { s.fire.motion = true; }),
+       "fire.motion: a vehicle that starts its Player Turn in Motion may not Prep Fire (D2.4)"},
+      {with(base(), [](Situation& s) { s.fire.los_mp = 2.0; }), los_mp},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.los_mp = 2.0;
+              s.fire.phase = Phase::kAdvancing;
+              s.fire.motion = true;
+            }),
+       los_mp},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.same_hex = true;
+              s.fire.range = 0;
+              s.target.type = TargetType::kInfantry;
+              s.firer.ammo = Ammo::kHE;
+              s.fire.phase = Phase::kDefensive;
+              s.target.ffmo = true;
+            }),
+       "target.ffmo: Cases J3 and J4 do not apply to a To Hit DR with Case E, same-hex fire (C5.5)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.bypass = true;
+              s.firer.cafp = 0;
+              s.fire.ca_change = 1;
+            }),
+       "fire.ca_change: a vehicle in Bypass measures Case A in Target Facings, not hexspines (D2.321): "
+       "give fire.tca and fire.target_direction instead"},
+      {with(base(), [](Situation& s) { s.firer.cafp = 0; }),
+       "firer.cafp: a CAFP is for a vehicle in Bypass (D2.32): set firer.bypass = true, or remove it"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.cafp = 0;
+              s.firer.bypass = true;
+              s.fire.vca = 1;
+            }),
+       "fire.vca: a vehicle in Bypass has its VCA pointing at its CAFP (D2.32): give fire.vca = firer.cafp, or leave "
+       "it out"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.cafp = 0;
+              s.firer.bypass = true;
+              s.fire.vca.reset();
+              s.fire.firer_terrain = Terrain::kRubble;
+            }),
+       "firer.bypass: Bypass is not allowed in a rubble hex (D2.31)"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.gun_type = GunType::kNT;
+              s.fire.vca = 0;
+              s.fire.tca = 1;
+            }),
+       "fire.tca: a non-turreted (NT) vehicle fires in its VCA (D3.12): fire.tca must equal fire.vca, or leave it out"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.vehicle = false;
+              s.fire.maintained_ca = 2;
+            }),
+       "fire.maintained_ca: maintaining CA is for a vehicle's turret weapons (D3.51); a Gun's CA change is "
+       "fire.ca_change or fire.tca"},
+      {with(base(),
+            [](Situation& s) {
+              s.fire.same_hex = true;
+              s.fire.range = 0;
+              s.fire.tca = 0;
+              s.fire.target_direction = 2;
+            }),
+       "fire.target_direction: same-hex fire does not change the firer's CA outside Defensive First and Final Fire or "
+       "Bypass (C5.51): no Case A"},
+      {with(base(),
+            [](Situation& s) {
+              s.firer.gun = *parse_gun("40LL");
+              s.firer.nationality = Nationality::kBritish;
+            }),
+       "firer.gun: no AP To Kill entry for 40LL (C7.3); give override.basic_tk"},
+  });
+  // and what they accept.
+  for (const Situation& s : {
+           with(base(),
+                [](Situation& s) {
+                  s.fire.phase = Phase::kAdvancing;
+                  s.fire.opportunity = true;
+                  s.firer.vehicle = false;
+                }),
+           with(base(),
+                [](Situation& s) {
+                  s.firer.ammo = Ammo::kHEAT;
+                  s.firer.depletion = 6;
+                  s.firer.year = 1942;
+                  s.firer.month = 5;
+                }),
+           with(base(),
+                [](Situation& s) {
+                  s.fire.motion = true;
+                  s.fire.phase = Phase::kDefensive;
+                }),
+           with(base(),
+                [](Situation& s) {
+                  s.fire.same_hex = true;
+                  s.fire.range = 0;
+                  s.fire.tca = 0;
+                  s.fire.target_direction = 2;
+                  s.fire.phase = Phase::kDefensive;
+                }),
+           // C7.31: Basic TK# 5
+           with(base(), [](Situation& s) { s.firer.gun = *parse_gun("15"); }),
+           with(base(),
+                [](Situation& s) {
+                  s.firer.gun = *parse_gun("40LL");
+                  s.firer.nationality = Nationality::kBritish;
+                  s.override_.basic_tk = 11;
+                }),
+       }) {
+    INFO(s.name);
+    CHECK_FALSE(check(s).has_value());
+  }
 }

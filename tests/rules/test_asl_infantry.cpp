@@ -38,8 +38,17 @@ Situation eight_fp() {
 
 using testing::solve;
 using testing::Solved;
+using testing::with;
 
 constexpr double k1296 = 1296.0;  // 36 x 36: an IFT DR, then an MC DR
+
+/// A [[then]] attack of `fp` inherent FP with its Normal Range.
+InfantryAttack attack(int fp, int normal_range) {
+  InfantryAttack a;
+  a.fp = fp;
+  a.normal_range = normal_range;
+  return a;
+}
 
 }  // namespace
 
@@ -260,11 +269,7 @@ TEST_CASE("infantry: a second firer attacks the same target after the first (A7.
   // P(eliminated) = (131 x 1296 + (527 + 173) x 131 + 465 x 596) / 1296^2 = 538616 / 1679616.
   Situation sit = eight_fp();
   sit.target.personnel = Personnel::kCrew;
-  InfantryAttack second;
-  second.fp = 8;
-  second.normal_range = 6;
-  second.cowers = false;
-  sit.then.push_back(second);
+  sit.then.push_back(with(attack(8, 6), [](InfantryAttack& a) { a.cowers = false; }));
   const Solved s = solve(sit);
   CHECK(s.first("eliminated") == Approx(131 / k1296).margin(1e-12));
   CHECK(s.phase("eliminated") == Approx(538616 / (k1296 * k1296)).margin(1e-12));
@@ -282,11 +287,7 @@ TEST_CASE("infantry: a [[then]] attack has its own Opportunity Fire and DRM (A7.
   Situation s = eight_fp();
   s.firer.fp = 1;
   s.fire.extra_drm = 10;
-  InfantryAttack second;
-  second.fp = 1;
-  second.normal_range = 6;
-  second.cowers = false;
-  s.then.push_back(second);
+  s.then.push_back(with(attack(1, 6), [](InfantryAttack& a) { a.cowers = false; }));
   CHECK(solve(s).phase("ptc_or_worse") == Approx(10 / 36.0).margin(1e-12));
   // Opportunity Fire is declared by each firer (A7.25): in the AFPh the first attack is
   // Opportunity Fire, the second (an MG, ROF 3) is not, so it has no Multiple ROF: two attacks,
@@ -315,9 +316,7 @@ TEST_CASE("infantry: sensitivity acts on every [[then]] attack's DRM and leader"
   Situation s = eight_fp();
   s.target.tem = 1;
   s.fire.extra_drm = 1;
-  InfantryAttack second;
-  second.fp = 4;
-  second.normal_range = 6;
+  InfantryAttack second = attack(4, 6);
   second.leader = -1;
   second.extra_drm = 2;
   s.then.push_back(second);

@@ -113,14 +113,14 @@ TEST_CASE("LATW: a Panzerfaust at a Sherman's front at 1 hex, end to end (C13.3-
   Situation s = latw(Weapon::kPanzerfaust);
   s.target.armor = Armor{6, 3, 8, 6};
   const Solved r = solve(s);
-  CHECK(r.phase("hit") == Approx(3 / 6.0 * 26 / k36).margin(1e-12));
-  CHECK(r.phase("critical") == Approx(3 / 6.0 / k36).margin(1e-12));
-  CHECK(r.phase("kill") == Approx(3 / 6.0 * 26 / k36 * 35 / k36).margin(1e-12));
-  CHECK(r.phase("burn") == Approx(3 / 6.0 * 26 / k36 * 35 / k36).margin(1e-12));
-  CHECK(r.phase("eliminated") == Approx(0).margin(1e-12));
-  CHECK(r.phase("dud") == Approx(3 / 6.0 * 26 / k36 / k36).margin(1e-12));
-  CHECK(r.phase("firer_pinned") == Approx(1 / 6.0).margin(1e-12));
-  CHECK(r.phase("firer_casualty") == Approx(3 / 6.0 / k36).margin(1e-12));
+  check_phases(r, {{"hit", 3 / 6.0 * 26 / k36},
+                   {"critical", 3 / 6.0 / k36},
+                   {"kill", 3 / 6.0 * 26 / k36 * 35 / k36},
+                   {"burn", 3 / 6.0 * 26 / k36 * 35 / k36},
+                   {"eliminated", 0},
+                   {"dud", 3 / 6.0 * 26 / k36 / k36},
+                   {"firer_pinned", 1 / 6.0},
+                   {"firer_casualty", 3 / 6.0 / k36}});
   CHECK(r.outcome("miss") == Approx(3 / 6.0 * 10 / k36).margin(1e-12));
   CHECK(r.end("target_destroyed") == Approx(3 / 6.0 * 26 / k36 * 35 / k36).margin(1e-12));
   CHECK(r.end("rof_exhausted") == Approx(3 / 6.0 * (1 - 26 / k36 * 35 / k36)).margin(1e-12));
@@ -168,9 +168,9 @@ TEST_CASE("LATW: a hit only on the lowest Final DR is a CH only on a subsequent 
   s.target.moving = true;
   s.target.armor = Armor{26, 26, 0, 0};
   const Solved r = solve(s);
-  CHECK(r.phase("hit") == Approx(4 / 6.0 / k36).margin(1e-12));
-  CHECK(r.phase("critical") == Approx(4 / 6.0 / k36 / 6).margin(1e-12));
-  CHECK(r.phase("kill") == Approx(4 / 6.0 / k36 * (35.0 / 216 + 30.0 / 216)).margin(1e-12));
+  check_phases(
+      r,
+      {{"hit", 4 / 6.0 / k36}, {"critical", 4 / 6.0 / k36 / 6}, {"kill", 4 / 6.0 / k36 * (35.0 / 216 + 30.0 / 216)}});
 }
 
 TEST_CASE("LATW: a Bazooka's own To Hit table, hit location and hull down (C13.42, C3.9, D4.2)", "[asl][latw]") {
@@ -183,11 +183,11 @@ TEST_CASE("LATW: a Bazooka's own To Hit table, hit location and hull down (C13.4
   s.fire.range = 3;
   s.target.armor = Armor{0, 0, 26, 26};
   const Solved r = solve(s);
-  CHECK(r.phase("hit") == Approx(21 / k36).margin(1e-12));
-  CHECK(r.phase("critical") == Approx(1 / k36).margin(1e-12));
-  CHECK(r.phase("kill") == Approx(12 / k36 * 35 / k36).margin(1e-12));
-  CHECK(r.phase("disabled") == Approx(3 / k36).margin(1e-12));
-  CHECK(r.phase("malfunction") == Approx(3 / k36).margin(1e-12));
+  check_phases(r, {{"hit", 21 / k36},
+                   {"critical", 1 / k36},
+                   {"kill", 12 / k36 * 35 / k36},
+                   {"disabled", 3 / k36},
+                   {"malfunction", 3 / k36}});
   CHECK_FALSE(r.names_flag("multiple_hit"));  // C3.8: no Multiple Hits with a LATW
   s.target.hull_down = true;
   const Solved hd = solve(s);
@@ -245,14 +245,14 @@ TEST_CASE("LATW: HEAT To Kill, a Panzerschreck against AF 18 (C7.33, C7.4-.7)", 
   Situation s = latw(Weapon::kPanzerschreck);
   s.target.armor = Armor{18, 18, 18, 18};
   const Solved r = solve(s);
-  CHECK(r.phase("burn") == Approx((29 * 6 + 35) / k1296).margin(1e-12));
-  CHECK(r.phase("eliminated") == Approx(29 * 15 / k1296).margin(1e-12));
-  CHECK(r.phase("kill") == Approx((29 * 21 + 35) / k1296).margin(1e-12));
-  CHECK(r.phase("immobilized") == Approx(16 * 5 / k1296).margin(1e-12));
-  CHECK(r.phase("shock") == Approx(13 * 5 / k1296).margin(1e-12));
-  CHECK(r.phase("possible_shock") == Approx(29 * 4 / k1296).margin(1e-12));
-  CHECK(r.phase("dud") == Approx(30 / k1296).margin(1e-12));
-  CHECK(r.phase("disabled") == Approx(6 / k36).margin(1e-12));
+  check_phases(r, {{"burn", (29 * 6 + 35) / k1296},
+                   {"eliminated", 29 * 15 / k1296},
+                   {"kill", (29 * 21 + 35) / k1296},
+                   {"immobilized", 16 * 5 / k1296},
+                   {"shock", 13 * 5 / k1296},
+                   {"possible_shock", 29 * 4 / k1296},
+                   {"dud", 30 / k1296},
+                   {"disabled", 6 / k36}});
   // The rear: +1 (C7.21), Final TK# 9: eliminated on a DR of 5-8, 20/36.
   s.target.facing = Facing::kRear;
   CHECK(solve(s).phase("eliminated") == Approx(29 * 20 / k1296).margin(1e-12));
@@ -268,11 +268,11 @@ TEST_CASE("LATW: the Bazooka's To Kill by date (C13.43)", "[asl][latw]") {
   s.fire.range = 2;
   s.target.armor = Armor{11, 11, 11, 11};
   const Solved r = solve(s);
-  CHECK(r.phase("kill") == Approx(35 / k1296).margin(1e-12));
-  CHECK(r.phase("burn") == Approx(21 / k1296).margin(1e-12));
-  CHECK(r.phase("immobilized") == Approx(14 / k1296).margin(1e-12));
-  CHECK(r.phase("shock") == Approx(11 / k1296).margin(1e-12));
-  CHECK(r.phase("possible_shock") == Approx(25 * 2 / k1296).margin(1e-12));
+  check_phases(r, {{"kill", 35 / k1296},
+                   {"burn", 21 / k1296},
+                   {"immobilized", 14 / k1296},
+                   {"shock", 11 / k1296},
+                   {"possible_shock", 25 * 2 / k1296}});
   s.firer.year = 1944;  // Final TK# 5: non-CH hits kill on a DR of 2-4 (6/36)
   CHECK(solve(s).phase("kill") == Approx((25 * 6 + 35) / k1296).margin(1e-12));
 }
@@ -287,13 +287,13 @@ TEST_CASE("LATW: the ATR on the C3 table, with Case L and Case D's <= 25mm row (
   s.target.armor = Armor{1, 1, 1, 1};
   s.target.facing = Facing::kRear;
   const Solved r = solve(s);
-  CHECK(r.phase("hit") == Approx(1.0).margin(1e-12));
-  CHECK(r.phase("kill") == Approx((35 * 15 + 35) / k1296).margin(1e-12));
-  CHECK(r.phase("burn") == Approx((35 * 3 + 15) / k1296).margin(1e-12));
-  CHECK(r.phase("immobilized") == Approx(20 * 6 / k1296).margin(1e-12));
-  CHECK(r.phase("shock") == Approx(15 * 6 / k1296).margin(1e-12));
-  CHECK(r.phase("possible_shock") == Approx(35 * 5 / k1296).margin(1e-12));
-  CHECK(r.phase("malfunction") == Approx(1 / k36).margin(1e-12));
+  check_phases(r, {{"hit", 1.0},
+                   {"kill", (35 * 15 + 35) / k1296},
+                   {"burn", (35 * 3 + 15) / k1296},
+                   {"immobilized", 20 * 6 / k1296},
+                   {"shock", 15 * 6 / k1296},
+                   {"possible_shock", 35 * 5 / k1296},
+                   {"malfunction", 1 / k36}});
   // At a moving tank: no Case L, Case J +2: Original <= 8, 26/36.
   s.target.moving = true;
   CHECK(solve(s).phase("hit") == Approx(26 / k36).margin(1e-12));
@@ -357,9 +357,9 @@ TEST_CASE("LATW: a Panzerfaust at an unarmored truck (C13.31, C7.331)", "[asl][l
   Situation s = latw(Weapon::kPanzerfaust);
   s.target.unarmored = true;
   const Solved r = solve(s);
-  CHECK(r.phase("kill") == Approx(2 / 6.0 * (25 * 33 + 35) / k1296).margin(1e-12));
-  CHECK(r.phase("burn") == Approx(2 / 6.0 * (25 * 10 + 35) / k1296).margin(1e-12));
-  CHECK(r.phase("immobilized") == Approx(2 / 6.0 * 25 * 2 / k1296).margin(1e-12));
+  check_phases(r, {{"kill", 2 / 6.0 * (25 * 33 + 35) / k1296},
+                   {"burn", 2 / 6.0 * (25 * 10 + 35) / k1296},
+                   {"immobilized", 2 / 6.0 * 25 * 2 / k1296}});
 }
 
 TEST_CASE("LATW: Deliberate Immobilization with a Bazooka (C5.7-.72)", "[asl][latw]") {
@@ -369,9 +369,7 @@ TEST_CASE("LATW: Deliberate Immobilization with a Bazooka (C5.7-.72)", "[asl][la
   s.fire.range = 2;
   s.fire.deliberate_immobilization = true;
   const Solved r = solve(s);
-  CHECK(r.phase("hit") == Approx(3 / k36).margin(1e-12));
-  CHECK(r.phase("immobilized") == Approx(2 / k36).margin(1e-12));
-  CHECK(r.phase("kill") == Approx(0).margin(1e-12));
+  check_phases(r, {{"hit", 3 / k36}, {"immobilized", 2 / k36}, {"kill", 0}});
 }
 
 namespace {

@@ -198,48 +198,40 @@ TEST_CASE(
 }
 
 TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
-  Situation s = mortar81();
-  s.target.type = TargetType::kVehicle;
-  CHECK(refusal(s) ==
-        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
-        "vs vehicles, C1.55, are not modelled)");
-  s.target.type = TargetType::kInfantry;
-  CHECK(refusal(s) ==
-        "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
-        "vs vehicles, C1.55, are not modelled)");
-  s = mortar81();
-  s.fire.range = 2;
-  CHECK(refusal(s) == "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2");
-  s.firer.max_range = 150;
-  s.fire.range = 151;
-  CHECK(refusal(s) == "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151");
-  s = mortar81();
-  s.firer.ammo = Ammo::kAP;
-  CHECK(refusal(s) ==
-        "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set "
-        "firer.weapon");
-  s = mortar81();
-  s.firer.min_range.reset();
-  CHECK(refusal(s) == "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)");
-  s = mortar81();
-  s.firer.gun = *parse_gun("60");
-  s.fire.ca_change = 1;
-  CHECK(refusal(s) == "fire.ca_change: a light mortar has no Covered Arc and pays no Case A (C9.2): remove it");
-  s.fire.ca_change = 0;
-  s.fire.intensive_fire = true;
-  CHECK(refusal(s) == "fire.intensive_fire: a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)");
-  s = base();
-  s.firer.min_range = 3;
-  CHECK(refusal(s) == "firer.min_range: a printed range is for a mortar (firer.mortar = true, C9.1)");
-  s = area105_in_woods();
-  s.target.tem = 0;
-  CHECK(refusal(s) ==
-        "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = "
-        "true for an entrenchment's or pillbox's TEM");
-  s = area105_in_woods();
-  s.target.terrain = Terrain::kOpen;
-  s.target.entrenched = true;
-  CHECK(refusal(s) ==
-        "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = "
-        "\"woods\" or remove it");
+  const std::string area_only =
+      "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
+      "vs vehicles, C1.55, are not modelled)";
+  const Situation light = with(mortar81(), [](Situation& s) { s.firer.gun = *parse_gun("60"); });
+  check_refused({
+      {with(mortar81(), [](Situation& s) { s.target.type = TargetType::kVehicle; }), area_only},
+      {with(mortar81(), [](Situation& s) { s.target.type = TargetType::kInfantry; }), area_only},
+      {with(mortar81(), [](Situation& s) { s.fire.range = 2; }),
+       "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2"},
+      {with(mortar81(),
+            [](Situation& s) {
+              s.firer.max_range = 150;
+              s.fire.range = 151;
+            }),
+       "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151"},
+      {with(mortar81(), [](Situation& s) { s.firer.ammo = Ammo::kAP; }),
+       "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set firer.weapon"},
+      {with(mortar81(), [](Situation& s) { s.firer.min_range.reset(); }),
+       "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)"},
+      {with(light, [](Situation& s) { s.fire.ca_change = 1; }),
+       "fire.ca_change: a light mortar has no Covered Arc and pays no Case A (C9.2): remove it"},
+      {with(light, [](Situation& s) { s.fire.intensive_fire = true; }),
+       "fire.intensive_fire: a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)"},
+      {with(base(), [](Situation& s) { s.firer.min_range = 3; }),
+       "firer.min_range: a printed range is for a mortar (firer.mortar = true, C9.1)"},
+      {with(area105_in_woods(), [](Situation& s) { s.target.tem = 0; }),
+       "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = true "
+       "for an entrenchment's or pillbox's TEM"},
+      {with(area105_in_woods(),
+            [](Situation& s) {
+              s.target.terrain = Terrain::kOpen;
+              s.target.entrenched = true;
+            }),
+       "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = "
+       "\"woods\" or remove it"},
+  });
 }

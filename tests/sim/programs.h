@@ -38,6 +38,24 @@ inline Leaf make_leaf(FlagMask flags, std::array<std::uint8_t, kMaxCounters> cou
   return l;
 }
 
+/// The names of a program's flags, counters, outcomes and end reasons.
+struct ProgramNames {
+  std::vector<std::string> flags, counters, outcomes, end_reasons;
+};
+
+/// The program `b` built, with `names`.
+inline RollProgram take_named(ProgramBuilder& b, ProgramNames names) {
+  RollProgram p = b.take();
+  p.flag_names = std::move(names.flags);
+  p.counter_names = std::move(names.counters);
+  p.outcome_names = std::move(names.outcomes);
+  p.end_reason_names = std::move(names.end_reasons);
+  return p;
+}
+
+/// The first window of a program no leaf of which closes it: the whole run, without end reasons.
+inline WindowAnswer whole_run(const WindowAnswer& run) { return {run.flags, run.counters, run.outcomes, {}}; }
+
 /// (a) One state, one d6: 1-2 hit and roll again, 3 hit and kill, 4-6 miss.
 /// Each step ends the run with probability 2/3: E[steps] = 3/2; P(killed) = (1/6)/(2/3) = 1/4.
 /// A hit is seen iff the first roll is 1-3: P = 1/2. E[hits] = E[rerolls] + P(killed)
@@ -49,14 +67,9 @@ inline KnownProgram d6_loop() {
   const Link kill = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 1, -1, 0));
   const Link miss = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 2, -1, 1));
   b.set_state_root(s, b.node(DieKind::kD6, {again, again, kill, miss, miss, miss}));
-  RollProgram p = b.take();
-  p.flag_names = {"hit"};
-  p.counter_names = {"steps", "hits"};
-  p.outcome_names = {"again", "killed", "missed"};
-  p.end_reason_names = {"killed", "missed"};
-  WindowAnswer run{{0.5}, {1.5, 0.75}, {0.0, 0.25, 0.75}, {0.25, 0.75}};
-  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
-  return {"d6 loop", std::move(p), first, run};
+  const WindowAnswer run{{0.5}, {1.5, 0.75}, {0.0, 0.25, 0.75}, {0.25, 0.75}};
+  return {"d6 loop", take_named(b, {{"hit"}, {"steps", "hits"}, {"again", "killed", "missed"}, {"killed", "missed"}}),
+          whole_run(run), run};
 }
 
 /// (b) Two states. A rolls a pair: sum <= 6 (15/36) hits and goes to B, closing the first
@@ -83,14 +96,9 @@ inline KnownProgram pair_chain() {
   const Link kill = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 3, -1, 1));
   const Link back = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, a));
   b.set_state_root(bs, b.node(DieKind::kD6, {kill, back, back, back, back, back}));
-  RollProgram p = b.take();
-  p.flag_names = {"hit"};
-  p.counter_names = {"steps"};
-  p.outcome_names = {"none", "hit", "seven", "kill"};
-  p.end_reason_names = {"seven", "kill"};
-  WindowAnswer run{{5.0 / 7.0}, {6.0}, {0.0, 0.0, 12.0 / 17.0, 5.0 / 17.0}, {12.0 / 17.0, 5.0 / 17.0}};
-  WindowAnswer first{{5.0 / 7.0}, {12.0 / 7.0}, {0.0, 5.0 / 7.0, 2.0 / 7.0, 0.0}, {}};
-  return {"pair chain", std::move(p), first, run};
+  const WindowAnswer run{{5.0 / 7.0}, {6.0}, {0.0, 0.0, 12.0 / 17.0, 5.0 / 17.0}, {12.0 / 17.0, 5.0 / 17.0}};
+  return {"pair chain", take_named(b, {{"hit"}, {"steps"}, {"none", "hit", "seven", "kill"}, {"seven", "kill"}}),
+          WindowAnswer{{5.0 / 7.0}, {12.0 / 7.0}, {0.0, 5.0 / 7.0, 2.0 / 7.0, 0.0}, {}}, run};
 }
 
 /// (c) The first window closes after non-closing steps. "aim" rolls a d6: 1-3 aim again,
@@ -109,14 +117,11 @@ inline KnownProgram aim_and_fire() {
   const Link kill = b.leaf(make_leaf(2u, {1, 0, 0, 0}, 2, -1, 0));
   const Link escape = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 3, -1, 1));
   b.set_state_root(fired_s, b.node(DieKind::kD6, {kill, escape, aim, aim, aim, aim}));
-  RollProgram p = b.take();
-  p.flag_names = {"fired", "killed"};
-  p.counter_names = {"steps", "shots"};
-  p.outcome_names = {"aim", "fire", "kill", "escape"};
-  p.end_reason_names = {"kill", "escape"};
-  WindowAnswer run{{1.0, 0.5}, {9.0, 3.0}, {0.0, 0.0, 0.5, 0.5}, {0.5, 0.5}};
-  WindowAnswer first{{1.0, 0.0}, {2.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}};
-  return {"aim and fire", std::move(p), first, run};
+  const WindowAnswer run{{1.0, 0.5}, {9.0, 3.0}, {0.0, 0.0, 0.5, 0.5}, {0.5, 0.5}};
+  return {
+      "aim and fire",
+      take_named(b, {{"fired", "killed"}, {"steps", "shots"}, {"aim", "fire", "kill", "escape"}, {"kill", "escape"}}),
+      WindowAnswer{{1.0, 0.0}, {2.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}}, run};
 }
 
 /// (d) Two dice in one step: a pair; doubles (6/36) roll a d6 (1-2 kill, 3-6 hit and fire
@@ -132,14 +137,9 @@ inline KnownProgram doubles_then_d6() {
   std::vector<Link> pair_links;
   for (int f = 0; f < 36; ++f) pair_links.push_back(pair_colored(f) == pair_white(f) ? to_kill : miss);
   b.set_state_root(s, b.node(DieKind::kPair, pair_links));
-  RollProgram p = b.take();
-  p.flag_names = {"hit"};
-  p.counter_names = {"steps"};
-  p.outcome_names = {"miss", "kill", "again"};
-  p.end_reason_names = {"miss", "kill"};
-  WindowAnswer run{{1.0 / 6.0}, {9.0 / 8.0}, {15.0 / 16.0, 1.0 / 16.0, 0.0}, {15.0 / 16.0, 1.0 / 16.0}};
-  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
-  return {"doubles then d6", std::move(p), first, run};
+  const WindowAnswer run{{1.0 / 6.0}, {9.0 / 8.0}, {15.0 / 16.0, 1.0 / 16.0, 0.0}, {15.0 / 16.0, 1.0 / 16.0}};
+  return {"doubles then d6", take_named(b, {{"hit"}, {"steps"}, {"miss", "kill", "again"}, {"miss", "kill"}}),
+          whole_run(run), run};
 }
 
 /// (e) A diamond DAG in one step: the root d6 goes to X on 1, to Y on 2, misses on 3-6;
@@ -154,14 +154,9 @@ inline KnownProgram diamond() {
   const Link x = b.node(DieKind::kD6, {kill, nearly, nearly, nearly, nearly, nearly});
   const Link y = b.node(DieKind::kD6, {x, x, x, miss, miss, miss});
   b.set_state_root(s, b.node(DieKind::kD6, {x, y, miss, miss, miss, miss}));
-  RollProgram p = b.take();
-  p.flag_names = {"nearly"};
-  p.counter_names = {"points"};  // 2 per kill, 1 per near miss
-  p.outcome_names = {"miss", "kill"};
-  p.end_reason_names = {"miss", "kill"};
-  WindowAnswer run{{5.0 / 24.0}, {2.0 / 24.0 + 5.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}};
-  WindowAnswer first{run.flags, run.counters, run.outcomes, {}};
-  return {"diamond", std::move(p), first, run};
+  // points: 2 per kill, 1 per near miss
+  const WindowAnswer run{{5.0 / 24.0}, {2.0 / 24.0 + 5.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}, {23.0 / 24.0, 1.0 / 24.0}};
+  return {"diamond", take_named(b, {{"nearly"}, {"points"}, {"miss", "kill"}, {"miss", "kill"}}), whole_run(run), run};
 }
 
 /// (f) Two states sharing one DAG, each with its own leaf table (RollProgram::state_leaves):
@@ -173,8 +168,8 @@ inline KnownProgram shared_dag() {
   ProgramBuilder b;
   const std::int32_t aim_s = b.reserve_state("aim");
   const std::int32_t fire_s = b.reserve_state("fire");
-  const Link node = b.node(DieKind::kD6, {Link::leaf(0), Link::leaf(0), Link::leaf(1), Link::leaf(1), Link::leaf(1),
-                                          Link::leaf(1)});
+  const Link node =
+      b.node(DieKind::kD6, {Link::leaf(0), Link::leaf(0), Link::leaf(1), Link::leaf(1), Link::leaf(1), Link::leaf(1)});
   const Link hit = b.leaf(make_leaf(1u, {1, 1, 0, 0}, 1, fire_s, 0, true));
   const Link again = b.leaf(make_leaf(0u, {1, 0, 0, 0}, 0, aim_s));
   const Link kill = b.leaf(make_leaf(2u, {1, 1, 0, 0}, 2, -1, 0));
@@ -184,14 +179,10 @@ inline KnownProgram shared_dag() {
   const std::vector<std::int32_t> aim_leaves{hit.index(), again.index()}, fire_leaves{kill.index(), escape.index()};
   b.set_state_leaves(aim_s, aim_leaves);
   b.set_state_leaves(fire_s, fire_leaves);
-  RollProgram p = b.take();
-  p.flag_names = {"hit", "killed"};
-  p.counter_names = {"steps", "hits"};
-  p.outcome_names = {"aim", "hit", "kill", "escape"};
-  p.end_reason_names = {"kill", "escape"};
-  WindowAnswer run{{1.0, 1.0 / 3.0}, {4.0, 4.0 / 3.0}, {0.0, 0.0, 1.0 / 3.0, 2.0 / 3.0}, {1.0 / 3.0, 2.0 / 3.0}};
-  WindowAnswer first{{1.0, 0.0}, {3.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}};
-  return {"shared DAG with leaf tables", std::move(p), first, run};
+  const WindowAnswer run{{1.0, 1.0 / 3.0}, {4.0, 4.0 / 3.0}, {0.0, 0.0, 1.0 / 3.0, 2.0 / 3.0}, {1.0 / 3.0, 2.0 / 3.0}};
+  return {"shared DAG with leaf tables",
+          take_named(b, {{"hit", "killed"}, {"steps", "hits"}, {"aim", "hit", "kill", "escape"}, {"kill", "escape"}}),
+          WindowAnswer{{1.0, 0.0}, {3.0, 1.0}, {0.0, 1.0, 0.0, 0.0}, {}}, run};
 }
 
 inline std::vector<KnownProgram> known_programs() {
@@ -214,11 +205,7 @@ inline RollProgram trap_program(bool reachable_trap) {
   b.set_state_root(start, b.node(DieKind::kD6, {end, end, end, later, later, later}));
   b.set_state_root(trap, b.node(DieKind::kD6, {stuck, stuck, stuck, stuck, stuck, stuck}));
   b.set_state_root(island, b.node(DieKind::kPair, std::vector<Link>(36, lost)));
-  RollProgram p = b.take();
-  p.counter_names = {"steps"};
-  p.outcome_names = {"end"};
-  p.end_reason_names = {"end"};
-  return p;
+  return take_named(b, {{}, {"steps"}, {"end"}, {"end"}});
 }
 
 /// A pseudo-random program (no closed form; for exact vs Monte Carlo cross-checks): `states`
@@ -260,12 +247,7 @@ inline RollProgram random_program(std::uint64_t seed, int states) {
     }
     b.set_state_root(ids[static_cast<std::size_t>(s)], b.node(die, root));
   }
-  RollProgram p = b.take();
-  p.flag_names = {"f0", "f1", "f2"};
-  p.counter_names = {"c0", "c1"};
-  p.outcome_names = {"o0", "o1", "o2", "o3"};
-  p.end_reason_names = {"r0", "r1", "r2"};
-  return p;
+  return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1", "r2"}});
 }
 
 /// A state with more leaves than the fast kernel's rows hold (1296: two ordered pairs, each
@@ -291,12 +273,7 @@ inline RollProgram wide_program() {
   const Link end = b.leaf(make_leaf(FlagMask{1} << 2, {0, 0, 1, 0}, 1, -1, 1));
   const Link back = b.leaf(make_leaf(0u, {0, 0, 1, 0}, 0, wide));
   b.set_state_root(narrow, b.node(DieKind::kD6, {end, end, back, back, back, back}));
-  RollProgram p = b.take();
-  p.flag_names = {"f0", "f1", "f2"};
-  p.counter_names = {"c0", "c1", "steps"};
-  p.outcome_names = {"o0", "o1", "o2", "o3"};
-  p.end_reason_names = {"r0", "r1"};
-  return p;
+  return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1", "steps"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1"}});
 }
 
 }  // namespace salvo::sim::testing

@@ -10,6 +10,7 @@
 #include "salvo/load/toml_util.h"
 #include "salvo/load/w1943_loader.h"
 #include "salvo/sim/exact.h"
+#include "support/refusals.h"
 #include "support/thrown.h"
 
 using namespace salvo;
@@ -43,6 +44,14 @@ std::string situation_error(const std::string& text) {
   return test::message_of<load::InputError>([&] { load::load_w1943_string(text, "s.toml", kDir); });
 }
 
+/// The illustrative chart with `from` replaced by `to`, refused with `message` at the line that
+/// starts with `at` (or `offset` lines from it).
+test::Refusal chart_refusal(const std::string& from, const std::string& to, const std::string& at,
+                            const std::string& message, int offset = 0) {
+  const std::string text = edited(from, to);
+  return {text, "chart.toml:" + std::to_string(line_of(text, at) + offset) + ": " + message};
+}
+
 }  // namespace
 
 TEST_CASE("the illustrative chart file holds the values of illustrative_chart()", "[w1943][load]") {
@@ -72,67 +81,66 @@ TEST_CASE("the 1943 example situations load and compile", "[w1943][load]") {
 }
 
 TEST_CASE("a chart with a missing result box is refused", "[w1943][load][errors]") {
-  const std::string text = edited("[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n4 = \"D\"\n",
-                                  "[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n");
-  CHECK(chart_error(text) == "chart.toml:" + std::to_string(line_of(text, "[artillery.kill.anti_tank]")) +
-                                 ": artillery.kill.anti_tank: missing result for die face 4");
-  const std::string sa = edited("7 = \"D\"\n", "");
-  CHECK(chart_error(sa) == "chart.toml:" + std::to_string(line_of(sa, "[small_arms.results]")) +
-                               ": small_arms.results: missing result for total 7");
-  const std::string top = edited("12 = \"K\"\n", "");
-  CHECK(chart_error(top) == "chart.toml:" + std::to_string(line_of(top, "[small_arms.results]")) +
-                                ": small_arms.results: missing result for total 12");
-  const std::string bad = edited("3 = \"I\"", "3 = \"X\"");
-  CHECK(chart_error(bad) == "chart.toml:" + std::to_string(line_of(bad, "3 = \"X\"")) +
-                                ": artillery.kill.anti_tank.3: expected one of none, I, D, K, got \"X\"");
+  test::check_refusals(
+      chart_error,
+      {
+          chart_refusal("[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n4 = \"D\"\n",
+                        "[artillery.kill.anti_tank]\n1 = \"none\"\n2 = \"none\"\n3 = \"I\"\n",
+                        "[artillery.kill.anti_tank]", "artillery.kill.anti_tank: missing result for die face 4"),
+          chart_refusal("7 = \"D\"\n", "", "[small_arms.results]", "small_arms.results: missing result for total 7"),
+          chart_refusal("12 = \"K\"\n", "", "[small_arms.results]", "small_arms.results: missing result for total 12"),
+          chart_refusal("3 = \"I\"", "3 = \"X\"", "3 = \"X\"",
+                        "artillery.kill.anti_tank.3: expected one of none, I, D, K, got \"X\""),
+      });
 }
 
 TEST_CASE("a chart with overlapping or gapped range bands is refused", "[w1943][load][errors]") {
-  const std::string overlap = edited("from = 400\nto = 1000\nmodifier = -2", "from = 300\nto = 1000\nmodifier = -2");
-  CHECK(chart_error(overlap) == "chart.toml:" + std::to_string(line_of(overlap, "from = 300") - 1) +
-                                    ": small_arms.range_bands[1]: overlaps band 0 (300..1000 yards vs 0..399)");
-  const std::string gap = edited("from = 1000\nto = 2000", "from = 1100\nto = 2000");
-  CHECK(chart_error(gap) == "chart.toml:" + std::to_string(line_of(gap, "from = 1100") - 1) +
-                                ": artillery.range_bands[1]: gap after band 0 (yards 1000..1099 are in no band)");
-  const std::string start = edited("from = 0\nto = 399", "from = 50\nto = 399");
-  CHECK(chart_error(start) == "chart.toml:" + std::to_string(line_of(start, "from = 50") - 1) +
-                                  ": small_arms.range_bands[0]: the first band must start at 0 yards, got 50");
+  // Blamed on the band's header, the line before its `from`.
+  test::check_refusals(
+      chart_error,
+      {
+          chart_refusal("from = 400\nto = 1000\nmodifier = -2", "from = 300\nto = 1000\nmodifier = -2", "from = 300",
+                        "small_arms.range_bands[1]: overlaps band 0 (300..1000 yards vs 0..399)", -1),
+          chart_refusal("from = 1000\nto = 2000", "from = 1100\nto = 2000", "from = 1100",
+                        "artillery.range_bands[1]: gap after band 0 (yards 1000..1099 are in no band)", -1),
+          chart_refusal("from = 0\nto = 399", "from = 50\nto = 399", "from = 50",
+                        "small_arms.range_bands[0]: the first band must start at 0 yards, got 50", -1),
+      });
 }
 
 TEST_CASE("a chart with a missing or unknown modifier or key is refused", "[w1943][load][errors]") {
-  const std::string missing = edited("at_rushing = 1\n", "");
-  CHECK(chart_error(missing) == "chart.toml:" + std::to_string(line_of(missing, "[small_arms.modifiers]")) +
-                                    ": small_arms.modifiers: missing modifier at_rushing");
-  const std::string both = edited("moving_target = -1\nmoved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]",
-                                  "moved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]");
-  CHECK(chart_error(both) ==
-        "chart.toml:" + std::to_string(line_of(both, "[artillery.anti_tank.to_hit]")) +
-            ": artillery.anti_tank: missing modifier moving_target (give it in to_hit or to_kill)");
-  const std::string typo = edited("at_prone = -2", "at_prne = -2");
-  CHECK(chart_error(typo) ==
-        "chart.toml:" + std::to_string(line_of(typo, "at_prne")) +
-            ": small_arms.modifiers.at_prne: unknown key (did you mean small_arms.modifiers.at_prone?)");
-  const std::string dice = edited("dice = \"2d6\"", "dice = \"3d6\"");
-  CHECK(chart_error(dice) == "chart.toml:" + std::to_string(line_of(dice, "dice =")) +
-                                 ": small_arms.dice: expected one of 1d6, 2d6, got \"3d6\"");
-  CHECK(chart_error("name = \"x\"\n") == "chart.toml:1: small_arms: missing (required)");
+  test::check_refusals(
+      chart_error,
+      {
+          chart_refusal("at_rushing = 1\n", "", "[small_arms.modifiers]",
+                        "small_arms.modifiers: missing modifier at_rushing"),
+          chart_refusal("moving_target = -1\nmoved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]",
+                        "moved = -2\ndamaged = -1\n\n[artillery.anti_tank.to_kill]", "[artillery.anti_tank.to_hit]",
+                        "artillery.anti_tank: missing modifier moving_target (give it in to_hit or to_kill)"),
+          chart_refusal("at_prone = -2", "at_prne = -2", "at_prne",
+                        "small_arms.modifiers.at_prne: unknown key (did you mean small_arms.modifiers.at_prone?)"),
+          chart_refusal("dice = \"2d6\"", "dice = \"3d6\"",
+                        "dice =", "small_arms.dice: expected one of 1d6, 2d6, got \"3d6\""),
+          {"name = \"x\"\n", "chart.toml:1: small_arms: missing (required)"},
+      });
 }
 
 TEST_CASE("1943 situation files: chart path, unknown keys, rules conflicts", "[w1943][load][errors]") {
   const std::string head = "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n";
-  CHECK(situation_error(head + "[fire]\nrange = 300\n") == "(loaded without error)");
-  CHECK(situation_error("ruleset = \"1943\"\n") ==
-        "s.toml:1: chart: required: the chart file (chart = \"path/to/chart.toml\")");
-  CHECK(situation_error("ruleset = \"1943\"\nchart = \"nope.toml\"\n") ==
-        "s.toml:2: chart: cannot read " + kDir + "/nope.toml");
-  CHECK(situation_error(head + "[fire]\nrnage = 3\n") ==
-        "s.toml:4: fire.rnage: unknown key (did you mean fire.range?)");
-  CHECK(situation_error(head + "[firer]\nmg = \"light\"\n[target]\ntype = \"vehicle\"\n[fire]\nkind = "
-                               "\"direct_artillery\"\nrange = 300\n") ==
-        "s.toml:4: firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
-  CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\n[sweep]\n\"fire.range\" = [300, 900]\n") ==
-        "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: "
-        "fire.range=900)");
+  CHECK(situation_error(head + "[fire]\nrange = 300\n") == test::kNoError);
+  test::check_refusals(
+      situation_error,
+      {
+          {"ruleset = \"1943\"\n", "s.toml:1: chart: required: the chart file (chart = \"path/to/chart.toml\")"},
+          {"ruleset = \"1943\"\nchart = \"nope.toml\"\n", "s.toml:2: chart: cannot read " + kDir + "/nope.toml"},
+          {head + "[fire]\nrnage = 3\n", "s.toml:4: fire.rnage: unknown key (did you mean fire.range?)"},
+          {head + "[firer]\nmg = \"light\"\n[target]\ntype = \"vehicle\"\n[fire]\nkind = "
+                  "\"direct_artillery\"\nrange = 300\n",
+           "s.toml:4: firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"},
+          {head + "[firer]\nweapon = \"rifle\"\n[sweep]\n\"fire.range\" = [300, 900]\n",
+           "s.toml:6: fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart) (sweep point: "
+           "fire.range=900)"},
+      });
   CHECK(situation_error(head + "[firer]\nshell_size = \"88mm\"\n")
             .rfind("s.toml:4: firer.shell_size: expected a category 0..11 or one of", 0) == 0);
 }
@@ -167,7 +175,7 @@ TEST_CASE("1943 situation files: fire.range is required", "[w1943][load][errors]
   CHECK(situation_error(head + "[firer]\nweapon = \"rifle\"\nbases = 6\n[target]\nbases = 4\n[fire]\n"
                                "kind = \"small_arms\"\n") == at(8));
   CHECK(situation_error(head) == at(1));
-  CHECK(situation_error(head + "[sweep]\n\"fire.range\" = [100, 300]\n") == "(loaded without error)");
+  CHECK(situation_error(head + "[sweep]\n\"fire.range\" = [100, 300]\n") == test::kNoError);
 }
 
 namespace {
@@ -178,120 +186,100 @@ std::string sit(const std::string& firer, const std::string& target, const std::
          "[fire]\n" + fire;
 }
 
-/// The error of `text`, expected at the line that starts with `at`: "s.toml:<line>: <message>".
-std::string error_at(const std::string& text, const std::string& at, const std::string& message) {
-  return "s.toml:" + std::to_string(line_of(text, at)) + ": " + message;
+/// `text`, refused at the line that starts with `at`: "s.toml:<line>: <message>".
+test::Refusal refused_at(const std::string& text, const std::string& at, const std::string& message) {
+  return {text, "s.toml:" + std::to_string(line_of(text, at)) + ": " + message};
 }
 
 }  // namespace
 
 TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][load][errors]") {
-  // A medium mortar at 50 yards, without mortar = true.
-  const std::string close = sit("weapon = \"medium_mortar\"\nshell_size = 3\n", "type = \"infantry\"\n",
-                                "kind = \"direct_artillery\"\nrange = 50\n");
-  CHECK(situation_error(close) ==
-        error_at(close, "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"));
-  const std::string moved = sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", "type = \"infantry\"\n",
-                                "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(moved) == error_at(moved, "moved = true",
-                                           "firer.moved: medium and light mortar bases may not fire on "
-                                           "the same turn they have moved (3.7); a heavy mortar (weapon "
-                                           "or shell_size \"heavy_mortar\") may"));
+  const std::string inf = "type = \"infantry\"\n";
+  const std::string art = "kind = \"direct_artillery\"\nrange = 500\n";
+  test::check_refusals(
+      situation_error,
+      {
+          // A medium mortar at 50 yards, without mortar = true.
+          refused_at(
+              sit("weapon = \"medium_mortar\"\nshell_size = 3\n", inf, "kind = \"direct_artillery\"\nrange = 50\n"),
+              "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"),
+          refused_at(sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", inf, art), "moved = true",
+                     "firer.moved: medium and light mortar bases may not fire on the same turn they have moved (3.7); "
+                     "a heavy mortar (weapon or shell_size \"heavy_mortar\") may"),
+          refused_at(sit("weapon = \"medium_mortar\"\nmortar = false\n", inf, art), "mortar = false",
+                     "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"),
+          refused_at(sit("weapon = \"field_gun\"\nmortar = true\nshell_size = 3\n", inf, art), "mortar = true",
+                     "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"),
+      });
   // 3.7 names only medium and light mortars: a heavy mortar fires after moving, with the Moved
   // modifier (3.6).
-  const std::string heavy = sit("weapon = \"heavy_mortar\"\nshell_size = \"heavy_mortar\"\nmoved = true\n",
-                                "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(heavy) == "(loaded without error)");
-  const std::string no = sit("weapon = \"medium_mortar\"\nmortar = false\n", "type = \"infantry\"\n",
-                             "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(no) ==
-        error_at(no, "mortar = false",
-                 "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"));
-  const std::string gun = sit("weapon = \"field_gun\"\nmortar = true\nshell_size = 3\n", "type = \"infantry\"\n",
-                              "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(
-      situation_error(gun) ==
-      error_at(gun, "mortar = true", "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"));
+  CHECK(situation_error(sit("weapon = \"heavy_mortar\"\nshell_size = \"heavy_mortar\"\nmoved = true\n", inf, art)) ==
+        test::kNoError);
   // The shell size of a mortar comes from the Weapon Size Index (medium mortar: 3).
-  const std::string ok =
-      sit("weapon = \"medium_mortar\"\n", "type = \"infantry\"\n", "kind = \"direct_artillery\"\nrange = 500\n");
-  CHECK(situation_error(ok) == "(loaded without error)");
+  CHECK(situation_error(sit("weapon = \"medium_mortar\"\n", inf, art)) == test::kNoError);
 }
 
 TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)", "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
-  // The weapon is refused before anything that follows from it (here its six bases, 3.2).
-  const std::string rifle_art = sit("weapon = \"rifle\"\nbases = 6\nshell_size = 5\n", inf, art);
-  CHECK(situation_error(rifle_art) ==
-        error_at(rifle_art, "weapon =",
-                 "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery "
-                 "fire (3.2, 3.6 Weapon Size Index, 3.7), got \"rifle\""));
-  const std::string rifle_ft = sit("weapon = \"rifle\"\n", inf, "kind = \"flamethrower\"\nrange = 30\n");
-  CHECK(situation_error(rifle_ft) == error_at(rifle_ft, "weapon =",
-                                              "firer.weapon: expected the flamethrower for "
-                                              "flamethrower fire (3.7 Flamethrowers), got \"rifle\""));
-  const std::string rifle_smoke = sit("weapon = \"rifle\"\n", inf, "kind = \"smoke\"\nrange = 300\n");
-  CHECK(situation_error(rifle_smoke) ==
-        error_at(rifle_smoke, "weapon =",
-                 "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), "
-                 "got \"rifle\""));
-  const std::string gun_sa = sit("weapon = \"field_gun\"\n", inf, "kind = \"small_arms\"\nrange = 300\n");
-  CHECK(situation_error(gun_sa) ==
-        error_at(gun_sa, "weapon =",
-                 "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, "
-                 "atr, lmg, mmg or hmg (3.1), got \"field_gun\""));
-  // 3.7: "light machine guns may not fire in any anti-tank capacity", small arms included; the
-  // key is the one that made it a light MG.
   const std::string tank = "type = \"vehicle\"\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  const std::string lmg = sit("weapon = \"lmg\"\n", tank, sa);
-  CHECK(situation_error(lmg) ==
-        error_at(lmg, "weapon =", "firer.weapon: light machine guns may not fire in any anti-tank capacity (3.7)"));
-  const std::string lmg_mg = sit("mg = \"light\"\n", tank, sa);
-  CHECK(situation_error(lmg_mg) ==
-        error_at(lmg_mg, "mg =", "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"));
-  // 3.7: medium and heavy MGs firing on tank targets use the Direct Artillery Anti-Tank section.
-  const std::string hmg = sit("weapon = \"hmg\"\n", tank, sa);
-  CHECK(situation_error(hmg) ==
-        error_at(hmg, "kind =",
-                 "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on "
-                 "a vehicle (3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""));
-  // A rule of the fire is reported before a setting it leaves unused (the weapon value here).
-  const std::string apcp = sit("weapon = \"field_gun\"\nammo = \"APCP\"\nweapon_value = 6\n", inf, art);
-  CHECK(situation_error(apcp) ==
-        error_at(apcp, "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"));
+  test::check_refusals(
+      situation_error,
+      {
+          // The weapon is refused before anything that follows from it (here its six bases, 3.2).
+          refused_at(sit("weapon = \"rifle\"\nbases = 6\nshell_size = 5\n", inf, art), "weapon =",
+                     "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery fire (3.2, 3.6 "
+                     "Weapon Size Index, 3.7), got \"rifle\""),
+          refused_at(
+              sit("weapon = \"rifle\"\n", inf, "kind = \"flamethrower\"\nrange = 30\n"), "weapon =",
+              "firer.weapon: expected the flamethrower for flamethrower fire (3.7 Flamethrowers), got \"rifle\""),
+          refused_at(sit("weapon = \"rifle\"\n", inf, "kind = \"smoke\"\nrange = 300\n"), "weapon =",
+                     "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), got \"rifle\""),
+          refused_at(sit("weapon = \"field_gun\"\n", inf, sa), "weapon =",
+                     "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or "
+                     "hmg (3.1), got \"field_gun\""),
+          // 3.7: "light machine guns may not fire in any anti-tank capacity", small arms included;
+          // the key is the one that made it a light MG.
+          refused_at(sit("weapon = \"lmg\"\n", tank, sa),
+                     "weapon =", "firer.weapon: light machine guns may not fire in any anti-tank capacity (3.7)"),
+          refused_at(sit("mg = \"light\"\n", tank, sa),
+                     "mg =", "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"),
+          // 3.7: medium and heavy MGs firing on tank targets use the Direct Artillery Anti-Tank section.
+          refused_at(sit("weapon = \"hmg\"\n", tank, sa), "kind =",
+                     "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
+                     "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""),
+          // A rule of the fire is reported before a setting it leaves unused (the weapon value here).
+          refused_at(sit("weapon = \"field_gun\"\nammo = \"APCP\"\nweapon_value = 6\n", inf, art),
+                     "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"),
+      });
   // Infantry assaulting armor use the Small Arms chart (3.5).
-  CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) ==
-        "(loaded without error)");
+  CHECK(situation_error(sit("weapon = \"atr\"\nweapon_value = 3\n", tank + "defense = 4\n", sa)) == test::kNoError);
 }
 
 TEST_CASE("1943 situation files: the MG type follows the weapon, contradictions are refused", "[w1943][load][errors]") {
   const std::string inf = "type = \"infantry\"\nbases = 4\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  const std::string none = sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa);
-  CHECK(situation_error(none) == error_at(none, "mg =",
-                                          "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, "
-                                          "3.6 Medium/Heavy MG), got \"none\""));
-  const std::string rifle = sit("weapon = \"rifle\"\nmg = \"heavy\"\n", inf, sa);
-  CHECK(situation_error(rifle) == error_at(rifle, "mg =",
-                                           "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 "
-                                           "Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""));
-  const std::string cav =
-      sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n");
-  CHECK(situation_error(cav) == error_at(cav, "mounted_cavalry",
-                                         "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry "
-                                         "bases fire small arms while mounted; each machine gun base fires as a unit), "
-                                         "got true"));
-  const std::string three = sit("weapon = \"hmg\"\nbases = 3\nbases_firing = 1\n", inf, sa);
-  CHECK(situation_error(three) == error_at(three, "bases = 3",
-                                           "firer.bases: expected 1 for a machine gun (3.1: each "
-                                           "machine gun base fires as a unit), got 3"));
-  const std::string guns =
-      sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n");
-  CHECK(situation_error(guns) == error_at(guns, "bases = 2",
-                                          "firer.bases: expected 1 for direct artillery fire (3.2: "
-                                          "each artillery base fires on its own), got 2"));
+  test::check_refusals(
+      situation_error,
+      {
+          refused_at(
+              sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa), "mg =",
+              "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"none\""),
+          refused_at(
+              sit("weapon = \"rifle\"\nmg = \"heavy\"\n", inf, sa), "mg =",
+              "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""),
+          refused_at(sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n"),
+                     "mounted_cavalry",
+                     "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry bases fire small arms "
+                     "while mounted; each machine gun base fires as a unit), got true"),
+          refused_at(sit("weapon = \"hmg\"\nbases = 3\nbases_firing = 1\n", inf, sa), "bases = 3",
+                     "firer.bases: expected 1 for a machine gun (3.1: each machine gun base fires as a unit), got 3"),
+          refused_at(
+              sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n"),
+              "bases = 2",
+              "firer.bases: expected 1 for direct artillery fire (3.2: each artillery base fires on its own), got 2"),
+      });
   // weapon = "hmg" alone is a heavy MG: the Hmg modifier and the jam check apply.
   const load::W1943File f = load::load_w1943_string(sit("weapon = \"hmg\"\n", inf, sa), "s.toml", kDir);
   CHECK(w1943::mg_of(f.situations.at(0).situation.firer) == w1943::MachineGun::kHeavy);
@@ -304,109 +292,107 @@ TEST_CASE("1943 situation files: contradictory settings and settings no rule use
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
   const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
   const std::string gun = "weapon = \"field_gun\"\nammo = \"AP\"\nweapon_value = 5\n";
-  struct Case {
-    std::string text, at, message;
-  };
-  const Case cases[] = {
-      // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
-      {sit(gun, tank + "stationary_in_open = true\nmoving = true\n", art), "stationary_in_open",
-       "target.stationary_in_open: expected false for a moving target (3.6 At stationary in open: \"not moving or "
-       "behind any sort of cover\"), got true"},
-      {sit(gun, tank + "solid_cover = true\nstationary_in_open = true\n", art), "stationary_in_open",
-       "target.stationary_in_open: expected false for a target in cover (3.6 At stationary in open: \"not moving or "
-       "behind any sort of cover\"), got true"},
-      // 3.6 APCP: "may run out each time it is used".
-      {sit("weapon = \"field_gun\"\nammo = \"APCP\"\nsecondary = false\nweapon_value = 5\n", tank, art), "secondary",
-       "firer.secondary: expected true for APCP (3.6: the firing unit may run out each time it is used), got false"},
-      {sit("weapon = \"medium_mortar\"\nsecondary = true\n", inf, art), "secondary",
-       "firer.secondary: expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary ammunition), "
-       "got true"},
-      // Modifiers where their chart or section does not apply.
-      {sit("weapon = \"rifle\"\n", inf, sa + "flank_rear = true\n"), "flank_rear",
-       "fire.flank_rear: expected false for small arms fire at personnel (At flank/rear is a 3.6 anti-tank modifier: "
-       "the flank or rear sectors of the target tanks), got true"},
-      {sit("weapon = \"rifle\"\n", inf + "defense = 5\n", sa), "defense",
-       "target.defense: expected no defense value for small arms fire at personnel (the weapon differential is "
-       "against tank targets, 3.5, 3.6), got 5"},
-      {sit("weapon = \"field_gun\"\n", inf + "size = \"large\"\n", art), "size",
-       "target.size: expected \"normal\" for direct artillery fire at personnel (Large and Small target are 3.6 "
-       "anti-tank modifiers), got \"large\""},
-      {sit("weapon = \"field_gun\"\ndemoralized = true\n", inf, art), "demoralized",
-       "firer.demoralized: expected false for direct artillery fire at personnel (Demoralized is a 3.5 Small Arms "
-       "modifier), got true"},
-      {sit("weapon = \"rifle\"\ntraining = \"outstanding\"\n", inf, sa), "training",
-       "firer.training: expected \"average\" for small arms fire at personnel (Outstanding and Abysmal are 3.6 Direct "
-       "Artillery modifiers), got \"outstanding\""},
-      {sit("weapon = \"rifle\"\nammo = \"HE\"\n", inf, sa), "ammo",
-       "firer.ammo: expected no ammunition type for small arms fire at personnel (ammunition types are fired on the "
-       "Direct Artillery chart, 3.6, 3.7), got \"HE\""},
-      {sit("weapon = \"field_gun\"\n", inf + "prone = true\n", art), "prone",
-       "target.prone: expected false for direct artillery fire at personnel (At prone is a 3.5 Small Arms modifier "
-       "for personnel), got true"},
-      {sit("weapon = \"atr\"\n", "type = \"vehicle\"\nrushing = true\n", sa), "rushing",
-       "target.rushing: expected false for small arms fire at a vehicle (At rushing is a 3.5 Small Arms modifier for "
-       "personnel), got true"},
-      {sit("weapon = \"field_gun\"\n", inf + "soft_cover = true\n", art), "soft_cover",
-       "target.soft_cover: expected false for direct artillery fire at personnel (At soft cover is a 3.5 Small Arms "
-       "modifier; 3.6 has solid and hard cover), got true"},
-      // 3.7 Flamethrowers: "regardless of the target's protection".
-      {sit("weapon = \"flamethrower\"\n", inf + "hard_cover = true\n", "kind = \"flamethrower\"\nrange = 30\n"),
-       "hard_cover",
-       "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got true"},
-  };
-  for (const Case& k : cases) {
-    INFO(k.text);
-    CHECK(situation_error(k.text) == error_at(k.text, k.at, k.message));
-  }
+  test::check_refusals(
+      situation_error,
+      {
+          // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
+          refused_at(sit(gun, tank + "stationary_in_open = true\nmoving = true\n", art), "stationary_in_open",
+                     "target.stationary_in_open: expected false for a moving target (3.6 At stationary in open: \"not "
+                     "moving or behind any sort of cover\"), got true"),
+          refused_at(sit(gun, tank + "solid_cover = true\nstationary_in_open = true\n", art), "stationary_in_open",
+                     "target.stationary_in_open: expected false for a target in cover (3.6 At stationary in open: "
+                     "\"not moving or behind any sort of cover\"), got true"),
+          // 3.6 APCP: "may run out each time it is used".
+          refused_at(sit("weapon = \"field_gun\"\nammo = \"APCP\"\nsecondary = false\nweapon_value = 5\n", tank, art),
+                     "secondary",
+                     "firer.secondary: expected true for APCP (3.6: the firing unit may run out each time it is used), "
+                     "got false"),
+          refused_at(sit("weapon = \"medium_mortar\"\nsecondary = true\n", inf, art), "secondary",
+                     "firer.secondary: expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
+                     "ammunition), got true"),
+          // Modifiers where their chart or section does not apply.
+          refused_at(sit("weapon = \"rifle\"\n", inf, sa + "flank_rear = true\n"), "flank_rear",
+                     "fire.flank_rear: expected false for small arms fire at personnel (At flank/rear is a 3.6 "
+                     "anti-tank modifier: the flank or rear sectors of the target tanks), got true"),
+          refused_at(sit("weapon = \"rifle\"\n", inf + "defense = 5\n", sa), "defense",
+                     "target.defense: expected no defense value for small arms fire at personnel (the weapon "
+                     "differential is against tank targets, 3.5, 3.6), got 5"),
+          refused_at(sit("weapon = \"field_gun\"\n", inf + "size = \"large\"\n", art), "size",
+                     "target.size: expected \"normal\" for direct artillery fire at personnel (Large and Small target "
+                     "are 3.6 anti-tank modifiers), got \"large\""),
+          refused_at(sit("weapon = \"field_gun\"\ndemoralized = true\n", inf, art), "demoralized",
+                     "firer.demoralized: expected false for direct artillery fire at personnel (Demoralized is a 3.5 "
+                     "Small Arms modifier), got true"),
+          refused_at(sit("weapon = \"rifle\"\ntraining = \"outstanding\"\n", inf, sa), "training",
+                     "firer.training: expected \"average\" for small arms fire at personnel (Outstanding and Abysmal "
+                     "are 3.6 Direct Artillery modifiers), got \"outstanding\""),
+          refused_at(sit("weapon = \"rifle\"\nammo = \"HE\"\n", inf, sa), "ammo",
+                     "firer.ammo: expected no ammunition type for small arms fire at personnel (ammunition types are "
+                     "fired on the Direct Artillery chart, 3.6, 3.7), got \"HE\""),
+          refused_at(sit("weapon = \"field_gun\"\n", inf + "prone = true\n", art), "prone",
+                     "target.prone: expected false for direct artillery fire at personnel (At prone is a 3.5 Small "
+                     "Arms modifier for personnel), got true"),
+          refused_at(sit("weapon = \"atr\"\n", "type = \"vehicle\"\nrushing = true\n", sa), "rushing",
+                     "target.rushing: expected false for small arms fire at a vehicle (At rushing is a 3.5 Small Arms "
+                     "modifier for personnel), got true"),
+          refused_at(sit("weapon = \"field_gun\"\n", inf + "soft_cover = true\n", art), "soft_cover",
+                     "target.soft_cover: expected false for direct artillery fire at personnel (At soft cover is a 3.5 "
+                     "Small Arms modifier; 3.6 has solid and hard cover), got true"),
+          // 3.7 Flamethrowers: "regardless of the target's protection".
+          refused_at(
+              sit("weapon = \"flamethrower\"\n", inf + "hard_cover = true\n", "kind = \"flamethrower\"\nrange = 30\n"),
+              "hard_cover",
+              "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got "
+              "true"),
+      });
 }
 
 TEST_CASE("1943 messages: a chart directory, a missing shell size, a short array", "[w1943][load][errors]") {
-  // The chart key names a directory: the situation file's line and key.
-  CHECK(situation_error("ruleset = \"1943\"\n\nchart = \".\"\n") ==
-        "s.toml:3: chart: expected a chart file, got a directory (" + kDir + "/)");
   // Direct artillery at personnel without a shell size: the line of fire.kind, which needs it,
   // whether or not there is a [firer] table.
   const std::string needs =
-      "firer.shell_size: missing (required for direct artillery fire at personnel): a category "
-      "0..11 or a name of the 3.6 Weapon Size Index";
-  const std::string bare =
-      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"infantry\"\n"
-      "[fire]\nkind = \"direct_artillery\"\nrange = 300\n";
-  CHECK(situation_error(bare) == "s.toml:6: " + needs);
-  const std::string with_firer =
-      sit("weapon = \"field_gun\"\n", "type = \"infantry\"\n", "range = 300\nkind = \"direct_artillery\"\n");
-  CHECK(situation_error(with_firer) == error_at(with_firer, "kind =", needs));
+      "firer.shell_size: missing (required for direct artillery fire at personnel): a category 0..11 or a name of the "
+      "3.6 Weapon Size Index";
+  test::check_refusals(
+      situation_error,
+      {
+          // The chart key names a directory: the situation file's line and key.
+          {"ruleset = \"1943\"\n\nchart = \".\"\n",
+           "s.toml:3: chart: expected a chart file, got a directory (" + kDir + "/)"},
+          {"ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"infantry\"\n[fire]\nkind = "
+           "\"direct_artillery\"\nrange = 300\n",
+           "s.toml:6: " + needs},
+          refused_at(
+              sit("weapon = \"field_gun\"\n", "type = \"infantry\"\n", "range = 300\nkind = \"direct_artillery\"\n"),
+              "kind =", needs),
+      });
   // A shell_size_kill array of the wrong length says how long it was.
   const std::string shell = "shell_size_kill = [-2, -1, -1, 0, 0, 1, 1, 1, 2, 2, 2, 3]";
-  const std::string two = edited(shell, "shell_size_kill = [1, 2]");
-  CHECK(chart_error(two) == "chart.toml:" + std::to_string(line_of(two, "shell_size_kill")) +
-                                ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
-                                "0..11), got an array of 2 values");
-  const std::string one = edited(shell, "shell_size_kill = [1]");
-  CHECK(chart_error(one) == "chart.toml:" + std::to_string(line_of(one, "shell_size_kill")) +
-                                ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
-                                "0..11), got an array of 1 value");
-  const std::string scalar = edited(shell, "shell_size_kill = 3");
-  CHECK(chart_error(scalar) ==
-        "chart.toml:" + std::to_string(line_of(scalar, "shell_size_kill")) +
-            ": artillery.shell_size_kill: expected an array of 12 integers (shell size categories "
-            "0..11), got 3");
+  const std::string expected =
+      "artillery.shell_size_kill: expected an array of 12 integers (shell size categories 0..11), got ";
+  test::check_refusals(
+      chart_error,
+      {
+          chart_refusal(shell, "shell_size_kill = [1, 2]", "shell_size_kill", expected + "an array of 2 values"),
+          chart_refusal(shell, "shell_size_kill = [1]", "shell_size_kill", expected + "an array of 1 value"),
+          chart_refusal(shell, "shell_size_kill = 3", "shell_size_kill", expected + "3"),
+      });
 }
 
 TEST_CASE("1943 situation files: packed needs two bases (3.5, 3.6)", "[w1943][load][errors]") {
-  const std::string one =
-      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
-      "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
-      "kind = \"small_arms\"\nrange = 600\n";
-  CHECK(situation_error(one) ==
-        "s.toml:9: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-        "within 10 yards of each other), got true with target.bases = 1");
-  const std::string tank =
-      "ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
-      "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n";
-  CHECK(situation_error(tank) ==
-        "s.toml:5: target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases "
-        "within 10 yards of each other), got true with target.bases = 1");
+  const std::string two_or_more =
+      ": target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each other), got "
+      "true with target.bases = 1";
+  test::check_refusals(situation_error,
+                       {
+                           {"ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[firer]\nweapon = \"rifle\"\n"
+                            "bases = 3\n[target]\ntype = \"infantry\"\nbases = 1\npacked = true\n[fire]\n"
+                            "kind = \"small_arms\"\nrange = 600\n",
+                            "s.toml:9" + two_or_more},
+                           {"ruleset = \"1943\"\nchart = \"illustrative-chart.toml\"\n[target]\ntype = \"vehicle\"\n"
+                            "packed = true\n[fire]\nkind = \"direct_artillery\"\nrange = 600\n",
+                            "s.toml:5" + two_or_more},
+                       });
 }
 
 TEST_CASE("1943: a sweep larger than the limit is refused with its count", "[w1943][load][errors][sweep]") {

@@ -432,51 +432,53 @@ TEST_CASE("1943: each setting is accepted exactly where a rule uses it", "[w1943
 
 TEST_CASE("1943 rules conflicts are refused with the key and the rule", "[w1943][errors]") {
   const Chart c = illustrative_chart();
-  const auto message = [&](const Situation& s) { return refusal(c, s); };
-  Situation s = mg_vs_tank(MachineGun::kLight);
-  CHECK(message(s) == "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)");
-  s = artillery_vs_infantry();
-  s.firer.ammo = Ammo::kAP;
-  CHECK(message(s) == "firer.ammo: you must use H.E. in an antipersonnel role (3.6)");
-  s = artillery_vs_infantry();
-  s.firer.mortar = true;
-  s.fire.range = 100;
-  CHECK(message(s) == "fire.range: mortars fire from 120 to 1800 yards (3.7), got 100");
-  s = small_arms();
-  s.firer.mg = MachineGun::kHeavy;
-  s.firer.bases = 1;
-  s.firer.moved = true;
-  CHECK(message(s) == "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)");
-  s = small_arms(1);
-  s.target.packed = true;
-  CHECK(message(s) ==
-        "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of "
-        "each other), got true with target.bases = 1");
-  s = artillery_vs_infantry(3);
-  s.target.type = TargetType::kMachineGun;
-  s.target.packed = true;
-  CHECK(message(s) ==
-        "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), "
-        "got true with target.type = \"machine_gun\"");
-  s = small_arms(3);  // 3.5 At packed target: "the unit being fired upon", any unit
+  const std::string no_ammunition =
+      "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, 3.6, 3.7), got ";
+  check_refused(
+      c,
+      {
+          {mg_vs_tank(MachineGun::kLight), "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"},
+          {with(artillery_vs_infantry(), [](Situation& s) { s.firer.ammo = Ammo::kAP; }),
+           "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"},
+          {with(artillery_vs_infantry(),
+                [](Situation& s) {
+                  s.firer.mortar = true;
+                  s.fire.range = 100;
+                }),
+           "fire.range: mortars fire from 120 to 1800 yards (3.7), got 100"},
+          {with(small_arms(),
+                [](Situation& s) {
+                  s.firer.mg = MachineGun::kHeavy;
+                  s.firer.bases = 1;
+                  s.firer.moved = true;
+                }),
+           "firer.moved: machine gun bases may not fire on the same turn that they have moved (3.7)"},
+          {with(small_arms(1), [](Situation& s) { s.target.packed = true; }),
+           "target.packed: expected a target unit of 2 or more bases (3.5, 3.6: bases within 10 yards of each other), "
+           "got true with target.bases = 1"},
+          {with(artillery_vs_infantry(3),
+                [](Situation& s) {
+                  s.target.type = TargetType::kMachineGun;
+                  s.target.packed = true;
+                }),
+           "target.packed: expected an infantry target for direct artillery fire (3.6 At packed Infantry), got true "
+           "with target.type = \"machine_gun\""},
+          {with(mg_vs_tank(MachineGun::kHeavy), [](Situation& s) { s.firer.ammo = Ammo::kHE; }),
+           no_ammunition + "\"HE\""},
+          {with(mg_vs_tank(MachineGun::kHeavy), [](Situation& s) { s.firer.ammo = Ammo::kAPCP; }),
+           no_ammunition + "\"APCP\""},
+          {with(mg_vs_tank(MachineGun::kMedium), [](Situation& s) { s.firer.secondary = true; }),
+           "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true"},
+          {with(small_arms(),
+                [](Situation& s) {
+                  s.firer.weapon = "rifle";
+                  s.fire.range = 900;
+                }),
+           "fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart)"},
+      });
+  // 3.5 At packed target: "the unit being fired upon", any unit.
+  Situation s = small_arms(3);
   s.target.type = TargetType::kMachineGun;
   s.target.packed = true;
   CHECK_FALSE(check(c, s).has_value());
-  s = mg_vs_tank(MachineGun::kHeavy);
-  s.firer.ammo = Ammo::kHE;
-  CHECK(message(s) ==
-        "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
-        "3.6, 3.7), got \"HE\"");
-  s.firer.ammo = Ammo::kAPCP;
-  CHECK(message(s) ==
-        "firer.ammo: expected no ammunition type for a machine gun (it fires no H.E. or APCP shells, "
-        "3.6, 3.7), got \"APCP\"");
-  s = mg_vs_tank(MachineGun::kMedium);
-  s.firer.secondary = true;
-  CHECK(message(s) ==
-        "firer.secondary: expected false for a machine gun (it has no secondary ammunition, 3.7), got true");
-  s = small_arms();
-  s.firer.weapon = "rifle";
-  s.fire.range = 900;
-  CHECK(message(s) == "fire.range: 900 yards is beyond the 800-yard range of rifle (Base and Range chart)");
 }

@@ -92,4 +92,11 @@ inline test::PathTally enumerate(const Chart& chart, const Situation& s, const R
 /// What check() refuses `s` with on `chart`, "key: message"; fails the test if it accepts `s`.
 inline std::string refusal(const Chart& chart, const Situation& s) { return test::refusal(check(chart, s)); }
 
+using test::with;
+
+/// check() on `chart` refuses each case's situation with exactly its refusal.
+inline void check_refused(const Chart& chart, const std::vector<test::Refused<Situation>>& cases) {
+  test::check_refused([&](const Situation& s) { return refusal(chart, s); }, cases);
+}
+
 }  // namespace salvo::w1943::testing
