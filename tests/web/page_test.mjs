@@ -236,6 +236,14 @@ const checks = {
     }
     rmSync(tmp, { recursive: true });
     if (compared < 50) fail(`only ${compared} situations compared`);
+    // The platoon fight is over the exact limit: the page names its own way to run it.
+    const platoon = 'examples/fights/platoon-2v2.toml';
+    await page.evaluate((p) => loadText(p, SALVO_EXAMPLES.situations[p]), platoon);
+    await page.waitForFunction(() => document.getElementById('input-error').textContent.includes('more than the exact engine'),
+      { timeout: 60000 }).catch(() => {});
+    const over = await page.$eval('#input-error', (e) => (e.hidden ? '' : e.textContent));
+    if (!over.includes('more than the exact engine solves') || !over.endsWith('run it with the Monte Carlo button below'))
+      fail(`platoon-2v2: the page says ${JSON.stringify(over)}`);
     console.log(`${compared} situations compared (${examples.length} examples), ${refused} refused forms with the command line's message`);
     for (const e of page.errors) fail(`console: ${e}`);
   },

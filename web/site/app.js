@@ -317,6 +317,13 @@ function clearErrors() {
   $('input-error').hidden = true;
 }
 
+// A fight over the exact engine's limit: the command line's advice, said the page's way (the
+// Monte Carlo button runs it in the worker). Every other message is the command line's.
+function pageAdvice(message) {
+  return message.replace(/: run it with --method mc, or --method auto \(Monte Carlo above that\)$/,
+    ': run it with the Monte Carlo button below');
+}
+
 // "FILE:LINE: key: what" — shown next to the field of that key, and with the TOML line.
 function showError(message, text) {
   clearErrors();
@@ -355,7 +362,7 @@ function recompute() {
   const t0 = performance.now();
   const oddsText = call(salvo.odds, text, JSON.stringify({ name, method: 'exact' }));
   if (oddsText.error) {
-    showError(oddsText.error, text);
+    showError(pageAdvice(oddsText.error), text);
     markStale('error: the tables below are not for this situation');
     $('status').className = 'status error';
     last = null;
