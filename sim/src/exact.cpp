@@ -61,6 +61,7 @@ struct Workspace {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
   // Solve
   std::vector<double> x;               // unknowns, row-major: rows x columns
+  std::vector<double> visits;          // expected visits to each row (solve_window's forward pass)
   std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows
   std::vector<double> rhs;             // the row being solved
   std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
@@ -369,7 +370,18 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     }
   };
 
-  for (std::size_t comp = 0; comp + 1 < ws.comp_begin.size(); ++comp) {
+  // Where every component needed is a single row (no cycle but a row's own loop), the columns
+  // that no flag changes (counters, outcomes, end reasons, absorption) are the sums, over the
+  // rows, of the expected visits to the row times what its moves add: the visits are pushed
+  // forward from the initial state, one number a row (`forward` below), and only the flag
+  // columns are solved backward.
+  const std::size_t num_comps = ws.comp_begin.size() - 1;
+  bool forward = true;
+  for (std::size_t comp = 0; comp < num_comps && forward; ++comp)
+    forward = ws.comp_begin[comp + 1] - ws.comp_begin[comp] == 1 || !ws.needed[ws.order[ws.comp_begin[comp]]];
+  const std::size_t backward_from = forward ? col_flag : 0;  // the columns solved backward
+
+  for (std::size_t comp = 0; comp < num_comps; ++comp) {
     const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
     const std::size_t m = ws.comp_begin[comp + 1] - ws.comp_begin[comp];
     if (!ws.needed[rows[0]]) continue;
@@ -383,7 +395,8 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
       std::copy_n(row_b, num_counters, rhs);
       std::copy_n(row_b + num_counters, num_flag_cols, rhs + col_flag);
       double stay = 0.0;
-      std::array<double, kMaxFlags> stay_f{};
+      std::array<double, kMaxFlags> stay_f;  // (only the flag columns' entries: zeroing all 64 costs)
+      std::fill_n(stay_f.begin(), num_flag_cols, 0.0);
       for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
         const Move& mv = ws.moves[k];
         const double p = mv.p;
@@ -400,12 +413,16 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
           continue;
         }
         const double* xj = ws.x.data() + idx(mv.next_row) * cols;
-        for (std::size_t col = 0; col < col_flag; ++col) rhs[col] += p * xj[col];
+        for (std::size_t col = backward_from; col < col_flag; ++col) rhs[col] += p * xj[col];
         for (std::size_t f = 0; f < num_flag_cols; ++f)
           rhs[col_flag + f] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
       }
       double* xi = ws.x.data() + i * cols;
-      for (std::size_t col = 0; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
+      if (stay == 0.0) {  // no loop (most rows): x_i = rhs, the division by 1 skipped
+        std::copy(rhs + backward_from, rhs + cols, xi + backward_from);
+        continue;
+      }
+      for (std::size_t col = backward_from; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
       for (std::size_t f = 0; f < num_flag_cols; ++f) xi[col_flag + f] = rhs[col_flag + f] / (1.0 - stay_f[f]);
       continue;
     }
@@ -439,11 +456,44 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     }
   }
 
-  // Check that the window ends with probability 1 from every state solved
-  for (std::size_t i = 0; i < n; ++i)
-    if (ws.needed[i] && !(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
+  if (forward) {
+    // Expected visits, each row's final once every row that steps to it has pushed its own:
+    // components in reverse order (each before the components it steps to).
+    ws.visits.assign(n, 0.0);
+    ws.visits[0] = 1.0;
+    double* x0 = ws.x.data();
+    std::fill_n(x0, col_flag, 0.0);
+    for (std::size_t comp = num_comps; comp-- > 0;) {
+      const std::uint32_t i = ws.order[ws.comp_begin[comp]];
+      if (!ws.needed[i]) continue;
+      double stay = 0.0;
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k)
+        if (!closes(ws.moves[k]) && idx(ws.moves[k].next_row) == i) stay += ws.moves[k].p;
+      const double v = ws.visits[i] / (1.0 - stay);
+      const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
+      for (std::size_t ci = 0; ci < num_counters; ++ci) x0[ci] += v * row_b[ci];
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+        const Move& mv = ws.moves[k];
+        const double p = v * mv.p;
+        if (closes(mv)) {
+          x0[col_outcome + mv.outcome] += p;
+          if (num_reasons > 0) x0[col_reason + mv.end_reason] += p;
+          x0[col_absorb] += p;
+        } else if (idx(mv.next_row) != i) {
+          ws.visits[idx(mv.next_row)] += p;
+        }
+      }
+    }
+    if (!(std::abs(x0[col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
-                               prog.state_label(idx(ws.states[i])));
+                               prog.state_label(idx(ws.states[0])));
+  } else {
+    // Check that the window ends with probability 1 from every state solved
+    for (std::size_t i = 0; i < n; ++i)
+      if (ws.needed[i] && !(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
+        throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
+                                 prog.state_label(idx(ws.states[i])));
+  }
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };
