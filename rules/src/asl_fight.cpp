@@ -158,11 +158,17 @@ class StateIndex {
         return static_cast<std::int32_t>(id);
       }
       const auto id = static_cast<std::uint32_t>(s) - 1;
-      if ((s ^ h) >> 32 == 0 && std::equal(key, key + words_, this->key(id))) return static_cast<std::int32_t>(id);
+      if ((s ^ h) >> 32 == 0 && same(key, this->key(id))) return static_cast<std::int32_t>(id);
     }
   }
 
  private:
+  // (a loop: a few words, which std::equal would hand to memcmp)
+  bool same(const std::uint32_t* a, const std::uint32_t* b) const {
+    for (std::size_t w = 0; w < words_; ++w)
+      if (a[w] != b[w]) return false;
+    return true;
+  }
   std::uint64_t hash(const std::uint32_t* key) const {
     std::uint64_t h = kFnvOffset;
     for (std::size_t w = 0; w < words_; ++w) h = fnv_word(h, key[w]);
@@ -188,7 +194,12 @@ class StateIndex {
 class FightCompiler {
  public:
   FightCompiler(const Fight& f, std::size_t max_states)
-      : f_(f), n_(f.units.size()), max_states_(max_states), index_(n_ + kKeyHead), again_(fires_again(f.sequence)) {
+      : f_(f),
+        n_(f.units.size()),
+        max_states_(max_states),
+        index_(n_ + kKeyHead),
+        runs_(n_ + kKeyHead),
+        again_(fires_again(f.sequence)) {
     for (std::size_t a = 0; a < n_; ++a)
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
@@ -212,7 +223,7 @@ class FightCompiler {
     Joint start;
     for (std::size_t i = 0; i < n_; ++i) start.units[i].low_ammo = f_.units[i].firer.low_ammo_marked;
     // The first state: where a leaf from the start would lead.
-    const Link first = advance(Leaf{}, start);
+    const Link first = b_.leaf(advance(Leaf{}, start));
     const std::int32_t initial = b_.program().leaves[static_cast<std::size_t>(first.index())].next_state;
     if (initial < 0) throw RulesError("unit", "no unit of the fight can fire: nothing to roll");
     b_.program().initial_state = initial;
@@ -301,13 +312,12 @@ class FightCompiler {
                             static_cast<std::uint32_t>(static_cast<int>(s.target.shock) |
                                                        int{s.target.immobilized} << 2 | int{s.target.revealed} << 3)
                                 << 11;
-    const auto [it, fresh] = phase_ids_.emplace(k, static_cast<std::uint32_t>(phases_.size()));
-    if (fresh) {
-      Phase p{a, b, phase::compile(situation(a, b), s), {}};
-      p.dag.assign(p.program.program.num_states(), -1);
-      phases_.push_back(std::move(p));
-    }
-    return it->second;
+    if (const auto it = phase_ids_.find(k); it != phase_ids_.end()) return it->second;
+    Phase p{a, b, phase::compile(situation(a, b), s), {}};
+    p.dag.assign(p.program.program.num_states(), -1);
+    phases_.push_back(std::move(p));
+    phase_ids_.emplace(k, static_cast<std::uint32_t>(phases_.size() - 1));
+    return static_cast<std::uint32_t>(phases_.size() - 1);
   }
 
   // The shared DAG of phase state `ps` of phase `pi`: its index in dags_.
@@ -349,7 +359,7 @@ class FightCompiler {
   }
 
   // The run ends after `leaf`'s step: the fight's result.
-  Link end(Leaf leaf, int reason, int winner) {
+  static Leaf end(Leaf leaf, int reason, int winner) {
     leaf.next_state = -1;
     leaf.end_reason = static_cast<std::uint8_t>(reason);
     leaf.closes_window = true;
@@ -359,7 +369,7 @@ class FightCompiler {
     leaf.flags |= bit(winner == fight::kOutcomeAWins   ? fight::kAWins
                       : winner == fight::kOutcomeBWins ? fight::kBWins
                                                        : fight::kNeither);
-    return b_.leaf(leaf);
+    return leaf;
   }
 
   // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase),
@@ -408,9 +418,11 @@ class FightCompiler {
   }
 
   // The fight goes on from `j` after the step that ends in `leaf`: to the next roll, or the end.
-  Link advance(Leaf leaf, Joint j) {
+  // The leaf, not yet added to the program.
+  Leaf advance(Leaf leaf, Joint j) {
+    // (the units' states do not change on the way: which side is out neither)
+    const bool a_out = side_out(f_, j, 0), b_out = side_out(f_, j, 1);
     for (;;) {
-      const bool a_out = side_out(f_, j, 0), b_out = side_out(f_, j, 1);
       if (b_out) return end(leaf, fight::end_a_wins(j.at.turn), fight::kOutcomeAWins);
       if (a_out) return end(leaf, fight::end_b_wins(j.at.turn, turns()), fight::kOutcomeBWins);
       if (j.at.step >= static_cast<int>(f_.sequence.size())) {  // the game turn is over
@@ -440,7 +452,7 @@ class FightCompiler {
         const bool rolls = j.at.sub == 0 ? can_repair(i, u) : !u.self.destroyed && u.self.shock != phase::Shock::kNone;
         if (rolls) {
           leaf.next_state = state_of(j, -1, -1);
-          return b_.leaf(leaf);
+          return leaf;
         }
       } else if (f_.units[i].side == (step == FightStep::kFireA ? 0 : 1) && fires(i, u)) {
         const int t = target_of(j, i);
@@ -451,7 +463,7 @@ class FightCompiler {
           s.target = v.self;
           const std::uint32_t pi = phase_of(i, static_cast<std::size_t>(t), s);
           leaf.next_state = state_of(j, phases_[pi].program.program.initial_state, static_cast<std::int32_t>(pi));
-          return b_.leaf(leaf);
+          return leaf;
         }
       }
       ++j.at.unit;
@@ -507,25 +519,43 @@ class FightCompiler {
       const std::size_t shooter = phases_[static_cast<std::size_t>(pi)].shooter;
       const std::size_t target = phases_[static_cast<std::size_t>(pi)].target;
       root = dags_[d].root;
-      // The key of the phase's next states: this joint state's, but for the phase state
-      Key in_phase = key_of(j);
-      in_phase[2] = static_cast<std::uint32_t>(pi + 1);
+      // The key of the phase's next states: this joint state's, but for the phase state. With
+      // the phase state 0, it names the phase's run from this joint state, which its other phase
+      // states share, and with it where each exit leads.
+      Key in_phase{};
+      std::copy_n(index_.key(id), index_.words(), in_phase.begin());
+      in_phase[1] = 0;
+      bool fresh = false;
+      const auto run = static_cast<std::size_t>(runs_.find(in_phase.data(), fresh));
+      const std::size_t exits = phases_[static_cast<std::size_t>(pi)].program.exits.size();
+      if (fresh) {
+        run_exits_.push_back(static_cast<std::uint32_t>(exit_leaves_.size()));
+        exit_leaves_.resize(exit_leaves_.size() + exits);
+        exit_known_.resize(exit_known_.size() + exits, 0);
+      }
       // Each slot: the phase's next state, or on through the fight after its exit.
       for (const Slot& s : dags_[d].slots) {
         Leaf leaf;
-        leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
-        // Immobilized by this shot, even if a later shot of the phase destroys it.
-        if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
         if (s.next >= 0) {
           in_phase[1] = static_cast<std::uint32_t>(s.next + 1);
           leaf.next_state = state_of(in_phase);
-          leaves_.push_back(b_.leaf(leaf).index());
-          continue;
+        } else {
+          const std::size_t e = run_exits_[run] + static_cast<std::size_t>(s.exit);
+          if (!exit_known_[e]) {  // the first slot of the run to reach this exit
+            const Joint next =
+                after_phase(j, shooter, target,
+                            phases_[static_cast<std::size_t>(pi)].program.exits[static_cast<std::size_t>(s.exit)]);
+            Leaf after;
+            after.flags = happened(j, next);
+            exit_leaves_[e] = advance(after, next);
+            exit_known_[e] = 1;
+          }
+          leaf = exit_leaves_[e];
         }
-        const Joint next = after_phase(
-            j, shooter, target, phases_[static_cast<std::size_t>(pi)].program.exits[static_cast<std::size_t>(s.exit)]);
-        leaf.flags |= happened(j, next);
-        leaves_.push_back(advance(leaf, next).index());
+        leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
+        // Immobilized by this shot, even if a later shot of the phase destroys it.
+        if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
+        leaves_.push_back(b_.leaf(leaf).index());
       }
     }
     b_.set_state_root(static_cast<std::int32_t>(id), root);
@@ -553,7 +583,7 @@ class FightCompiler {
       ++n.at.unit;
       Leaf leaf;
       leaf.flags = happened(j, n);
-      leaves_.push_back(advance(leaf, n).index());
+      leaves_.push_back(b_.leaf(advance(leaf, n)).index());
     }
     if (!rally_dr_) {
       std::array<Link, 6> dr;
@@ -570,6 +600,12 @@ class FightCompiler {
   std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
   ProgramBuilder b_;
   StateIndex index_;
+  // A phase's run from a joint state (the key of its states, phase state 0), and the leaf each
+  // of its exits leads to, but for the slot's shots and immobilization: run_exits_[run] + exit.
+  StateIndex runs_;
+  std::vector<std::uint32_t> run_exits_;
+  std::vector<Leaf> exit_leaves_;
+  std::vector<char> exit_known_;
   std::unordered_map<std::uint32_t, std::uint32_t> phase_ids_;
   std::vector<Phase> phases_;
   std::vector<SharedDag> dags_;

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,11 +39,12 @@ struct Move {
 /// program as large.
 struct Workspace {
   // Enumeration of one state's DAG
-  std::vector<double> node_p;                                     // probability of reaching each node; -1 unvisited
-  std::vector<std::uint32_t> heap;                                // nodes reached, highest index first
-  std::vector<double> leaf_p;                                     // probability of reaching each leaf; 0 untouched
-  std::vector<std::int32_t> touched;                              // leaves reached
-  std::unordered_map<std::uint32_t, std::vector<double>> slot_p;  // a shared DAG's root -> P(each slot)
+  std::vector<double> node_p;               // probability of reaching each node; -1 unvisited
+  std::vector<std::uint32_t> heap;          // nodes reached, highest index first
+  std::vector<double> leaf_p;               // probability of reaching each leaf; 0 untouched
+  std::vector<std::int32_t> touched;        // leaves reached
+  std::vector<std::int32_t> root_slots;     // a shared DAG's root node -> its entry in slot_p, -1 none yet
+  std::vector<std::vector<double>> slot_p;  // per shared DAG walked: P(each slot)
   // The chain: the one-step distribution over leaves of every reachable state
   std::vector<std::int32_t> states;  // reachable states; row i is states[i]
   std::vector<std::int32_t> row_of;  // state -> row, -1 if unreachable
@@ -61,6 +61,7 @@ struct Workspace {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
   // Solve
   std::vector<double> x;               // unknowns, row-major: rows x columns
+  std::vector<double> visits;          // expected visits to each row (solve_window's forward pass)
   std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows
   std::vector<double> rhs;             // the row being solved
   std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
@@ -129,8 +130,8 @@ void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) 
     walk_dag(
         prog, root, ws, [](Link l) { return idx(l.index()); }, add_leaf);
   } else {
-    auto it = ws.slot_p.find(root);
-    if (it == ws.slot_p.end()) {
+    std::int32_t& walked = ws.root_slots[root];
+    if (walked < 0) {
       std::vector<double> p;
       walk_dag(
           prog, root, ws, [](Link l) { return idx(l.index()); },
@@ -138,11 +139,13 @@ void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) 
             if (slot >= p.size()) p.resize(slot + 1, 0.0);
             p[slot] += w;
           });
-      it = ws.slot_p.emplace(root, std::move(p)).first;
+      walked = static_cast<std::int32_t>(ws.slot_p.size());
+      ws.slot_p.push_back(std::move(p));
     }
+    const std::vector<double>& slot_p = ws.slot_p[idx(walked)];
     const std::int32_t* leaves = prog.state_leaves.data() + prog.state_leaf_begin[state];
-    for (std::size_t slot = 0; slot < it->second.size(); ++slot)
-      if (it->second[slot] > 0.0) add_leaf(idx(leaves[slot]), it->second[slot]);
+    for (std::size_t slot = 0; slot < slot_p.size(); ++slot)
+      if (slot_p[slot] > 0.0) add_leaf(idx(leaves[slot]), slot_p[slot]);
   }
   // Emit the leaves in index order (deterministic summation order downstream)
   std::sort(ws.touched.begin(), ws.touched.end());
@@ -167,6 +170,7 @@ void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) 
 /// The reachable states, breadth-first from the initial state, and their moves.
 void build_chain(const RollProgram& prog, Workspace& ws) {
   ws.slot_p.clear();
+  ws.root_slots.assign(prog.nodes.size(), -1);
   ws.node_p.assign(prog.nodes.size(), -1.0);
   ws.leaf_p.assign(prog.leaves.size(), 0.0);
   ws.touched.clear();
@@ -296,13 +300,13 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   const std::size_t cols = col_flag + num_flag_cols;
   const FlagMask all_cols = num_flag_cols >= 64 ? ~FlagMask{0} : (FlagMask{1} << num_flag_cols) - 1u;
 
-  ws.x.assign(n * cols, 0.0);
+  ws.x.resize(n * cols);  // every row read is written first (the rows needed, successors first)
   ws.rhs.resize(cols);
   ws.slot_of.assign(n, -1);
   ws.targets.clear();
   // The rows the initial state's answer depends on: those it reaches by moves that go on in the
   // window, with the whole component of each (a window that closes early, the first game turn of
-  // a fight, needs only a few). The other rows' unknowns are never read: they are left at 0.
+  // a fight, needs only a few). The other rows' unknowns are never read: they are not written.
   ws.needed.assign(n, 0);
   ws.stack.clear();
   const auto need = [&](std::uint32_t i) {
@@ -366,21 +370,60 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     }
   };
 
-  for (std::size_t comp = 0; comp + 1 < ws.comp_begin.size(); ++comp) {
+  // Where every component needed is a single row (no cycle but a row's own loop), the columns
+  // that no flag changes (counters, outcomes, end reasons, absorption) are the sums, over the
+  // rows, of the expected visits to the row times what its moves add: the visits are pushed
+  // forward from the initial state, one number a row (`forward` below), and only the flag
+  // columns are solved backward.
+  const std::size_t num_comps = ws.comp_begin.size() - 1;
+  bool forward = true;
+  for (std::size_t comp = 0; comp < num_comps && forward; ++comp)
+    forward = ws.comp_begin[comp + 1] - ws.comp_begin[comp] == 1 || !ws.needed[ws.order[ws.comp_begin[comp]]];
+  const std::size_t backward_from = forward ? col_flag : 0;  // the columns solved backward
+
+  for (std::size_t comp = 0; comp < num_comps; ++comp) {
     const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
     const std::size_t m = ws.comp_begin[comp + 1] - ws.comp_begin[comp];
     if (!ws.needed[rows[0]]) continue;
     if (m == 1) {
+      // One row: its moves to solved rows straight into rhs, its moves to itself into the
+      // chance of staying (per flag column: without the moves that set the flag).
       const std::uint32_t i = rows[0];
-      gather(i);
-      add_solved([i](std::uint32_t j) { return j == i; });
+      double* rhs = ws.rhs.data();
+      std::fill(ws.rhs.begin(), ws.rhs.end(), 0.0);
+      const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
+      std::copy_n(row_b, num_counters, rhs);
+      std::copy_n(row_b + num_counters, num_flag_cols, rhs + col_flag);
+      double stay = 0.0;
+      std::array<double, kMaxFlags> stay_f;  // (only the flag columns' entries: zeroing all 64 costs)
+      std::fill_n(stay_f.begin(), num_flag_cols, 0.0);
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+        const Move& mv = ws.moves[k];
+        const double p = mv.p;
+        if (closes(mv)) {
+          rhs[col_outcome + mv.outcome] += p;
+          if (num_reasons > 0) rhs[col_reason + mv.end_reason] += p;
+          rhs[col_absorb] += p;
+          continue;
+        }
+        const FlagMask set = mv.flag_cols;
+        if (idx(mv.next_row) == i) {
+          stay += p;
+          for (std::size_t f = 0; f < num_flag_cols; ++f) stay_f[f] += (set >> f & 1u) != 0 ? 0.0 : p;
+          continue;
+        }
+        const double* xj = ws.x.data() + idx(mv.next_row) * cols;
+        for (std::size_t col = backward_from; col < col_flag; ++col) rhs[col] += p * xj[col];
+        for (std::size_t f = 0; f < num_flag_cols; ++f)
+          rhs[col_flag + f] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
+      }
       double* xi = ws.x.data() + i * cols;
-      const std::int32_t self = ws.slot_of[i];
-      const double stay = self < 0 ? 0.0 : ws.q[idx(self)];
-      for (std::size_t col = 0; col < col_flag; ++col) xi[col] = ws.rhs[col] / (1.0 - stay);
-      const double* qf = self < 0 ? nullptr : ws.qf.data() + self * kMaxFlags;
-      for (std::size_t f = 0; f < num_flag_cols; ++f)
-        xi[col_flag + f] = ws.rhs[col_flag + f] / (1.0 - (qf ? qf[f] : 0.0));
+      if (stay == 0.0) {  // no loop (most rows): x_i = rhs, the division by 1 skipped
+        std::copy(rhs + backward_from, rhs + cols, xi + backward_from);
+        continue;
+      }
+      for (std::size_t col = backward_from; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
+      for (std::size_t f = 0; f < num_flag_cols; ++f) xi[col_flag + f] = rhs[col_flag + f] / (1.0 - stay_f[f]);
       continue;
     }
     // A cycle through several rows: (I - Q_cc) x_c = b + Q_co x_o, with its own Q_cc per flag
@@ -413,11 +456,44 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     }
   }
 
-  // Check that the window ends with probability 1 from every state solved
-  for (std::size_t i = 0; i < n; ++i)
-    if (ws.needed[i] && !(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
+  if (forward) {
+    // Expected visits, each row's final once every row that steps to it has pushed its own:
+    // components in reverse order (each before the components it steps to).
+    ws.visits.assign(n, 0.0);
+    ws.visits[0] = 1.0;
+    double* x0 = ws.x.data();
+    std::fill_n(x0, col_flag, 0.0);
+    for (std::size_t comp = num_comps; comp-- > 0;) {
+      const std::uint32_t i = ws.order[ws.comp_begin[comp]];
+      if (!ws.needed[i]) continue;
+      double stay = 0.0;
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k)
+        if (!closes(ws.moves[k]) && idx(ws.moves[k].next_row) == i) stay += ws.moves[k].p;
+      const double v = ws.visits[i] / (1.0 - stay);
+      const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
+      for (std::size_t ci = 0; ci < num_counters; ++ci) x0[ci] += v * row_b[ci];
+      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+        const Move& mv = ws.moves[k];
+        const double p = v * mv.p;
+        if (closes(mv)) {
+          x0[col_outcome + mv.outcome] += p;
+          if (num_reasons > 0) x0[col_reason + mv.end_reason] += p;
+          x0[col_absorb] += p;
+        } else if (idx(mv.next_row) != i) {
+          ws.visits[idx(mv.next_row)] += p;
+        }
+      }
+    }
+    if (!(std::abs(x0[col_absorb] - 1.0) < 1e-9))
       throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
-                               prog.state_label(idx(ws.states[i])));
+                               prog.state_label(idx(ws.states[0])));
+  } else {
+    // Check that the window ends with probability 1 from every state solved
+    for (std::size_t i = 0; i < n; ++i)
+      if (ws.needed[i] && !(std::abs(ws.x[i * cols + col_absorb] - 1.0) < 1e-9))
+        throw std::runtime_error("exact: the chain did not solve to an absorbing one from state " +
+                                 prog.state_label(idx(ws.states[i])));
+  }
 
   WindowStats w;
   const auto exact = [](double v) { return Estimate{v, v, v}; };
