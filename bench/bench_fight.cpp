@@ -39,13 +39,18 @@ void BM_Fight1v1_6Turns_CompileAndSolve(benchmark::State& state) {
 BENCHMARK(BM_Fight1v1_6Turns_CompileAndSolve)->Unit(benchmark::kMicrosecond);
 
 void BM_Fight1v1_6Turns_Compile(benchmark::State& state) {
-  std::size_t states = 0;
+  std::size_t states = 0, leaves = 0, entries = 0, nodes = 0;
   for (auto _ : state) {
     const RollProgram p = asl::compile(one_against_one());
     states = p.num_states();
-    benchmark::DoNotOptimize(p.leaves.size());
+    leaves = p.leaves.size();
+    entries = p.state_leaves.size();
+    nodes = p.nodes.size();
   }
   state.counters["states"] = static_cast<double>(states);
+  state.counters["leaves"] = static_cast<double>(leaves);
+  state.counters["table_entries"] = static_cast<double>(entries);
+  state.counters["nodes"] = static_cast<double>(nodes);
 }
 BENCHMARK(BM_Fight1v1_6Turns_Compile)->Unit(benchmark::kMicrosecond);
 
@@ -83,6 +88,7 @@ void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
   }
   state.counters["shots/s"] = benchmark::Counter(static_cast<double>(shots), benchmark::Counter::kIsRate);
   state.counters["states"] = static_cast<double>(p.num_states());
+  state.counters["nodes"] = static_cast<double>(p.nodes.size());
   state.SetItemsProcessed(static_cast<std::int64_t>(shots));
 }
 BENCHMARK(BM_Fight2v2_MonteCarlo)

@@ -104,14 +104,13 @@ void add_into(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b
 
 BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::uint64_t key, std::uint64_t b0,
                          std::uint64_t b1, std::uint64_t trials_total, sim::Workers& workers) {
-  // A task runs consecutive blocks (run_blocks prepares the fast kernel once per call, about
-  // the time of a block for B1: 8 blocks a task spent 14% of a rank's time there, 64 spend 2%):
-  // up to 64, fewer when the range would leave threads idle; a wave gives each thread a few
-  // tasks, and the stop flag is read before each task.
+  // The program is prepared for the kernel once (sim::PreparedProgram); a task runs up to 8
+  // consecutive blocks, fewer when the range would leave threads idle; a wave gives each thread
+  // a few tasks, and the stop flag is read before each task.
+  const sim::PreparedProgram kernel(program);
   const auto threads = static_cast<std::uint64_t>(workers.concurrency());
-  const std::uint64_t task_blocks = std::clamp<std::uint64_t>((b1 - b0) / threads, 1, 64);
+  const std::uint64_t task_blocks = std::clamp<std::uint64_t>((b1 - b0) / threads, 1, 8);
   const std::uint64_t wave = 4 * threads;
-  const bool fast = program.num_states() <= sim::kFastKernelMaxStates;
   std::vector<std::uint64_t> total = flat_tallies(sim::empty_tallies(program));
   bool interrupted = false;
   for (std::uint64_t b = b0; b < b1 && !interrupted;) {
@@ -121,8 +120,7 @@ BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::ui
       if (stop_flag().load()) return;
       const std::uint64_t tb = b + i * task_blocks;
       const std::uint64_t te = std::min(b1, tb + task_blocks);
-      slots[static_cast<std::size_t>(i)] = fast ? sim::run_blocks(program, seed, key, tb, te, trials_total)
-                                                : sim::run_blocks_walk(program, seed, key, tb, te, trials_total);
+      slots[static_cast<std::size_t>(i)] = kernel.run(seed, key, tb, te, trials_total);
     });
     for (const auto& slot : slots) {
       if (slot)

@@ -37,7 +37,10 @@ void OddsStepper::start_situation() {
   if (settings_.exact() && detail::runs_exact(job_, settings_)) report_.exact = sim::solve_exact(job_.program);
   blocks_ = 0;
   tallies_ = sim::empty_tallies(job_.program);
+  kernel_.reset();  // prepared at its first block: a situation run exactly needs none
 }
+
+OddsStepper::~OddsStepper() = default;
 
 bool OddsStepper::step(std::uint32_t max_blocks) {
   if (!error_.empty() || !source_) return false;
@@ -50,9 +53,8 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
         if (budget == 0) return true;
         // The engine's blocks, on the kernel sim::monte_carlo picks for this program size.
         const std::uint64_t end = std::min(num_blocks, blocks_ + budget);
-        const auto run =
-            job_.program.num_states() <= sim::kFastKernelMaxStates ? &sim::run_blocks : &sim::run_blocks_walk;
-        sim::add_tallies(tallies_, run(job_.program, settings_.seed, current_, blocks_, end, trials));
+        if (!kernel_) kernel_ = std::make_unique<sim::PreparedProgram>(job_.program);
+        sim::add_tallies(tallies_, kernel_->run(settings_.seed, current_, blocks_, end, trials));
         budget -= end - blocks_;
         blocks_ = end;
         continue;

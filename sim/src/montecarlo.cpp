@@ -4,12 +4,14 @@
 #include <array>
 #include <bit>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "fast_kernel.h"
 #include "salvo/sim/parallel.h"
 #include "salvo/sim/rng.h"
 #include "salvo/sim/stats.h"
+#include "walk_kernel.h"
 
 namespace salvo::sim {
 namespace {
@@ -260,21 +262,57 @@ Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uin
                         std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
   if (program.nodes.size() > kWalkMaxNodes)
     return run_blocks_reference(program, seed, situation_key, block_begin, block_end, trials_total);
-  const std::vector<std::uint32_t> tables = two_roll_tables(program);
+  Tallies out = empty_tallies(program);
+  detail::WalkProgram(program).run(seed, situation_key, block_begin, block_end, trials_total, out);
+  return out;
+}
+
+namespace detail {
+
+WalkProgram::WalkProgram(const RollProgram& program) : program_(&program), tables_(two_roll_tables(program)) {}
+
+void WalkProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin,
+                      std::uint64_t block_end, std::uint64_t trials_total, Tallies& out) const {
+  const RollProgram& program = *program_;
   const Leaf* leaves = program.leaves.data();
   const std::uint32_t* roots = program.state_root.data();
-  return walk_blocks(
-      program, block_begin, block_end, trials_total,
-      [&](std::uint64_t stream) { return SymbolBuffer(stream_state(seed, situation_key, stream)); },
-      [&](std::int32_t state, SymbolBuffer& dice) -> const Leaf& {
-        // Walk the state's DAG, two rolls a table entry, to a leaf
-        std::uint32_t e = roots[state] << 2;
-        do {
-          e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
-          dice.take((e & 1u) + 1);
-        } while ((e & 2u) == 0);
-        return leaves[program.leaf_of(static_cast<std::size_t>(state), Link::leaf(static_cast<std::int32_t>(e >> 2)))];
-      });
+  const std::uint32_t* tables = tables_.data();
+  add_tallies(out, walk_blocks(
+                       program, block_begin, block_end, trials_total,
+                       [&](std::uint64_t stream) { return SymbolBuffer(stream_state(seed, situation_key, stream)); },
+                       [&](std::int32_t state, SymbolBuffer& dice) -> const Leaf& {
+                         // Walk the state's DAG, two rolls a table entry, to a leaf
+                         std::uint32_t e = roots[state] << 2;
+                         do {
+                           e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
+                           dice.take((e & 1u) + 1);
+                         } while ((e & 2u) == 0);
+                         return leaves[program.leaf_of(static_cast<std::size_t>(state),
+                                                       Link::leaf(static_cast<std::int32_t>(e >> 2)))];
+                       }));
+}
+
+}  // namespace detail
+
+PreparedProgram::PreparedProgram(const RollProgram& program) : program_(program) {
+  if (program.num_states() <= kFastKernelMaxStates)
+    fast_ = std::make_unique<detail::FastProgram>(program);
+  else if (program.nodes.size() <= kWalkMaxNodes)
+    walk_ = std::make_unique<detail::WalkProgram>(program);
+}
+
+PreparedProgram::~PreparedProgram() = default;
+
+Tallies PreparedProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin,
+                             std::uint64_t block_end, std::uint64_t trials_total) const {
+  if (!fast_ && !walk_)
+    return run_blocks_reference(program_, seed, situation_key, block_begin, block_end, trials_total);
+  Tallies out = empty_tallies(program_);
+  if (fast_)
+    fast_->run(seed, situation_key, block_begin, block_end, trials_total, out);
+  else
+    walk_->run(seed, situation_key, block_begin, block_end, trials_total, out);
+  return out;
 }
 
 RunResult estimates_from(const RollProgram& program, const Tallies& tallies) {
@@ -301,11 +339,8 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   Workers workers(options.threads);
   const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
-  // The fast kernel, prepared once and shared by the blocks; its tables take about 3 KB a
-  // state, so a larger program (a fight) runs on the walk kernel, which sees the same trials.
-  std::optional<detail::FastProgram> fast;
-  if (program.num_states() <= kFastKernelMaxStates) fast.emplace(program);
-  std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
+  const PreparedProgram prepared(program);  // shared by the blocks
+  std::uint64_t done_blocks = 0;            // blocks 0..done_blocks-1 are in total
   bool interrupted = false;
   const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
 
@@ -324,11 +359,7 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
       workers.for_each(std::size_t{0}, wave, [&](std::size_t i) {
         if (stopped()) return;
         const std::uint64_t b = begin + i;
-        slots[i] = empty_tallies(program);
-        if (fast)
-          fast->run(options.seed, options.situation_key, b, b + 1, trials_total, slots[i]);
-        else
-          slots[i] = run_blocks_walk(program, options.seed, options.situation_key, b, b + 1, trials_total);
+        slots[i] = prepared.run(options.seed, options.situation_key, b, b + 1, trials_total);
         completed[i] = 1;
       });
       for (std::size_t i = 0; i < wave; ++i) {

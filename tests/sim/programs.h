@@ -276,4 +276,33 @@ inline RollProgram wide_program() {
   return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1", "steps"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1"}});
 }
 
+/// A program of `states` states (more than the fast kernel takes) that share one DAG, a pair
+/// of dice, through their leaf tables (as a fight's fire phases do), or with `own_nodes` each
+/// its own node (the faces' slots in a pattern read from the state's number in base 3). Slot
+/// 0 sets f0, counts one c0 and goes on to the next state (the last: the start); slot 1 jumps
+/// to state 7s mod n, closing the first window; slot 2 ends the run, for reason s mod 2.
+inline RollProgram long_chain(int states, bool own_nodes) {
+  ProgramBuilder b;
+  const auto n = static_cast<std::int32_t>(states);
+  for (std::int32_t s = 0; s < n; ++s) b.reserve_state();
+  std::vector<Link> faces36;
+  for (int f = 0; f < 36; ++f) faces36.push_back(Link::leaf(f < 20 ? 0 : f < 30 ? 1 : 2));
+  const Link shared = b.node(DieKind::kPair, faces36);
+  for (std::int32_t s = 0; s < n; ++s) {
+    Link root = shared;
+    if (own_nodes) {
+      std::vector<Link> mine;
+      for (int f = 0, code = s; f < 36; ++f, code /= 3) mine.push_back(Link::leaf(f < 12 ? code % 3 : f % 3));
+      root = b.node(DieKind::kPair, mine);
+    }
+    b.set_state_root(s, root);
+    const std::vector<std::int32_t> table{
+        b.leaf(make_leaf(1u, {1, 0, 0, 0}, 0, (s + 1) % n)).index(),
+        b.leaf(make_leaf(2u, {0, 1, 0, 0}, 1, (7 * s) % n, 0, true)).index(),
+        b.leaf(make_leaf(0u, {0, 0, 0, 0}, 2, -1, static_cast<std::uint8_t>(s % 2))).index()};
+    b.set_state_leaves(s, table);
+  }
+  return take_named(b, {{"f0", "f1"}, {"c0", "c1"}, {"o0", "o1", "o2"}, {"r0", "r1"}});
+}
+
 }  // namespace salvo::sim::testing

@@ -61,6 +61,25 @@ TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[ke
   CHECK(run_blocks_walk(p, 5, 0, 0, 1, 40) == ref);
 }
 
+TEST_CASE("kernel: a prepared program runs the kernel its size picks, with the reference's tallies", "[kernel]") {
+  const RollProgram fast = testing::random_program(3, 6);
+  const RollProgram walk = testing::long_chain(static_cast<int>(kFastKernelMaxStates) + 100, false);
+  const RollProgram reference = testing::long_chain(static_cast<int>(kFastKernelMaxStates) + 100, true);
+  REQUIRE(fast.num_states() <= kFastKernelMaxStates);
+  REQUIRE((walk.num_states() > kFastKernelMaxStates && walk.nodes.size() <= kWalkMaxNodes));
+  REQUIRE((reference.num_states() > kFastKernelMaxStates && reference.nodes.size() > kWalkMaxNodes));
+  for (const RollProgram* p : {&fast, &walk, &reference}) {
+    const PreparedProgram prepared(*p);
+    const std::uint64_t trials = 2 * kBlockTrials + 99;  // blocks 1 and 2 of 3, the last partial
+    const Tallies ref = run_blocks_reference(*p, 7, 2, 1, 3, trials);
+    CHECK(ref.trials == kBlockTrials + 99);
+    CHECK(prepared.run(7, 2, 1, 3, trials) == ref);
+    Tallies split = prepared.run(7, 2, 1, 2, trials);
+    add_tallies(split, prepared.run(7, 2, 2, 3, trials));
+    CHECK(split == ref);
+  }
+}
+
 TEST_CASE("kernel: lanes split a block's trials evenly", "[kernel]") {
   std::uint64_t sum = 0;
   for (std::uint64_t l = 0; l < kLanes; ++l) sum += lane_trials(kBlockTrials + 5, l);

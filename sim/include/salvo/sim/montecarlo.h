@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "salvo/rules/program.h"
 #include "salvo/sim/result.h"
@@ -59,6 +60,33 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
 /// tally.
 Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                         std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
+
+namespace detail {
+class FastProgram;
+class WalkProgram;
+}  // namespace detail
+
+/// A program prepared once for the kernels, then run block by block (the engine, an MPI rank,
+/// the browser's stepper): the fast kernel for a program of at most kFastKernelMaxStates
+/// states, else the walk kernel, else (more than kWalkMaxNodes nodes) the reference walker.
+/// The same tallies whichever runs. Immutable once built: blocks may run concurrently. Keeps a
+/// reference to the program.
+class PreparedProgram {
+ public:
+  explicit PreparedProgram(const RollProgram& program);
+  ~PreparedProgram();
+  PreparedProgram(const PreparedProgram&) = delete;
+  PreparedProgram& operator=(const PreparedProgram&) = delete;
+
+  /// Tallies of blocks [block_begin, block_end), as run_blocks.
+  Tallies run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin, std::uint64_t block_end,
+              std::uint64_t trials_total) const;
+
+ private:
+  const RollProgram& program_;
+  std::unique_ptr<detail::FastProgram> fast_;
+  std::unique_ptr<detail::WalkProgram> walk_;
+};
 
 /// Empty tallies sized by the program's names.
 Tallies empty_tallies(const RollProgram& program);
