@@ -89,6 +89,8 @@ void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
   state.counters["shots/s"] = benchmark::Counter(static_cast<double>(shots), benchmark::Counter::kIsRate);
   state.counters["states"] = static_cast<double>(p.num_states());
   state.counters["nodes"] = static_cast<double>(p.nodes.size());
+  state.counters["leaves"] = static_cast<double>(p.leaves.size());
+  state.counters["entries"] = static_cast<double>(p.state_leaves.size());
   state.SetItemsProcessed(static_cast<std::int64_t>(shots));
 }
 BENCHMARK(BM_Fight2v2_MonteCarlo)

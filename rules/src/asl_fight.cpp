@@ -227,14 +227,14 @@ class FightCompiler {
     const std::int32_t initial = b_.program().leaves[static_cast<std::size_t>(first.index())].next_state;
     if (initial < 0) throw RulesError("unit", "no unit of the fight can fire: nothing to roll");
     b_.program().initial_state = initial;
-    for (std::size_t next = 0; next < index_.size(); ++next) build(next);
+    for (std::size_t next = 0; next < owner_.size(); ++next) build(next);
     return b_.take();
   }
 
  private:
-  // A state's key: the cursor, the phase state + 1 (0: none), the phase + 1 (0: none), then a
-  // word per unit.
-  static constexpr std::size_t kKeyHead = 3;
+  // A key (keys of Rally Phase rolls, and of phase runs): the cursor, the phase + 1 (0: a Rally
+  // Phase roll), then a word per unit.
+  static constexpr std::size_t kKeyHead = 2;
 
   // One leaf of a shared phase DAG, as the fight sees it: the shots fired, whether the target
   // was immobilized, and where the phase goes (its next state, or an exit).
@@ -372,16 +372,31 @@ class FightCompiler {
     return leaf;
   }
 
-  // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase),
-  // reserved on first sight.
+  // The state of joint state `j` (in phase `phase` at its state `ps`, or -1 outside a phase: a
+  // Rally Phase roll), reserved on first sight. A phase's run from a joint state has all its
+  // phase states reserved at once, in a row (each is reached: the phase was compiled from its
+  // start), so that its states find each other by their phase state alone.
   std::int32_t state_of(Joint j, std::int32_t ps, std::int32_t phase) {
     Key key = key_of(j);
-    key[1] = static_cast<std::uint32_t>(ps + 1);
-    key[2] = static_cast<std::uint32_t>(phase + 1);
-    return state_of(key);
+    bool fresh = false;
+    if (ps < 0) {
+      const auto at = static_cast<std::size_t>(index_.find(key.data(), fresh));
+      if (fresh) rally_state_.push_back(reserve(1, -static_cast<std::int32_t>(at) - 1));
+      return rally_state_[at];
+    }
+    key[1] = static_cast<std::uint32_t>(phase + 1);
+    const auto run = static_cast<std::size_t>(runs_.find(key.data(), fresh));
+    if (fresh) {
+      const Phase& ph = phases_[static_cast<std::size_t>(phase)];
+      run_base_.push_back(reserve(ph.program.program.num_states(), static_cast<std::int32_t>(run)));
+      run_exits_.push_back(static_cast<std::uint32_t>(exit_leaves_.size()));
+      exit_leaves_.resize(exit_leaves_.size() + ph.program.exits.size());
+      exit_known_.resize(exit_known_.size() + ph.program.exits.size(), 0);
+    }
+    return run_base_[run] + ps;
   }
 
-  // A state's key, its phase state and phase words left 0.
+  // A joint state's key, its phase word 0.
   using Key = std::array<std::uint32_t, kKeyHead + kMaxFightUnits>;
   Key key_of(Joint j) const {
     canonical(j, f_, again_);
@@ -391,28 +406,28 @@ class FightCompiler {
     return key;
   }
 
-  // The state of a key, reserved on first sight.
-  std::int32_t state_of(const Key& key) {
-    bool fresh = false;
-    const std::int32_t id = index_.find(key.data(), fresh);
-    if (!fresh) return id;
-    if (index_.size() > max_states_)
+  // `count` new states in a row, each owned by `owner` (a run, or -1 - a Rally Phase key): the
+  // first.
+  std::int32_t reserve(std::size_t count, std::int32_t owner) {
+    if (owner_.size() + count > max_states_)
       throw RulesError("fight.turns", "the fight has more than " + with_commas(max_states_) +
                                           " states, more than salvo builds: fewer turns or units");
-    if (b_.reserve_state() != id) throw std::logic_error("asl: fight states out of step");
-    return id;
+    const auto first = static_cast<std::int32_t>(owner_.size());
+    for (std::size_t k = 0; k < count; ++k)
+      if (b_.reserve_state() != static_cast<std::int32_t>(owner_.size()))
+        throw std::logic_error("asl: fight states out of step");
+      else
+        owner_.push_back(owner);
+    return first;
   }
 
-  // The joint state of state `id`, its phase state and its phase (-1: none).
-  Joint decode(std::size_t id, std::int32_t& ps, std::int32_t& phase) const {
-    const std::uint32_t* key = index_.key(id);
+  // The joint state of a key.
+  Joint decode(const std::uint32_t* key) const {
     Joint j;
     j.at.turn = static_cast<int>(key[0] & 31u);
     j.at.step = static_cast<int>(key[0] >> 5 & 31u);
     j.at.sub = static_cast<int>(key[0] >> 10 & 1u);
     j.at.unit = static_cast<int>(key[0] >> 11 & 15u);
-    ps = static_cast<std::int32_t>(key[1]) - 1;
-    phase = static_cast<std::int32_t>(key[2]) - 1;
     for (std::size_t i = 0; i < n_; ++i) j.units[i] = unpack(key[kKeyHead + i]);
     return j;
   }
@@ -507,44 +522,32 @@ class FightCompiler {
 
   // State `id`: its DAG (a phase state's, shared; or a Rally Phase roll) and its leaf table.
   void build(std::size_t id) {
-    std::int32_t ps = -1, pi = -1;
-    const Joint j = decode(id, ps, pi);
+    const std::int32_t owner = owner_[id];
     leaves_.clear();
     Link root;
-    if (ps < 0) {
-      root = rally(j);
+    if (owner < 0) {
+      root = rally(decode(index_.key(static_cast<std::size_t>(-owner - 1))));
     } else {
-      const std::size_t d = shared_dag(static_cast<std::uint32_t>(pi), ps);
+      const auto run = static_cast<std::size_t>(owner);
+      const std::uint32_t* key = runs_.key(run);
+      const Joint j = decode(key);
+      const auto pi = static_cast<std::size_t>(key[1] - 1);
+      const std::int32_t base = run_base_[run];
+      const std::size_t d = shared_dag(static_cast<std::uint32_t>(pi), static_cast<std::int32_t>(id) - base);
       // (phases_ grows as the fight goes on: no reference into it is kept)
-      const std::size_t shooter = phases_[static_cast<std::size_t>(pi)].shooter;
-      const std::size_t target = phases_[static_cast<std::size_t>(pi)].target;
+      const std::size_t shooter = phases_[pi].shooter;
+      const std::size_t target = phases_[pi].target;
       root = dags_[d].root;
-      // The key of the phase's next states: this joint state's, but for the phase state. With
-      // the phase state 0, it names the phase's run from this joint state, which its other phase
-      // states share, and with it where each exit leads.
-      Key in_phase{};
-      std::copy_n(index_.key(id), index_.words(), in_phase.begin());
-      in_phase[1] = 0;
-      bool fresh = false;
-      const auto run = static_cast<std::size_t>(runs_.find(in_phase.data(), fresh));
-      const std::size_t exits = phases_[static_cast<std::size_t>(pi)].program.exits.size();
-      if (fresh) {
-        run_exits_.push_back(static_cast<std::uint32_t>(exit_leaves_.size()));
-        exit_leaves_.resize(exit_leaves_.size() + exits);
-        exit_known_.resize(exit_known_.size() + exits, 0);
-      }
       // Each slot: the phase's next state, or on through the fight after its exit.
       for (const Slot& s : dags_[d].slots) {
         Leaf leaf;
         if (s.next >= 0) {
-          in_phase[1] = static_cast<std::uint32_t>(s.next + 1);
-          leaf.next_state = state_of(in_phase);
+          leaf.next_state = base + s.next;
         } else {
           const std::size_t e = run_exits_[run] + static_cast<std::size_t>(s.exit);
           if (!exit_known_[e]) {  // the first slot of the run to reach this exit
             const Joint next =
-                after_phase(j, shooter, target,
-                            phases_[static_cast<std::size_t>(pi)].program.exits[static_cast<std::size_t>(s.exit)]);
+                after_phase(j, shooter, target, phases_[pi].program.exits[static_cast<std::size_t>(s.exit)]);
             Leaf after;
             after.flags = happened(j, next);
             exit_leaves_[e] = advance(after, next);
@@ -599,10 +602,15 @@ class FightCompiler {
   std::vector<Situation> situations_;      // [shooter * n + target]
   std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
   ProgramBuilder b_;
+  // A Rally Phase roll's key (its cursor and the units), and its state.
   StateIndex index_;
+  std::vector<std::int32_t> rally_state_;
+  // Per state: the run it belongs to, or -1 - the key of its Rally Phase roll.
+  std::vector<std::int32_t> owner_;
   // A phase's run from a joint state (the key of its states, phase state 0), and the leaf each
   // of its exits leads to, but for the slot's shots and immobilization: run_exits_[run] + exit.
   StateIndex runs_;
+  std::vector<std::int32_t> run_base_;  // per run: the state of its phase state 0
   std::vector<std::uint32_t> run_exits_;
   std::vector<Leaf> exit_leaves_;
   std::vector<char> exit_known_;
