@@ -558,11 +558,25 @@ class FightCompiler {
         leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
         // Immobilized by this shot, even if a later shot of the phase destroys it.
         if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
-        leaves_.push_back(b_.leaf(leaf).index());
+        leaves_.push_back(s.next >= 0 ? in_phase_leaf(run, leaf) : b_.leaf(leaf).index());
       }
     }
     b_.set_state_root(static_cast<std::int32_t>(id), root);
     b_.set_state_leaves(static_cast<std::int32_t>(id), leaves_);
+  }
+
+  // A step inside run `run`'s phase: its leaf, found among the run's own (its states are built
+  // one after another, and no step from outside the run leads to its phase states but the first).
+  std::int32_t in_phase_leaf(std::size_t run, const Leaf& leaf) {
+    if (run != in_phase_run_) {
+      in_phase_run_ = run;
+      in_phase_.clear();
+    }
+    for (const auto& [l, link] : in_phase_)
+      if (l == leaf) return link;
+    const std::int32_t link = b_.unindexed_leaf(leaf).index();
+    in_phase_.emplace_back(leaf, link);
+    return link;
   }
 
   // A Rally Phase roll of the unit at the cursor: repair (D3.7, A9.72) or recovery (C7.42). Its
@@ -618,6 +632,9 @@ class FightCompiler {
   std::vector<Phase> phases_;
   std::vector<SharedDag> dags_;
   std::vector<std::int32_t> leaves_;  // the leaf table of the state being built
+  // The leaves of steps inside the phase of the run whose states are being built
+  std::size_t in_phase_run_ = ~std::size_t{0};
+  std::vector<std::pair<Leaf, std::int32_t>> in_phase_;
   std::optional<Link> rally_dr_;
   FiresAgain again_;
 };

@@ -178,6 +178,11 @@ Link ProgramBuilder::leaf(const Leaf& l) {
   return Link::leaf(i);
 }
 
+Link ProgramBuilder::unindexed_leaf(const Leaf& l) {
+  p_.leaves.push_back(l);
+  return Link::leaf(static_cast<std::int32_t>(p_.leaves.size() - 1));
+}
+
 Link ProgramBuilder::node(DieKind die, std::span<const Link> links) {
   if (links.size() != static_cast<std::size_t>(faces(die))) fail("node built with the wrong number of links");
   const auto fresh = static_cast<std::int32_t>(p_.nodes.size());

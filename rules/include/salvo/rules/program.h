@@ -151,6 +151,10 @@ class ProgramBuilder {
  public:
   /// Add (or find) a leaf; returns its link.
   Link leaf(const Leaf& l);
+  /// Add a leaf that the caller knows no other leaf() call will ask for (a fight's step inside one
+  /// fire phase: its next state is the phase's own), without indexing it: a large program's
+  /// index of leaves costs a cache miss a leaf.
+  Link unindexed_leaf(const Leaf& l);
   /// Add (or find) a node whose faces lead to `links` (size must be faces(die)).
   Link node(DieKind die, std::span<const Link> links);
   Link node(DieKind die, const std::vector<Link>& links) { return node(die, std::span<const Link>(links)); }
