@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "load_options.h"
+#include "points_file.h"
 #include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl.h"
@@ -34,18 +35,15 @@ DisplayHints infantry_hints() {
   return h;
 }
 
-class AslFile final : public SituationFile {
+class AslFile final : public PointsFile<load::LoadedFile, &load::LoadedFile::situations> {
  public:
-  explicit AslFile(load::LoadedFile file) : file_(std::move(file)) {
+  explicit AslFile(load::LoadedFile file) : PointsFile(std::move(file)) {
     // A sweep's points share the weapon unless it is swept (then the first point decides).
-    infantry_ = file_.situations.size() > 0 && asl::infantry_fire(file_.situations.at(0).situation);
+    infantry_ = points().size() > 0 && asl::infantry_fire(points().at(0).situation);
   }
   const DisplayHints* hints() const override { return infantry_ ? &infantry_hints_ : nullptr; }
-  std::size_t size() const override { return file_.situations.size(); }
-  std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    asl::Compiled c = asl::compile(file_.situations.at(i).situation);
+    asl::Compiled c = asl::compile(points().at(i).situation);
     CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = asl::format_explanation(c.explain);
     return out;
@@ -53,20 +51,16 @@ class AslFile final : public SituationFile {
   const load::LoadedFile& loaded() const { return file_; }
 
  private:
-  load::LoadedFile file_;
   bool infantry_ = false;  // every situation is infantry fire: its own key columns
   DisplayHints infantry_hints_ = infantry_hints();
 };
 
 // A fight file (asl_fight.h): one fight, shown by who wins.
-class FightFile final : public SituationFile {
+class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight::fights> {
  public:
-  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fights.at(0).situation)) {}
-  std::size_t size() const override { return file_.fights.size(); }
-  std::string name(std::size_t i) const override { return file_.fights.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.fights.at(i).sweep_values; }
+  explicit FightFile(load::LoadedFight f) : PointsFile(std::move(f)), hints_(fight_hints(points().at(0).situation)) {}
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    const asl::Fight fight = file_.fights.at(i).situation;
+    const asl::Fight fight = points().at(i).situation;
     CompiledSituation out{asl::compile(fight), {}, "fight.turns"};
     if (explain)
       out.explain = asl::explain(fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
@@ -102,7 +96,6 @@ class FightFile final : public SituationFile {
     return h;
   }
 
-  load::LoadedFight file_;
   DisplayHints hints_;
 };
 

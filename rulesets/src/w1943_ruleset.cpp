@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "load_options.h"
+#include "points_file.h"
 #include "salvo/load/w1943_loader.h"
 #include "salvo/rules/w1943.h"
 #include "salvo/rulesets/builtin.h"
@@ -11,15 +12,12 @@
 namespace salvo {
 namespace {
 
-class W1943SituationFile final : public SituationFile {
+class W1943SituationFile final : public PointsFile<load::W1943File, &load::W1943File::situations> {
  public:
   explicit W1943SituationFile(load::W1943File file)
-      : file_(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
-  std::size_t size() const override { return file_.situations.size(); }
-  std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
+      : PointsFile(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    w1943::Compiled c = w1943::compile(*file_.chart, file_.situations.at(i).situation);
+    w1943::Compiled c = w1943::compile(*file_.chart, points().at(i).situation);
     CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = "chart file: " + file_.chart_path + "\n" + w1943::format_explanation(c.explain);
     return out;
@@ -28,7 +26,6 @@ class W1943SituationFile final : public SituationFile {
   std::uint64_t data_hash() const override { return hash_; }
 
  private:
-  load::W1943File file_;
   std::uint64_t hash_;
 };
 
