@@ -15,17 +15,19 @@
 namespace salvo {
 namespace {
 
+using Key = DisplayHints::Key;
+
 // Infantry fire through the Morale Check (asl_infantry.h): what happened to the target unit.
 DisplayHints infantry_hints() {
   DisplayHints h;
-  h.key = {{"p_broken_or_worse", false, "first p_broken+"},
-           {"p_broken_or_worse", true, "phase p_broken+"},
-           {"p_pinned", true, "p_pinned"},
-           {"p_casualty_reduction", true, "p_cr"},
-           {"p_eliminated", true, "p_elim"},
-           {"p_cowered", true, "p_cowered"},
-           {"p_malfunction", true, "p_malf"},
-           {"e_shots", true, "e_shots"}};
+  h.key = {Key::first("p_broken_or_worse", "p_broken+"),
+           Key::phase("p_broken_or_worse", "p_broken+"),
+           Key::column("p_pinned"),
+           Key::column("p_casualty_reduction", "p_cr"),
+           Key::column("p_eliminated", "p_elim"),
+           Key::column("p_cowered"),
+           Key::column("p_malfunction", "p_malf"),
+           Key::column("e_shots")};
   // Cowering and a malfunction are the firer's loss; Heat of Battle can go either way (A15.1).
   h.lower_is_better = {"p_cowered", "p_malfunction"};
   h.neutral = {"e_shots", "p_heat_of_battle"};
@@ -77,11 +79,8 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
   // B's win are worse for it.
   static DisplayHints fight_hints(const asl::Fight& f) {
     DisplayHints h;
-    h.key = {{"p_a_wins", true, "p A wins"},
-             {"p_b_wins", true, "p B wins"},
-             {"p_neither", true, "p neither"},
-             {"e_game_turns", true, "e turns"},
-             {"e_shots", true, "e_shots"}};
+    h.key = {Key::column("p_a_wins", "p A wins"), Key::column("p_b_wins", "p B wins"),
+             Key::column("p_neither", "p neither"), Key::column("e_game_turns", "e turns"), Key::column("e_shots")};
     h.lower_is_better = {"p_b_wins"};
     for (const asl::FightUnit& u : f.units)
       if (u.side == 0)
@@ -101,21 +100,11 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
 
 DisplayHints asl_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"},
-           {"p_kill", false, "first p_kill"},
-           {"p_hit", true, "phase p_hit"},
-           {"p_kill", true, "phase p_kill"},
-           {"p_burn", true, "p_burn"},
-           {"p_immobilized", true, "p_immob"},
-           {"p_shock", true, "p_shock"},
-           {"p_malfunction", true, "p_malf"},
+  h.key = {Key::first("p_hit"), Key::first("p_kill"), Key::phase("p_hit"), Key::phase("p_kill"), Key::column("p_burn"),
+           Key::column("p_immobilized", "p_immob"), Key::column("p_shock"), Key::column("p_malfunction", "p_malf"),
            // Infantry and Area Target Types, vehicular MG/IFE: the IFT results (A7.3)
-           {"p_ptc_or_worse", true, "p_ptc+"},
-           {"p_mc_or_worse", true, "p_mc+"},
-           {"p_casualty", true, "p_cas"},
-           {"p_kia", true, "p_kia"},
-           {"e_shots", true, "e_shots"},
-           {"e_hits", true, "e_hits"}};
+           Key::column("p_ptc_or_worse", "p_ptc+"), Key::column("p_mc_or_worse", "p_mc+"),
+           Key::column("p_casualty", "p_cas"), Key::column("p_kia"), Key::column("e_shots"), Key::column("e_hits")};
   // A gun out of action, short of ammunition or a dud is the firer's loss (C8.1, C8.9, C7.35).
   h.lower_is_better = {"p_malfunction", "p_disabled", "p_low_ammo", "p_depleted", "p_dud"};
   h.neutral = {"e_shots"};

@@ -12,6 +12,8 @@
 namespace salvo {
 namespace {
 
+using Key = DisplayHints::Key;
+
 class W1943SituationFile final : public PointsFile<load::W1943File, &load::W1943File::situations> {
  public:
   explicit W1943SituationFile(load::W1943File file)
@@ -31,11 +33,8 @@ class W1943SituationFile final : public PointsFile<load::W1943File, &load::W1943
 
 DisplayHints w1943_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"},
-           {"p_hit", true, "phase p_hit"},
-           {"p_immobilized", true, "p_immob"},
-           {"e_shots", true, "e_shots"},
-           {"e_hits", true, "e_hits"}};
+  h.key = {Key::first("p_hit"), Key::phase("p_hit"), Key::column("p_immobilized", "p_immob"), Key::column("e_shots"),
+           Key::column("e_hits")};
   h.lower_is_better = {"p_mg_jam", "p_secondary_ammo_out", "p_out_of_fuel"};
   h.neutral = {"e_shots", "e_turns_fired"};
   h.headline = "";
