@@ -695,36 +695,35 @@ std::optional<RulesError> check(const Fight& f) {
     const std::string key = "unit." + u.name;
     const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
     const bool fired_on = std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end();
-    if (u.firer.vehicle) {
-      if (u.as_target.gun)
-        return RulesError(key + ".as_target.gun",
-                          "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)");
-      if (u.as_target.type != TargetType::kVehicle)
-        return RulesError(key + ".as_target.type",
-                          "a vehicle of a fight is fired on with the Vehicle Target Type (as_target.type = "
-                          "\"vehicle\"): salvo does not model Personnel as a fight's units");
-    } else if (fired_on) {  // a Gun the enemy fires at (C11)
-      if (!u.as_target.gun)
-        return RulesError(key + ".as_target.gun",
-                          "a Gun the enemy fires at is fired on as a Gun and its crew (C11): set as_target.gun = "
-                          "true, with as_target.type = \"infantry\" or \"area\" (C11.2)");
-      if (u.firer.non_qualified)
-        return RulesError(key + ".firer.non_qualified",
-                          "a Gun of a fight is manned by its crew, which a K result's Casualty Reduction eliminates "
-                          "(C11.6, A7.302): salvo does not model a Gun manned by other Infantry as a fight's unit");
-    }
-    // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
-    if (u.fire.stop_on == StopOn::kNever)
-      return RulesError(key + ".fire.stop_on",
-                        "a fight's unit fires at its target until it is destroyed: fire.stop_on = \"never\" is for one "
-                        "fire phase of a situation file");
-    if (u.fire.deliberate_immobilization)
-      return RulesError(key + ".fire.deliberate_immobilization",
-                        "a fight's unit fires in phase after phase, and an immobilized target may not be attempted "
-                        "again (C5.71): Deliberate Immobilization is for one fire phase of a situation file");
-    if (!u.firer.vehicle && !u.firer.repair && repairable(u.firer))
-      return RulesError(key + ".firer.repair",
-                        "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)");
+    const bool vehicle = u.firer.vehicle, gun_fired_on = !vehicle && fired_on;  // a Gun the enemy fires at (C11)
+    // Settings a fight's unit cannot have, in the order they are checked: the setting's key and why.
+    const struct {
+      bool refused;
+      const char* key;
+      const char* why;
+    } refusals[] = {
+        {vehicle && u.as_target.gun, ".as_target.gun",
+         "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)"},
+        {vehicle && u.as_target.type != TargetType::kVehicle, ".as_target.type",
+         "a vehicle of a fight is fired on with the Vehicle Target Type (as_target.type = \"vehicle\"): salvo does "
+         "not model Personnel as a fight's units"},
+        {gun_fired_on && !u.as_target.gun, ".as_target.gun",
+         "a Gun the enemy fires at is fired on as a Gun and its crew (C11): set as_target.gun = true, with "
+         "as_target.type = \"infantry\" or \"area\" (C11.2)"},
+        {gun_fired_on && u.firer.non_qualified, ".firer.non_qualified",
+         "a Gun of a fight is manned by its crew, which a K result's Casualty Reduction eliminates (C11.6, A7.302): "
+         "salvo does not model a Gun manned by other Infantry as a fight's unit"},
+        // What a duel's checks would refuse as "a duel over several turns": said for a fight's unit.
+        {u.fire.stop_on == StopOn::kNever, ".fire.stop_on",
+         "a fight's unit fires at its target until it is destroyed: fire.stop_on = \"never\" is for one fire phase "
+         "of a situation file"},
+        {u.fire.deliberate_immobilization, ".fire.deliberate_immobilization",
+         "a fight's unit fires in phase after phase, and an immobilized target may not be attempted again (C5.71): "
+         "Deliberate Immobilization is for one fire phase of a situation file"},
+        {!vehicle && !u.firer.repair && repairable(u.firer), ".firer.repair",
+         "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)"}};
+    for (const auto& r : refusals)
+      if (r.refused) return RulesError(key + r.key, r.why);
   }
   // Ranges: listed to an enemy, and the same both ways; else one fire.range for the pair.
   for (const FightUnit& u : f.units)

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "load_options.h"
+#include "points_file.h"
 #include "salvo/core/text.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl.h"
@@ -14,17 +15,19 @@
 namespace salvo {
 namespace {
 
+using Key = DisplayHints::Key;
+
 // Infantry fire through the Morale Check (asl_infantry.h): what happened to the target unit.
 DisplayHints infantry_hints() {
   DisplayHints h;
-  h.key = {{"p_broken_or_worse", false, "first p_broken+"},
-           {"p_broken_or_worse", true, "phase p_broken+"},
-           {"p_pinned", true, "p_pinned"},
-           {"p_casualty_reduction", true, "p_cr"},
-           {"p_eliminated", true, "p_elim"},
-           {"p_cowered", true, "p_cowered"},
-           {"p_malfunction", true, "p_malf"},
-           {"e_shots", true, "e_shots"}};
+  h.key = {Key::first("p_broken_or_worse", "p_broken+"),
+           Key::phase("p_broken_or_worse", "p_broken+"),
+           Key::column("p_pinned"),
+           Key::column("p_casualty_reduction", "p_cr"),
+           Key::column("p_eliminated", "p_elim"),
+           Key::column("p_cowered"),
+           Key::column("p_malfunction", "p_malf"),
+           Key::column("e_shots")};
   // Cowering and a malfunction are the firer's loss; Heat of Battle can go either way (A15.1).
   h.lower_is_better = {"p_cowered", "p_malfunction"};
   h.neutral = {"e_shots", "p_heat_of_battle"};
@@ -34,18 +37,15 @@ DisplayHints infantry_hints() {
   return h;
 }
 
-class AslFile final : public SituationFile {
+class AslFile final : public PointsFile<load::LoadedFile, &load::LoadedFile::situations> {
  public:
-  explicit AslFile(load::LoadedFile file) : file_(std::move(file)) {
+  explicit AslFile(load::LoadedFile file) : PointsFile(std::move(file)) {
     // A sweep's points share the weapon unless it is swept (then the first point decides).
-    infantry_ = file_.situations.size() > 0 && asl::infantry_fire(file_.situations.at(0).situation);
+    infantry_ = points().size() > 0 && asl::infantry_fire(points().at(0).situation);
   }
   const DisplayHints* hints() const override { return infantry_ ? &infantry_hints_ : nullptr; }
-  std::size_t size() const override { return file_.situations.size(); }
-  std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    asl::Compiled c = asl::compile(file_.situations.at(i).situation);
+    asl::Compiled c = asl::compile(points().at(i).situation);
     CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = asl::format_explanation(c.explain);
     return out;
@@ -53,20 +53,16 @@ class AslFile final : public SituationFile {
   const load::LoadedFile& loaded() const { return file_; }
 
  private:
-  load::LoadedFile file_;
   bool infantry_ = false;  // every situation is infantry fire: its own key columns
   DisplayHints infantry_hints_ = infantry_hints();
 };
 
 // A fight file (asl_fight.h): one fight, shown by who wins.
-class FightFile final : public SituationFile {
+class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight::fights> {
  public:
-  explicit FightFile(load::LoadedFight f) : file_(std::move(f)), hints_(fight_hints(file_.fights.at(0).situation)) {}
-  std::size_t size() const override { return file_.fights.size(); }
-  std::string name(std::size_t i) const override { return file_.fights.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.fights.at(i).sweep_values; }
+  explicit FightFile(load::LoadedFight f) : PointsFile(std::move(f)), hints_(fight_hints(points().at(0).situation)) {}
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    const asl::Fight fight = file_.fights.at(i).situation;
+    const asl::Fight fight = points().at(i).situation;
     CompiledSituation out{asl::compile(fight), {}, "fight.turns"};
     if (explain)
       out.explain = asl::explain(fight) + "\nthe fight's program: " + with_commas(out.program.num_states()) +
@@ -83,11 +79,8 @@ class FightFile final : public SituationFile {
   // B's win are worse for it.
   static DisplayHints fight_hints(const asl::Fight& f) {
     DisplayHints h;
-    h.key = {{"p_a_wins", true, "p A wins"},
-             {"p_b_wins", true, "p B wins"},
-             {"p_neither", true, "p neither"},
-             {"e_game_turns", true, "e turns"},
-             {"e_shots", true, "e_shots"}};
+    h.key = {Key::column("p_a_wins", "p A wins"), Key::column("p_b_wins", "p B wins"),
+             Key::column("p_neither", "p neither"), Key::column("e_game_turns", "e turns"), Key::column("e_shots")};
     h.lower_is_better = {"p_b_wins"};
     for (const asl::FightUnit& u : f.units)
       if (u.side == 0)
@@ -102,27 +95,16 @@ class FightFile final : public SituationFile {
     return h;
   }
 
-  load::LoadedFight file_;
   DisplayHints hints_;
 };
 
 DisplayHints asl_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"},
-           {"p_kill", false, "first p_kill"},
-           {"p_hit", true, "phase p_hit"},
-           {"p_kill", true, "phase p_kill"},
-           {"p_burn", true, "p_burn"},
-           {"p_immobilized", true, "p_immob"},
-           {"p_shock", true, "p_shock"},
-           {"p_malfunction", true, "p_malf"},
+  h.key = {Key::first("p_hit"), Key::first("p_kill"), Key::phase("p_hit"), Key::phase("p_kill"), Key::column("p_burn"),
+           Key::column("p_immobilized", "p_immob"), Key::column("p_shock"), Key::column("p_malfunction", "p_malf"),
            // Infantry and Area Target Types, vehicular MG/IFE: the IFT results (A7.3)
-           {"p_ptc_or_worse", true, "p_ptc+"},
-           {"p_mc_or_worse", true, "p_mc+"},
-           {"p_casualty", true, "p_cas"},
-           {"p_kia", true, "p_kia"},
-           {"e_shots", true, "e_shots"},
-           {"e_hits", true, "e_hits"}};
+           Key::column("p_ptc_or_worse", "p_ptc+"), Key::column("p_mc_or_worse", "p_mc+"),
+           Key::column("p_casualty", "p_cas"), Key::column("p_kia"), Key::column("e_shots"), Key::column("e_hits")};
   // A gun out of action, short of ammunition or a dud is the firer's loss (C8.1, C8.9, C7.35).
   h.lower_is_better = {"p_malfunction", "p_disabled", "p_low_ammo", "p_depleted", "p_dud"};
   h.neutral = {"e_shots"};

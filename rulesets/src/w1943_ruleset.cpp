@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "load_options.h"
+#include "points_file.h"
 #include "salvo/load/w1943_loader.h"
 #include "salvo/rules/w1943.h"
 #include "salvo/rulesets/builtin.h"
@@ -11,15 +12,14 @@
 namespace salvo {
 namespace {
 
-class W1943SituationFile final : public SituationFile {
+using Key = DisplayHints::Key;
+
+class W1943SituationFile final : public PointsFile<load::W1943File, &load::W1943File::situations> {
  public:
   explicit W1943SituationFile(load::W1943File file)
-      : file_(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
-  std::size_t size() const override { return file_.situations.size(); }
-  std::string name(std::size_t i) const override { return file_.situations.at(i).situation.name; }
-  SweepLabel sweep(std::size_t i) const override { return file_.situations.at(i).sweep_values; }
+      : PointsFile(std::move(file)), hash_(w1943::rules_data_hash(*file_.chart)) {}
   CompiledSituation compile(std::size_t i, bool explain) const override {
-    w1943::Compiled c = w1943::compile(*file_.chart, file_.situations.at(i).situation);
+    w1943::Compiled c = w1943::compile(*file_.chart, points().at(i).situation);
     CompiledSituation out{std::move(c.program), {}, {}};
     if (explain) out.explain = "chart file: " + file_.chart_path + "\n" + w1943::format_explanation(c.explain);
     return out;
@@ -28,17 +28,13 @@ class W1943SituationFile final : public SituationFile {
   std::uint64_t data_hash() const override { return hash_; }
 
  private:
-  load::W1943File file_;
   std::uint64_t hash_;
 };
 
 DisplayHints w1943_hints() {
   DisplayHints h;
-  h.key = {{"p_hit", false, "first p_hit"},
-           {"p_hit", true, "phase p_hit"},
-           {"p_immobilized", true, "p_immob"},
-           {"e_shots", true, "e_shots"},
-           {"e_hits", true, "e_hits"}};
+  h.key = {Key::first("p_hit"), Key::phase("p_hit"), Key::column("p_immobilized", "p_immob"), Key::column("e_shots"),
+           Key::column("e_hits")};
   h.lower_is_better = {"p_mg_jam", "p_secondary_ammo_out", "p_out_of_fuel"};
   h.neutral = {"e_shots", "e_turns_fired"};
   h.headline = "";

@@ -3,6 +3,9 @@
 // typed by hand.
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "salvo/import/vasl_csv.h"
@@ -47,6 +50,27 @@ void check_same_odds(const asl::Situation& a, const asl::Situation& b) {
   }
 }
 
+/// The situation file tests/import/round_trip/NAME, loaded from the test's directory (where
+/// lib.toml is).
+asl::Situation fixture(const test::TempFiles& d, const std::string& name) {
+  const std::string path = std::string(SALVO_SOURCE_DIR) + "/tests/import/round_trip/" + name;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return one(d.write(name, text.str()));
+}
+
+/// STEM.named.toml names the imported units, STEM.typed.toml types their values by hand: the
+/// same firer, the same target and the same odds.
+void check_round_trip(const test::TempFiles& d, const std::string& stem) {
+  const asl::Situation named = fixture(d, stem + ".named.toml");
+  const asl::Situation typed = fixture(d, stem + ".typed.toml");
+  CHECK(named.firer == typed.firer);
+  CHECK(named.target == typed.target);
+  check_same_odds(named, typed);
+}
+
 }  // namespace
 
 TEST_CASE("round trip: imported units give the odds of the same units typed by hand", "[import][units]") {
@@ -57,71 +81,8 @@ TEST_CASE("round trip: imported units give the odds of the same units typed by h
   CHECK(r.not_read.empty());
   d.write("lib.toml", r.toml);
 
-  SECTION("a vehicle firing APCR at a vehicle's side") {
-    const asl::Situation named = one(d.write("named.toml", R"(ruleset = "asl"
-units = "lib.toml"
-[firer]
-unit = "Probewagen"
-ammo = "APCR"
-year = 1943
-[target]
-unit = "Probejaeger"
-facing = "side"
-[fire]
-range = 7
-)"));
-    // By hand, from the rows: 75L turret ST, ROF 1, circled B11, APCR 4 in 1943; the target
-    // 11/3 with no turret difference, size +1.
-    const asl::Situation typed = one(d.write("typed.toml", R"(ruleset = "asl"
-[firer]
-nationality = "german"
-gun = "75L"
-rof = 1
-breakdown = 11
-low_ammo = true
-gun_type = "ST"
-ammo = "APCR"
-depletion = 4
-year = 1943
-[target]
-armor = { hull_front = 11, hull_side = 3, turret_front = 11, turret_side = 3 }
-size = 1
-facing = "side"
-[fire]
-range = 7
-)"));
-    CHECK(named.firer == typed.firer);
-    CHECK(named.target == typed.target);
-    check_same_odds(named, typed);
-  }
+  SECTION("a vehicle firing APCR at a vehicle's side") { check_round_trip(d, "apcr-at-side"); }
   SECTION("a Gun firing at a vehicle with superior side turret armor and a red CS#") {
-    const asl::Situation named = one(d.write("named.toml", R"(ruleset = "asl"
-units = "lib.toml"
-[firer]
-unit = "Probekanone"
-ammo = "APCR"
-year = 1942
-[target]
-unit = "Probewagen"
-facing = "side"
-)"));
-    const asl::Situation typed = one(d.write("typed.toml", R"(ruleset = "asl"
-[firer]
-nationality = "german"
-gun = "50L"
-rof = 3
-gun_type = "NT"
-vehicle = false
-ammo = "APCR"
-depletion = 6
-year = 1942
-[target]
-armor = { hull_front = 8, hull_side = 3, turret_front = 8, turret_side = 4 }
-red_cs = true
-facing = "side"
-)"));
-    CHECK(named.firer == typed.firer);
-    CHECK(named.target == typed.target);
-    check_same_odds(named, typed);
+    check_round_trip(d, "gun-at-red-cs");
   }
 }

@@ -31,16 +31,17 @@ std::uint64_t ref_mix(std::uint64_t x) { return ref_splitmix_next(x); }
 
 std::uint64_t ref_rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
+/// xoshiro256++ written as a map from one state to the next: each new word in terms of the
+/// old ones, worked out by hand from the in-place steps of xoshiro256plusplus.c (t = s1 << 17;
+/// s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45)). The output comes from
+/// the old state.
 std::uint64_t ref_xoshiro_next(std::uint64_t* s) {
-  const std::uint64_t result = ref_rotl(s[0] + s[3], 23) + s[0];
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = ref_rotl(s[3], 45);
-  return result;
+  const std::uint64_t a = s[0], b = s[1], c = s[2], d = s[3];
+  s[0] = a ^ b ^ d;
+  s[1] = a ^ b ^ c;
+  s[2] = a ^ c ^ (b << 17);
+  s[3] = ref_rotl(b ^ d, 45);
+  return ref_rotl(a + d, 23) + a;
 }
 
 /// The symbols of a stream: the base-36 digits of floor(w * 36^10 / 2^64), most significant

@@ -92,13 +92,13 @@ const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},
                                        {"panzerfaust", asl::Weapon::kPanzerfaust},
                                        {"pfk", asl::Weapon::kPfk},
                                        {"atr", asl::Weapon::kAtr}};
-const Choices<asl::Personnel> kPersonnel = {
-    {"squad", asl::Personnel::kSquad}, {"half_squad", asl::Personnel::kHalfSquad}, {"crew", asl::Personnel::kCrew}};
 /// Who makes a PF Check (C13.31): a SMC too.
 const Choices<asl::Personnel> kFirerPersonnel = {{"squad", asl::Personnel::kSquad},
                                                  {"half_squad", asl::Personnel::kHalfSquad},
                                                  {"crew", asl::Personnel::kCrew},
                                                  {"smc", asl::Personnel::kSmc}};
+const Choices<asl::Personnel> kPersonnel =
+    choices_of(kFirerPersonnel, {asl::Personnel::kSquad, asl::Personnel::kHalfSquad, asl::Personnel::kCrew});
 
 /// firer.mg: the SW MG infantry fire with (A9): {fp, normal_range, rof, breakdown}.
 struct MgKey {

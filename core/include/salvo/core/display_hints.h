@@ -18,6 +18,18 @@ struct DisplayHints {
     std::string quantity;  ///< "p_kill"
     bool run = true;       ///< the whole run; false: the first window
     std::string title;     ///< the compact text table's header: "first p_kill", "p_immob"
+
+    /// The whole run, headed by the quantity's name or a shorter `title` ("p_immob").
+    static Key column(const std::string& q, const std::string& title = {}) {
+      return {q, true, title.empty() ? q : title};
+    }
+    /// The first window and the whole run side by side: "first p_hit", "phase p_hit".
+    static Key first(const std::string& q, const std::string& title = {}) {
+      return {q, false, "first " + (title.empty() ? q : title)};
+    }
+    static Key phase(const std::string& q, const std::string& title = {}) {
+      return {q, true, "phase " + (title.empty() ? q : title)};
+    }
   };
   std::vector<Key> key;
   /// Less is better for the side the situation is asked for ("p_malfunction"); compare's
