@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <optional>
-#include <stdexcept>
 #include <vector>
 
 #include "fast_kernel.h"
