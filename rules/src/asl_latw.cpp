@@ -2,6 +2,7 @@
 #include "salvo/rules/asl_latw.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@ namespace salvo::asl {
 namespace {
 
 template <class E>
-std::size_t at(E e) {
+constexpr std::size_t at(E e) {
   return static_cast<std::size_t>(e);
 }
 
@@ -43,13 +44,10 @@ bool backblast_terrain(Terrain t) { return t == Terrain::kBuilding || t == Terra
 }  // namespace
 
 const char* latw_name(Weapon w) {
-  static constexpr std::array<Named<Weapon>, 6> kLatwNames = {{{"Bazooka", Weapon::kBazooka},
-                                                               {"Panzerschreck", Weapon::kPanzerschreck},
-                                                               {"PIAT", Weapon::kPiat},
-                                                               {"Panzerfaust", Weapon::kPanzerfaust},
-                                                               {"PFk", Weapon::kPfk},
-                                                               {"ATR", Weapon::kAtr}}};
-  return name_in(kLatwNames, w).data();
+  // The LATWs in their order in Weapon, kBazooka to kAtr (is_latw).
+  static constexpr const char* kNames[] = {"Bazooka", "Panzerschreck", "PIAT", "Panzerfaust", "PFk", "ATR"};
+  static_assert(std::size(kNames) == at(Weapon::kAtr) - at(Weapon::kBazooka) + 1);
+  return w >= Weapon::kBazooka && w <= Weapon::kAtr ? kNames[at(w) - at(Weapon::kBazooka)] : "?";
 }
 
 bool can_malfunction(const Firer& f) {

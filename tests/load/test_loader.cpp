@@ -764,3 +764,26 @@ TEST_CASE("LATW keys: what is refused, with its line", "[load][latw][errors]") {
        "t.toml:5: target.personnel: expected one of squad, half_squad, crew, got \"smc\""},
   });
 }
+
+TEST_CASE("edit_situation lays a file's settings over a situation, strictly, and nothing else", "[load]") {
+  asl::Situation base;
+  base.name = "base";
+  base.firer.rof = 2;
+  base.fire.range = 9;
+  const asl::Situation s = load::edit_situation(base, "ruleset = \"asl\"\n[fire]\nrange = 3\n", "e.toml");
+  CHECK(s.fire.range == 3);  // written over
+  CHECK(s.firer.rof == 2);   // kept
+  CHECK(s.name == "base");
+  // No rules check: a conflict is the caller's to find.
+  CHECK(load::edit_situation(base, "ruleset = \"asl\"\nfire.range = 0\n", "e.toml").fire.range == 0);
+  const auto error = [&](const std::string& text) {
+    return test::message_of<InputError>([&] { load::edit_situation(base, text, "e.toml"); });
+  };
+  CHECK(error("ruleset = \"asl\"\nfire.rnage = 3\n").rfind("e.toml:2: fire.rnage: unknown key", 0) == 0);
+  CHECK(error("ruleset = \"asl\"\nfire.range = \"far\"\n").rfind("e.toml:2: fire.range: expected", 0) == 0);
+  CHECK(error("ruleset = \"asl\"\n[sweep]\n\"fire.range\" = [1, 2]\n") ==
+        "e.toml:2: sweep: not an edit of a situation's settings: remove it");
+  CHECK(error("ruleset = \"asl\"\nunits = \"u.toml\"\n") ==
+        "e.toml:2: units: not an edit of a situation's settings: remove it");
+  CHECK(error("fire.range = 3\n").rfind("e.toml:1: ruleset: required", 0) == 0);
+}

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "asl_cases.h"
 #include "asl_test_util.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
@@ -33,140 +34,19 @@ Situation duel_base(int turns) {
   return s;
 }
 
+/// duel_base(turns) fired by a non-vehicular NT Gun with R# `repair` (A9.72).
+Situation gun_duel(int turns, int repair) {
+  Situation s = duel_base(turns);
+  s.firer.vehicle = false;
+  s.firer.gun_type = GunType::kNT;
+  s.firer.repair = repair;
+  return s;
+}
+
 }  // namespace
 
-// A varied set of duels (asl_test_util.h).
-std::vector<Situation> salvo::asl::testing::duels() {
-  std::vector<Situation> v;
-  auto add = [&](const std::string& name, int turns, auto&& edit) {
-    v.push_back(variant(duel_base(turns), name, edit));
-  };
-  add("75L ROF 2, 5 turns", 5, [](Situation& s) { s.firer.rof = 2; });
-  add("Sherman 75 vs Panther, 5 turns", 5, [](Situation& s) {
-    s.firer.nationality = Nationality::kAmerican;
-    s.firer.gun = *parse_gun("75");
-    s.firer.rof = 2;
-    s.target.armor = Armor{18, 8, 14, 8};
-  });
-  add("B10 X11, 4 turns", 4, [](Situation& s) {
-    s.firer.breakdown = 10;
-    s.firer.x_number = 11;
-    s.firer.rof = 1;
-  });
-  add("circled B10, Low Ammo carries over", 4, [](Situation& s) {
-    s.firer.breakdown = 10;
-    s.firer.low_ammo = true;
-    s.firer.rof = 2;
-  });
-  add("APCR depletion, AP fallback", 4, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 11, 8};
-    s.fire.range = 14;
-  });
-  add("APCR, no fallback", 3, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 5;
-    s.firer.fallback_ammo = Ammo::kNone;
-    s.firer.rof = 1;
-    s.target.armor = Armor{14, 8, 11, 8};
-    s.fire.range = 14;
-  });
-  add("NT Gun R3, CA change, 2 Rally Phases", 4, [](Situation& s) {
-    s.firer.vehicle = false;
-    s.firer.gun_type = GunType::kNT;
-    s.firer.gun = *parse_gun("50L");
-    s.firer.rof = 2;
-    s.firer.repair = 3;
-    s.firer.breakdown = 10;
-    s.fire.ca_change = 1;
-    s.fire.rally_phases = 2;
-  });
-  add("HE vs light armor, stop on effect", 5, [](Situation& s) {
-    s.firer.ammo = Ammo::kHE;
-    s.target.armor = Armor{2, 1, 2, 1};
-    s.firer.rof = 1;
-    s.fire.stop_on = StopOn::kEffect;
-  });
-  add("bounding fire, no Acquisition", 3, [](Situation& s) {
-    s.fire.phase = Phase::kBounding;
-    s.fire.los_mp = 3.0;
-    s.firer.rof = 1;
-  });
-  add("hull down, improbable", 3, [](Situation& s) {
-    s.target.hull_down = true;
-    s.fire.extra_drm = 7;
-    s.firer.rof = 1;
-  });
-  add("37L multiple hits", 3, [](Situation& s) {
-    s.firer.gun = *parse_gun("37L");
-    s.firer.rof = 3;
-    s.target.armor = Armor{2, 1, 2, 1};
-  });
-  add("concealed target, Acquisition only after a hit (C6.57)", 4, [](Situation& s) {
-    s.target.concealed = true;
-    s.fire.range = 8;
-    s.fire.extra_drm = 3;
-    s.firer.rof = 2;
-    s.target.armor = Armor{14, 8, 14, 8};
-  });
-  add("HE at an AT Gun behind its gunshield: a K unmans it (C11.6, A7.302)", 4, [](Situation& s) {
-    s.firer.ammo = Ammo::kHE;
-    s.firer.rof = 1;
-    s.target.type = TargetType::kInfantry;
-    s.target.gun = true;
-    s.target.gunshield = true;
-    s.target.size = 1;
-  });
-  add("intensive fire B11", 3, [](Situation& s) {
-    s.firer.rof = 1;
-    s.fire.intensive_fire = true;
-    s.firer.breakdown = 11;
-  });
-  add("many shocks, 2 Rally Phases, 6 turns", 6, [](Situation& s) {
-    s.override_.modified_th = 7;
-    s.override_.basic_tk = 16;
-    s.fire.rally_phases = 2;
-    s.firer.breakdown = 11;
-  });
-  add("captured 75L ROF 2: ROF 1, B10 X12, never repaired (A21.11-.12, A9.72)", 4, [](Situation& s) {
-    s.firer.captured = true;
-    s.firer.rof = 2;
-    s.fire.extra_drm = -2;
-  });
-  add("Gun manned by non-qualified Infantry: no repair, R# unused (A21.13, A9.72)", 3, [](Situation& s) {
-    s.firer.vehicle = false;
-    s.firer.gun_type = GunType::kT;
-    s.firer.non_qualified = true;
-    s.firer.rof = 1;
-    s.firer.breakdown = 11;
-  });
-  add("APCR, no fallback, B8: no repair once out of ammunition", 3, [](Situation& s) {
-    s.firer.ammo = Ammo::kAPCR;
-    s.firer.depletion = 4;
-    s.firer.fallback_ammo = Ammo::kNone;
-    s.firer.breakdown = 8;
-    s.target.armor = Armor{11, 8, 11, 8};
-    s.fire.range = 8;
-  });
-  add("C2.5: NT Gun ROF 0 changing CA, Intensive Fire from turn 2", 3, [](Situation& s) {
-    s.firer.vehicle = false;
-    s.firer.gun_type = GunType::kNT;
-    s.firer.repair = 2;
-    s.fire.ca_change = 1;
-    s.fire.intensive_fire = true;
-    s.firer.breakdown = 11;
-  });
-  add("Case A turret, acquired at start", 4, [](Situation& s) {
-    s.fire.tca = 0;
-    s.fire.target_direction = 2;
-    s.fire.acquisition = 1;
-    s.firer.gun_type = GunType::kST;
-    s.firer.rof = 1;
-  });
-  return v;
-}
+// A varied set of duels (asl_test_util.h): tests/rules/cases/duels.toml.
+std::vector<Situation> salvo::asl::testing::duels() { return situations_of(cases("duels.toml", {{"base", base()}})); }
 
 namespace {
 
@@ -188,14 +68,21 @@ test::PathTally sample(const Situation& s, std::uint64_t trials, std::uint64_t s
   return r;
 }
 
+/// f(duel, its program) for each duel, the duel named in the test's messages.
+template <class F>
+void each_duel(F&& f) {
+  for (const Situation& s : duels()) {
+    INFO("situation: " << s.name);
+    f(s, compile(s));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("duel: exact engine on the compiled program agrees with the duel interpreter", "[asl][duel]") {
   std::uint64_t seed = 1;
   test::McAgreement agree;
-  for (const Situation& s : duels()) {
-    INFO("situation: " << s.name);
-    const Compiled c = compile(s);
+  each_duel([&](const Situation& s, const Compiled& c) {
     c.program.validate();
     const sim::RunResult ex = sim::solve_exact(c.program);
     const test::PathTally m = sample(s, kRefTrials, 20261122 + seed++);
@@ -228,7 +115,7 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
       CHECK(exact.mean == Approx(test::counter(c.program, ex.run, name)).margin(1e-9));
       agree.mean(exact.mean, exact.variance, m.run_counts[k], n, at + "counter " + name);
     }
-  }
+  });
   agree.judge();
   CHECK(duels().size() >= 12);
 }
@@ -236,15 +123,13 @@ TEST_CASE("duel: exact engine on the compiled program agrees with the duel inter
 TEST_CASE("duel: Monte Carlo agrees with exact, identical on 1 and 2 threads", "[asl][duel][mc]") {
   std::uint64_t key = 100;
   test::McAgreement agree;
-  for (const Situation& s : duels()) {
-    INFO("situation: " << s.name);
-    const Compiled c = compile(s);
+  each_duel([&](const Situation& s, const Compiled& c) {
     sim::McOptions o = test::mc_options(99, key++, 200'000);
     o.threads = 1;
     sim::Tallies t1;
     agree.both_engines(c.program, o, s.name, &t1);
     CHECK(t1 == test::tallies_on(c.program, o, 2));
-  }
+  });
   agree.judge();
 }
 
@@ -310,10 +195,7 @@ TEST_CASE("duel: repair by hand (D3.7): a gun that malfunctions on every shot", 
 }
 
 TEST_CASE("duel: a non-vehicular Gun repairs on dr <= R# (A9.72)", "[asl][duel]") {
-  Situation s = duel_base(2);
-  s.firer.vehicle = false;
-  s.firer.gun_type = GunType::kNT;
-  s.firer.repair = 3;
+  Situation s = gun_duel(2, 3);
   s.firer.breakdown = 2;
   s.target.armor = Armor{18, 18, 18, 18};
   s.override_.basic_tk = 5;
@@ -380,10 +262,7 @@ TEST_CASE("duel: a malfunctioned gun with no ammunition left makes no repair att
 TEST_CASE("duel interpreter, scripted: C2.5 bars Intensive Fire in the first turn only", "[asl][duel]") {
   // A non-vehicular NT Gun without Multiple ROF changes CA for its first shot: no Intensive Fire
   // that Player Turn (C2.5). In turn 2 the CA is unchanged: after its shot, the Intensive Fire shot.
-  Situation s = duel_base(2);
-  s.firer.vehicle = false;
-  s.firer.gun_type = GunType::kNT;
-  s.firer.repair = 2;
+  Situation s = gun_duel(2, 2);
   s.fire.ca_change = 1;
   s.fire.intensive_fire = true;
   s.override_.modified_th = 2;  // every scripted shot misses

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "asl_cases.h"
 #include "asl_test_util.h"
 #include "salvo/load/asl_loader.h"
 #include "salvo/rules/asl_ift.h"
@@ -359,59 +360,12 @@ TEST_CASE("scripted dice: MG on the IFT Vehicle line (A7.308, A7.309)", "[asl][i
 }
 
 TEST_CASE("IFT rules conflicts are refused with the key and the rule", "[asl][ift][errors]") {
-  check_refused({
-      {with(mg(4), [](Situation& s) { s.target.type = TargetType::kArea; }),
-       "target.type: the Area Target Type is for ordnance (C3.33): MG/IFE fire attacks \"infantry\" or an unarmored "
-       "\"vehicle\""},
-      {with(itt(),
-            [](Situation& s) {
-              s.firer.ammo = Ammo::kHEAT;
-              s.firer.depletion = 6;
-            }),
-       "firer.ammo: HEAT vs Personnel (C8.31) is not modelled: fire HE, or AP with its HE equivalency"},
-      {with(itt(),
-            [](Situation& s) {
-              s.target.type = TargetType::kArea;
-              s.fire.range = 0;
-              s.fire.same_hex = true;
-            }),
-       "fire.same_hex: the Area Target Type is not allowed at range 0 (C3.33)"},
-      {with(itt(), [](Situation& s) { s.target.ffnam = true; }),
-       "target.ffnam: FFNAM and FFMO apply only to Defensive First Fire (C6.13, C6.14)"},
-      {with(base(), [](Situation& s) { s.target.ffmo = true; }),
-       "target.ffmo: FFNAM and FFMO apply to Infantry targets (C6.13, C6.14)"},
-      // IFE: 16 hexes (C2.29)
-      {with(mg(4),
-            [](Situation& s) {
-              s.firer.weapon = Weapon::kIfe;
-              s.firer.normal_range.reset();
-              s.fire.range = 33;
-            }),
-       "fire.range: IFE reaches 32 hexes, twice its Normal Range of 16 (C2.29), got 33"},
-      {with(itt(), [](Situation& s) { s.firer.gun = *parse_gun("15"); }),
-       "firer.gun: a Gun below 20mm has no HE column on the IFT (C.6)"},
-      {with(mg(4), [](Situation& s) { s.firer.normal_range.reset(); }),
-       "firer.normal_range: required for MG fire: the MG's Normal Range (Long Range Fire halves its FP beyond it and "
-       "it reaches twice as far, A7.22)"},
-      {with(mg(4), [](Situation& s) { s.firer.weapon = Weapon::kIfe; }),
-       "firer.normal_range: IFE has a Normal Range of 16 hexes (C2.29): remove firer.normal_range"},
-      {with(mg(4), [](Situation& s) { s.firer.armor_leader = -1; }),
-       "firer.armor_leader: an Armor Leader cannot modify a vehicular MG attack unless the MG is the MA (D3.44); an "
-       "MG MA is not modelled"},
-      {with(itt(),
-            [](Situation& s) {
-              s.target.type = TargetType::kArea;
-              s.fire.motion = true;
-            }),
-       "fire.motion: the Area Target Type is not allowed as Bounding First Fire or Motion Fire (C3.33)"},
-      {with(itt(),
-            [](Situation& s) {
-              s.fire.phase = Phase::kDefensive;
-              s.target.ffmo = true;
-              s.target.tem = 1;
-            }),
-       "target.ffmo: FFMO is for a target moving in Open Ground (C6.14): it has no positive TEM, got target.tem = 1"},
-  });
+  Situation mg_no_normal_range = mg(4);
+  mg_no_normal_range.firer.normal_range.reset();
+  const std::vector<Case> cs =
+      cases("ift-refused.toml",
+            {{"base", base()}, {"itt", itt()}, {"mg 4", mg(4)}, {"mg 4, no Normal Range", mg_no_normal_range}});
+  check_cases(cs, 12);
   const Situation armored = with(mg(4), [](Situation& s) { s.target.type = TargetType::kVehicle; });
   CHECK(refusal(armored).rfind("target.armor: MG/IFE fire vs an armored vehicle", 0) == 0);
 }

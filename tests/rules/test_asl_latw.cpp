@@ -7,9 +7,11 @@
 // DR <= n (out of 36): n = 2: 1, 3: 3, 4: 6, 5: 10, 6: 15, 7: 21, 8: 26, 9: 30, 10: 33, 11: 35.
 // Of the hits, a turret hit has colored dr < white dr (C3.9); an Original 2 (1, 1) is a CH, on
 // the hull.
+#include <map>
 #include <string>
 #include <vector>
 
+#include "asl_cases.h"
 #include "asl_test_util.h"
 #include "salvo/rules/asl_latw.h"
 #include "salvo/rules/asl_sensitivity.h"
@@ -18,6 +20,9 @@
 
 using namespace salvo;
 using namespace salvo::asl;
+using testing::Case;
+using testing::cases;
+using testing::check_cases;
 using testing::solve;
 using testing::Solved;
 
@@ -46,6 +51,14 @@ Situation latw(Weapon w) {
   if (w == Weapon::kPiat) s.firer.to_hit = {11, 9, 7, 5};
   s.target.armor = Armor{8, 8, 8, 8};
   s.fire.range = 1;
+  return s;
+}
+
+/// latw(w) at `range` hexes against a target of AF `af` all round.
+Situation latw(Weapon w, int range, int af) {
+  Situation s = latw(w);
+  s.fire.range = range;
+  s.target.armor = Armor{af, af, af, af};
   return s;
 }
 
@@ -242,8 +255,7 @@ TEST_CASE("LATW: HEAT To Kill, a Panzerschreck against AF 18 (C7.33, C7.4-.7)", 
   // 16 hull. Final TK# 26 - 18 = 8: a TK DR <= 4 burns (6/36), 5-7 eliminates (15/36), 8
   // immobilizes a hull hit and shocks a turret hit (5/36), 9 is a possible Shock (4/36), 12 a Dud.
   // The CH: 52 - 18 = 34, every DR but the Dud burns. X10: an Original 10-12 removes it (6/36).
-  Situation s = latw(Weapon::kPanzerschreck);
-  s.target.armor = Armor{18, 18, 18, 18};
+  Situation s = latw(Weapon::kPanzerschreck, 1, 18);
   const Solved r = solve(s);
   check_phases(r, {{"burn", (29 * 6 + 35) / k1296},
                    {"eliminated", 29 * 15 / k1296},
@@ -263,10 +275,8 @@ TEST_CASE("LATW: the Bazooka's To Kill by date (C13.43)", "[asl][latw]") {
   // the CH and 25 others, 11 turret and 14 hull. A TK DR 2 (1/36) immobilizes a hull hit and
   // shocks a turret hit; 3 (2/36) is a possible Shock. The CH: 26 - 11 = 15, burning on a DR <= 7
   // (21/36), eliminating on 8-11 (14/36). From 1944 (BAZ 44+, 16) the Final TK# is 5.
-  Situation s = latw(Weapon::kBazooka);
+  Situation s = latw(Weapon::kBazooka, 2, 11);
   s.firer.year = 1943;
-  s.fire.range = 2;
-  s.target.armor = Armor{11, 11, 11, 11};
   const Solved r = solve(s);
   check_phases(r, {{"kill", 35 / k1296},
                    {"burn", 21 / k1296},
@@ -283,8 +293,7 @@ TEST_CASE("LATW: the ATR on the C3 table, with Case L and Case D's <= 25mm row (
   // (rear) - 1 = 7: burn on a DR <= 3 (3/36), eliminated 4-6 (12/36), 7 immobilizes / shocks
   // (6/36), 8 possible Shock (5/36). The CH: 10 + 2 + 1 - 1 = 12: burn <= 6 (15/36), eliminated
   // 7-11 (20/36). B12: an Original 12 malfunctions it (1/36).
-  Situation s = latw(Weapon::kAtr);
-  s.target.armor = Armor{1, 1, 1, 1};
+  Situation s = latw(Weapon::kAtr, 1, 1);
   s.target.facing = Facing::kRear;
   const Solved r = solve(s);
   check_phases(r, {{"hit", 1.0},
@@ -307,10 +316,8 @@ TEST_CASE("LATW: an ATR's Multiple ROF builds no Acquisition (C2.24, C6.5)", "[a
   // ROF 1 at 7 hexes (C3 black 9: 30/36 a shot), AF 26 (no kill possible): it fires again on a
   // colored dr of 1, so 1 + 1/6 + 1/36 + ... = 6/5 shots, and every shot hits 30/36: 1 hit. With
   // Acquisition (-1, -2) the later shots would hit more often.
-  Situation s = latw(Weapon::kAtr);
+  Situation s = latw(Weapon::kAtr, 7, 26);
   s.firer.rof = 1;
-  s.fire.range = 7;
-  s.target.armor = Armor{26, 26, 26, 26};
   const Solved r = solve(s);
   CHECK(r.shots() == Approx(6 / 5.0).margin(1e-12));
   CHECK(r.hits() == Approx(1.0).margin(1e-12));
@@ -461,117 +468,20 @@ TEST_CASE("LATW: Monte Carlo agrees with exact", "[asl][latw][engines]") {
 }
 
 TEST_CASE("LATW: what it refuses", "[asl][latw]") {
-  using testing::refusal;
-  Situation s = latw(Weapon::kBazooka);
-  s.firer.to_hit.clear();
-  CHECK(refusal(s) ==
-        "firer.to_hit: missing: the Bazooka's To Hit table from the back of its counter, its Basic TH# at range 0, "
-        "1, 2, ... (C13.42), e.g. [11, 9, 8, 7, 4]");
-  s = latw(Weapon::kPanzerschreck);
-  s.firer.x_number.reset();
-  CHECK(refusal(s) == "firer.x_number: missing: the Panzerschreck's X# from its counter (C13.47)");
-  s = latw(Weapon::kBazooka);
-  s.fire.range = 5;
-  CHECK(refusal(s) ==
-        "fire.range: beyond the last range of its To Hit table (firer.to_hit, C13.42): at most 4 hexes, got 5");
-  s = latw(Weapon::kBazooka);
-  s.firer.year = 1942;
-  s.firer.month = 10;
-  CHECK(refusal(s) == "firer.year: the Bazooka (C13.4) is available from 11/1942, got 10/1942");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.month = 5;
-  s.fire.range = 2;
-  CHECK(refusal(s) == "fire.range: beyond a Panzerfaust's range in 5/1944 (C13.32): at most 1 hex, got 2");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.year = 1943;
-  s.firer.month = 9;
-  CHECK(refusal(s) ==
-        "firer.year: the Panzerfaust (C13.3; before, the PFk by SSR: firer.weapon = \"pfk\") is available from "
-        "10/1943, got 9/1943");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.nationality = Nationality::kAmerican;
-  CHECK(refusal(s) ==
-        "firer.nationality: the Panzerfaust is German (C13.3), and Finnish from 7/1944 (A25.76); Romanian and "
-        "Hungarian use (A25.85) is not modelled");
-  s = latw(Weapon::kPanzerfaust);
-  s.fire.turns = 2;
-  CHECK(refusal(s) ==
-        "fire.turns: a Panzerfaust is one shot, secured by a PF Check each fire phase (C13.31, C13.36): make each "
-        "attempt its own situation");
-  s = latw(Weapon::kBazooka);
-  s.firer.gun = *parse_gun("75");
-  CHECK(refusal(s) == "firer.gun: not used by the Bazooka (firer.weapon, C13): remove it");
-  s = latw(Weapon::kAtr);
-  s.fire.acquisition = 1;
-  CHECK(refusal(s) == "fire.acquisition: not used by the ATR (firer.weapon, C13): remove it");
-  s = latw(Weapon::kPiat);
-  s.fire.firer_terrain = Terrain::kBuilding;  // no backblast: nothing to pay
-  CHECK(refusal(s) == "fire.firer_terrain: not used by the PIAT (firer.weapon, C13): remove it");
-  s = latw(Weapon::kPiat);
-  s.firer.breakdown = 9;
-  CHECK(refusal(s) == "firer.breakdown: the PIAT's B10 and R2 are the rule's (C13.63): remove it");
-  s = latw(Weapon::kBazooka);
-  s.firer.vehicle = true;
-  CHECK(refusal(s) ==
-        "firer.vehicle: the Bazooka is a SW fired by Infantry (C13.1): set firer.vehicle = false, or leave it out");
-  s = latw(Weapon::kBazooka);
-  s.target.type = TargetType::kInfantry;
-  CHECK(refusal(s) ==
-        "target.type: the Bazooka fires at a vehicle here (target.type = \"vehicle\"): LATW fire at Personnel or Guns "
-        "(HEAT's HE equivalency, C8.31) is not modelled");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.personnel = Personnel::kSmc;
-  s.firer.leader = -1;
-  CHECK(refusal(s) ==
-        "firer.leader: a SMC firing the Panzerfaust himself directs no fire (A9.12, C13.35): remove firer.leader, or "
-        "let another unit fire it");
-  s = latw(Weapon::kPanzerfaust);
-  s.fire.firer_terrain = Terrain::kBuilding;
-  s.fire.pinned = true;
-  CHECK(refusal(s) ==
-        "fire.pinned: a pinned Panzerfaust firer may fire from rubble or a building only as Desperation fire (C13.8, "
-        "C13.81), which salvo does not model");
-  s.fire.firer_terrain = Terrain::kWoods;
-  CHECK(
-      refusal(s) ==
-      "fire.firer_terrain: only ground-level rubble or a building adds the Panzerfaust's backblast +2 (C5.34, C13.8): "
-      "remove it");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.personnel = Personnel::kCrew;
-  s.firer.inexperienced = true;
-  CHECK(refusal(s) == "firer.inexperienced: SMC and crews are never Green or Conscript (A19.2): remove it");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.cx = true;
-  s.fire.phase = Phase::kAdvancing;
-  s.fire.opportunity = true;
-  CHECK(refusal(s) == "firer.cx: an Opportunity Firer loses its CX counter (A4.51): remove it");
-  s = latw(Weapon::kPanzerfaust);
-  s.firer.nationality = Nationality::kFinnish;
-  s.firer.personnel = Personnel::kSmc;
-  CHECK(refusal(s) == "firer.personnel: the Finns' Panzerfausts are fired by their Elite and 1st-Line MMC (A25.76)");
-  s = latw(Weapon::kPanzerschreck);
-  s.firer.nationality = Nationality::kFinnish;
-  s.firer.month = 6;
-  CHECK(refusal(s) == "firer.year: the Finnish Panzerschreck (A25.77) is available from 7/1944, got 6/1944");
-  s = latw(Weapon::kBazooka);
-  s.fire.max_shots = 1;
-  CHECK(refusal(s) == "fire.max_shots: not used by the Bazooka (firer.weapon, C13): remove it");
-  s = latw(Weapon::kAtr);
-  s.fire.stop_on = StopOn::kNever;
-  CHECK(refusal(s) == "fire.stop_on: the ATR fires once a phase: stop_on = \"never\" changes nothing; remove it");
-  s.firer.rof = 1;
-  CHECK_FALSE(check(s).has_value());
-  // An ATR with an X# alone never malfunctions, so a duel needs no R#.
-  s = latw(Weapon::kAtr);
-  s.firer.x_number = 11;
-  s.fire.turns = 2;
-  CHECK_FALSE(check(s).has_value());
-  // A LATW's keys in a Gun's situation do nothing.
-  s = testing::base();
-  s.firer.to_hit = {10, 9};
-  CHECK(refusal(s) ==
-        "firer.to_hit: is for a Light Anti-Tank Weapon (firer.weapon = \"bazooka\", \"panzerschreck\", \"piat\", "
-        "\"panzerfaust\", \"pfk\" or \"atr\", C13): this situation does not read it; remove it");
+  std::map<std::string, Situation> bases = {{"base", testing::base()},
+                                            {"bazooka", latw(Weapon::kBazooka)},
+                                            {"panzerschreck", latw(Weapon::kPanzerschreck)},
+                                            {"piat", latw(Weapon::kPiat)},
+                                            {"panzerfaust", latw(Weapon::kPanzerfaust)},
+                                            {"pfk", latw(Weapon::kPfk)},
+                                            {"atr", latw(Weapon::kAtr)}};
+  bases["bazooka, no To Hit table"] = bases["bazooka"];
+  bases["bazooka, no To Hit table"].firer.to_hit.clear();
+  bases["panzerschreck, no X#"] = bases["panzerschreck"];
+  bases["panzerschreck, no X#"].firer.x_number.reset();
+  const std::vector<Case> cs = cases("latw-refused.toml", bases);
+  check_cases(cs, 24);
+  CHECK(cs.size() == 24 + 2);
 }
 
 TEST_CASE("LATW: a PIAT team over two turns, repairing its B10 (C13.63, A9.72)", "[asl][latw][duel]") {

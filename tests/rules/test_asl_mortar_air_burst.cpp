@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <string>
 
+#include "asl_cases.h"
 #include "asl_test_util.h"
 #include "salvo/rules/asl_ift.h"
 #include "salvo/sim/exact.h"
@@ -30,35 +31,17 @@ using namespace salvo::asl::testing;
 
 namespace {
 
-/// German 81mm mortar (a Gun, NT), ROF 3, minimum range 3, HE on the Area Target Type at 8 hexes.
-Situation mortar81() {
-  Situation s = base();
-  s.name = "81mm mortar";
-  s.firer.gun = *parse_gun("81");
-  s.firer.mortar = true;
-  s.firer.min_range = 3;
-  s.firer.ammo = Ammo::kHE;
-  s.firer.rof = 3;
-  s.firer.vehicle = false;
-  s.firer.gun_type = GunType::kNT;
-  s.target.type = TargetType::kArea;
-  s.fire.range = 8;
-  s.fire.stop_on = StopOn::kNever;
-  return s;
+/// The cases of tests/rules/cases/mortar.toml: the bases, then the rules conflicts.
+const std::vector<Case>& mortar_cases() {
+  static const std::vector<Case> cs = cases("mortar.toml", {{"base", base()}});
+  return cs;
 }
 
+/// German 81mm mortar (a Gun, NT), ROF 3, minimum range 3, HE on the Area Target Type at 8 hexes.
+Situation mortar81() { return named_in(situations_of(mortar_cases()), "81mm mortar"); }
+
 /// German 105 HE on the Area Target Type vs a squad in woods at 40 hexes.
-Situation area105_in_woods() {
-  Situation s = base();
-  s.name = "105 area woods";
-  s.firer.gun = *parse_gun("105");
-  s.firer.ammo = Ammo::kHE;
-  s.target.type = TargetType::kArea;
-  s.target.terrain = Terrain::kWoods;
-  s.target.tem = 1;
-  s.fire.range = 40;
-  return s;
-}
+Situation area105_in_woods() { return named_in(situations_of(mortar_cases()), "105 area woods"); }
 
 }  // namespace
 
@@ -198,40 +181,5 @@ TEST_CASE(
 }
 
 TEST_CASE("rules conflicts of mortars and woods", "[asl][mortar][air_burst]") {
-  const std::string area_only =
-      "target.type: a mortar always uses the Area Target Type (C3.33, C9.1): set target.type = \"area\" (mortar hits "
-      "vs vehicles, C1.55, are not modelled)";
-  const Situation light = with(mortar81(), [](Situation& s) { s.firer.gun = *parse_gun("60"); });
-  check_refused({
-      {with(mortar81(), [](Situation& s) { s.target.type = TargetType::kVehicle; }), area_only},
-      {with(mortar81(), [](Situation& s) { s.target.type = TargetType::kInfantry; }), area_only},
-      {with(mortar81(), [](Situation& s) { s.fire.range = 2; }),
-       "fire.range: below the mortar's minimum range of 3 hexes (C9.1), got 2"},
-      {with(mortar81(),
-            [](Situation& s) {
-              s.firer.max_range = 150;
-              s.fire.range = 151;
-            }),
-       "fire.range: beyond the mortar's maximum range of 150 hexes (C9.1), got 151"},
-      {with(mortar81(), [](Situation& s) { s.firer.ammo = Ammo::kAP; }),
-       "firer.ammo: a mortar fires HE here (C9.1; it has no AP, APCR, APDS or HEAT); for SMOKE or WP set firer.weapon"},
-      {with(mortar81(), [](Situation& s) { s.firer.min_range.reset(); }),
-       "firer.min_range: required for a mortar: the minimum range printed on its counter (C9.1)"},
-      {with(light, [](Situation& s) { s.fire.ca_change = 1; }),
-       "fire.ca_change: a light mortar has no Covered Arc and pays no Case A (C9.2): remove it"},
-      {with(light, [](Situation& s) { s.fire.intensive_fire = true; }),
-       "fire.intensive_fire: a light mortar is a SW: only Guns use Intensive Fire (C5.6, C9.2)"},
-      {with(base(), [](Situation& s) { s.firer.min_range = 3; }),
-       "firer.min_range: a printed range is for a mortar (firer.mortar = true, C9.1)"},
-      {with(area105_in_woods(), [](Situation& s) { s.target.tem = 0; }),
-       "target.tem: a unit in woods has the woods TEM +1 (B13), got 0: set target.tem = 1, or target.entrenched = true "
-       "for an entrenchment's or pillbox's TEM"},
-      {with(area105_in_woods(),
-            [](Situation& s) {
-              s.target.terrain = Terrain::kOpen;
-              s.target.entrenched = true;
-            }),
-       "target.entrenched: matters only in woods, where it cancels the Air Burst (B13.3): set target.terrain = "
-       "\"woods\" or remove it"},
-  });
+  check_cases(std::vector<Case>(mortar_cases().begin() + 2, mortar_cases().end()), 11);  // after the 2 bases
 }

@@ -706,6 +706,18 @@ LoadedFile load_string(std::string_view toml, const std::string& source_name, co
   return load(parse_document(toml, source_name), options);
 }
 
+asl::Situation edit_situation(asl::Situation base, std::string_view toml, const std::string& source_name) {
+  const auto doc = parse_document(toml, source_name);
+  const Ctx c{doc->file, doc->text};
+  refuse_library(*doc);
+  Walked<Situation> w =
+      walk(c, doc->root, schema(), LoadOptions{}.max_situations, std::move(base), [&](const Item& item) {
+        fail(c, line_of(item.pos), item.path, "not an edit of a situation's settings: remove it");
+      });
+  if (w.sweep_line) fail(c, *w.sweep_line, "sweep", "not an edit of a situation's settings: remove it");
+  return std::move(w.base);
+}
+
 std::variant<LoadedFile, LoadedFight> load_any_string(std::string_view toml, const std::string& source_name,
                                                       const LoadOptions& options) {
   const auto doc = parse_document(toml, source_name);

@@ -257,6 +257,7 @@ struct Fire {
   // A duel over several Player Turns: the same fire phase each turn, with Rally Phases between.
   int turns = 1;         ///< fire phases (turns) resolved in a row, 1..kMaxTurns
   int rally_phases = 1;  ///< Rally Phases between two of the firer's fire phases: 1 or 2
+  friend bool operator==(const Fire&, const Fire&) = default;
 };
 
 using salvo::kMaxTurns;  // most turns a duel (fire.turns) may span: salvo/core/rules.h
@@ -264,6 +265,7 @@ using salvo::kMaxTurns;  // most turns a duel (fire.turns) may span: salvo/core/
 struct Override {
   std::optional<int> modified_th;  ///< replaces the Modified TH# (C3.3)
   std::optional<int> basic_tk;     ///< replaces the Basic TK# (C7.2)
+  friend bool operator==(const Override&, const Override&) = default;
 };
 
 /// A roll beyond firing (D2): an Excessive Speed Breakdown DR, a mechanical reliability DR on a
@@ -280,12 +282,14 @@ struct Movement {
   Manufacturer manufacturer = Manufacturer::kGerman;  ///< ESB nationality DRM (D2.5)
   double mp_in_los = 1;                               ///< Motion attempt: MF/MP the enemy unit spent in LOS (D2.401)
   int drm = 0;  ///< any other DRM on the ESB DR or reliability DR (e.g. a Vehicle Note)
+  friend bool operator==(const Movement&, const Movement&) = default;
 };
 
 /// The library units a situation names (salvo/load/units.h), and where its values came from.
 struct UnitRefs {
   std::string firer, target, movement;  ///< unit names as written; "" = none
   std::vector<std::string> notes;       ///< for explain: which values came from which unit
+  friend bool operator==(const UnitRefs&, const UnitRefs&) = default;
 };
 
 /// A later attack of infantry fire on the same target in the same phase (A7.31): another firing
@@ -314,6 +318,7 @@ struct Situation {
   Override override_;
   std::optional<Movement> movement;  ///< set: the situation is this movement roll, not a shot (D2)
   std::vector<InfantryAttack> then;  ///< infantry fire: the attacks after the first, in order (A7.31)
+  friend bool operator==(const Situation&, const Situation&) = default;
 };
 
 }  // namespace salvo::asl

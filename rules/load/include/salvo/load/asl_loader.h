@@ -71,4 +71,9 @@ LoadedFile load_file(const std::string& path, const LoadOptions& options = {});
 /// Load from a string; `source_name` stands in for the file name in messages.
 LoadedFile load_string(std::string_view toml, const std::string& source_name, const LoadOptions& options = {});
 
+/// `base` with the settings of a situation file's text written over it, each read as strictly as
+/// in load_string. No [sweep], `units` or [[then]], and no rules check: asl::check() is the
+/// caller's. For building situations as edits of another. Throws InputError.
+asl::Situation edit_situation(asl::Situation base, std::string_view toml, const std::string& source_name);
+
 }  // namespace salvo::load
