@@ -480,28 +480,45 @@ MeansRun means_run(std::string name, bool exact, MethodChoice method, std::uint6
   return m;
 }
 
+// A means run printed in every format, as the tests take each apart.
+struct Printed {
+  std::string text;
+  std::string md;
+  std::vector<std::string> csv;  // lines
+  nlohmann::json json;
+};
+Printed printed(const MeansRun& m) {
+  const auto format = [&](Format f) { return format_odds({m.report}, m.prov, f); };
+  return {format(Format::kText), format(Format::kMarkdown), lines_of(format(Format::kCsv)),
+          nlohmann::json::parse(format(Format::kJson))};
+}
+
+// The text table's mean cells: e_shots', then e_hits'.
+void check_mean_cells(const std::string& text, const std::vector<std::string>& shots,
+                      const std::vector<std::string>& hits) {
+  CHECK(text_cells(text, "e_shots") == shots);
+  CHECK(text_cells(text, "e_hits") == hits);
+}
+
 }  // namespace
 
 TEST_CASE("means: one trial prints no interval in every format, never a zero width", "[report][issue13]") {
   // One trial: 1 shot and 1 hit in the first window, 2 and 2 over the phase
-  const auto [r, prov] = means_run("one trial", false, MethodChoice::kMonteCarlo, 1, {1, 1, 1, 1}, {2, 4, 2, 4});
+  const auto [text, md, csv, j] =
+      printed(means_run("one trial", false, MethodChoice::kMonteCarlo, 1, {1, 1, 1, 1}, {2, 4, 2, 4}));
 
-  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
-  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
-  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
+  check_mean_cells(text, {"1.000 [?, ?]", "2.000 [?, ?]"}, {"1.000 [?, ?]", "2.000 [?, ?]"});
   CHECK(text.find("\n[?, ?]: no interval: a mean needs 2 or more trials to estimate its variance\n") !=
         std::string::npos);
   for (const char* bad : {"inf", "nan"}) CHECK(text.find(bad) == std::string::npos);
 
-  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   const std::string row2 = lines_of(md)[2];
   const std::string want = "| 2.000 ±? | 2.000 ±? |";  // phase e_shots, e_hits
   CHECK(row2.compare(row2.size() - want.size(), want.size(), want) == 0);
   CHECK(md.find("_±?: no interval: a mean needs 2 or more trials to estimate its variance_") != std::string::npos);
 
-  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   const auto head = csv_split(csv[0]);
   const auto row = csv_split(csv[1]);
   const auto field = [&](const std::string& name) {
@@ -517,7 +534,6 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
   CHECK(field("first_e_hits_hi").empty());
   CHECK(field("phase_p_hit_lo") == "0.599");  // probabilities keep their intervals
 
-  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& shots = j["situations"][0]["results"]["mc"]["phase"]["e_shots"];
   CHECK(shots == nlohmann::json::parse(R"({"mean": 2.0, "no_interval": "fewer than 2 trials"})"));
   CHECK(j["situations"][0]["results"]["mc"]["phase"]["p_hit"].contains("lo"));
@@ -526,25 +542,22 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
 TEST_CASE("means: an interval never goes below 0, in every format", "[report][issue13]") {
   // Two trials: 0 and 1 hits (mean 0.5, the normal interval [-0.480, 1.480]); 1 and 6 shots
   // (mean 3.5, [-1.400, 8.400])
-  const auto [r, prov] = means_run("two trials", false, MethodChoice::kMonteCarlo, 2, {7, 37, 1, 1}, {7, 37, 1, 1});
+  const auto [text, md, csv, j] =
+      printed(means_run("two trials", false, MethodChoice::kMonteCarlo, 2, {7, 37, 1, 1}, {7, 37, 1, 1}));
 
-  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
-  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"});
-  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
+  check_mean_cells(text, {"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"},
+                   {"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
   CHECK(text.find("[?, ?]") == std::string::npos);
 
-  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   CHECK(lines_of(md)[2].find("| 3.500 [0.000, 8.400] | 0.500 [0.000, 1.480] |") != std::string::npos);
 
-  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& phase = j["situations"][0]["results"]["mc"]["phase"];
   CHECK(phase["e_shots"]["lo"] == 0.0);
   CHECK(phase["e_shots"]["hi"].get<double>() == Approx(8.3999099614));
   CHECK(phase["e_hits"]["lo"] == 0.0);
 
-  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   CHECK(csv[1].find(",3.5,0,8.39991,") != std::string::npos);
 }
 
@@ -596,11 +609,10 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
   SECTION("one trial: every mean that differs from exact") {
     // exact: e_shots 1.000 and 2.250, e_hits 0.375 and 0.800; the trial: 1 shot and 1 hit in the
     // first window, 2 and 1 over the phase
-    const auto [r, prov] = means_run("x", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1});
-    const auto text = format_odds({r}, prov, Format::kText);
+    const std::string text = printed(means_run("x", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1})).text;
     INFO(text);
-    CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"});
-    CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
+    check_mean_cells(text, {"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"},
+                     {"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
     CHECK(text.find("): 3 flags raised\n") != std::string::npos);
   }
   SECTION("several situations: the compact table marks the e_ columns") {
