@@ -212,6 +212,18 @@ TEST_CASE("json: provenance, names from the program, both methods", "[report]") 
   CHECK(j2["situations"][0]["sweep"].empty());
 }
 
+namespace {
+
+// Each (column, value) of `cells` is the value of that column of `row`: one check a cell.
+void check_cells(const std::vector<std::string>& row, const std::vector<std::pair<std::size_t, std::string>>& cells) {
+  for (const auto& [column, value] : cells) {
+    INFO("column " << column);
+    CHECK(row.at(column) == value);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("csv: header and one row per situation and method", "[report]") {
   const std::vector<SituationReport> reps{
       report("a, quoted \"name\"", {{"fire.range", "6"}}, true, true),
@@ -226,31 +238,23 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
   // file,name,sweep,method,trials + first/phase triples of flags, counters, outcomes + phase ends
   const std::size_t expected = 5 + 3 * (2 * (4 + 2 + 3) + 2);
   CHECK(header.size() == expected);
-  CHECK(header[0] == "file");
-  CHECK(header[1] == "name");
-  CHECK(header[2] == "fire.range");
-  CHECK(header[3] == "method");
-  CHECK(header[4] == "trials");
-  CHECK(header[5] == "first_p_hit");
-  CHECK(header[6] == "first_p_hit_lo");
-  CHECK(header[7] == "first_p_hit_hi");
-  CHECK(header[8] == "phase_p_hit");
+  check_cells(header, {{0, "file"},
+                       {1, "name"},
+                       {2, "fire.range"},
+                       {3, "method"},
+                       {4, "trials"},
+                       {5, "first_p_hit"},
+                       {6, "first_p_hit_lo"},
+                       {7, "first_p_hit_hi"},
+                       {8, "phase_p_hit"}});
   CHECK(header.back() == "phase_end_target_destroyed_hi");
   CHECK(std::find(header.begin(), header.end(), "first_end_rof_exhausted") == header.end());
   CHECK(std::find(header.begin(), header.end(), "interrupted") == header.end());
 
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK(csv_split(lines[i]).size() == expected);
-  const auto row1 = csv_split(lines[1]);
-  CHECK(row1[1] == "a, quoted \"name\"");
-  CHECK(row1[2] == "6");
-  CHECK(row1[3] == "exact");
-  CHECK(row1[4] == "");
-  CHECK(row1[5] == "0.375");
-  CHECK(row1[6] == "0.375");
-  const auto row2 = csv_split(lines[2]);
-  CHECK(row2[3] == "mc");
-  CHECK(row2[4] == "100000");
-  CHECK(row2[6] == "0.374");
+  check_cells(csv_split(lines[1]),
+              {{1, "a, quoted \"name\""}, {2, "6"}, {3, "exact"}, {4, ""}, {5, "0.375"}, {6, "0.375"}});
+  check_cells(csv_split(lines[2]), {{3, "mc"}, {4, "100000"}, {6, "0.374"}});
   CHECK(csv_split(lines[3])[2] == "12");
 
   // Interrupted: an extra last column
