@@ -6,6 +6,7 @@
 #include <map>
 #include <queue>
 #include <tuple>
+#include <utility>
 
 #include "checks.h"
 #include "salvo/rules/w1943.h"
@@ -441,36 +442,46 @@ std::optional<RulesError> setting_problem(const Situation& s) {
   return std::nullopt;
 }
 
+// True when row i of `table` is the row of enumerator i (`key_of(row)`): a table indexed by
+// its enum, every value in order.
+template <class Table, class KeyOf>
+constexpr bool indexed_by_enum(const Table& table, KeyOf key_of) {
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (static_cast<std::size_t>(key_of(table[i])) != i) return false;
+  return true;
+}
+
+// How a run's End is numbered (EndReason, w1943.h): one fire by its own end reason; several
+// turns by destroyed_turn_<t> (index t - 1), or by the slot `after_turns` past the T turns:
+// turns_over (a jammed MG spends the next turn on its repair roll), out_of_ammo, out_of_fuel.
+constexpr int kByTurn = -1;
+struct EndSlot {
+  End end;
+  EndReason one_fire;
+  int after_turns;
+};
+constexpr std::array<EndSlot, kNumEndReasons> kEndSlots = {{{End::kFireOver, kEndFireOver, 0},
+                                                            {End::kDestroyed, kEndTargetDestroyed, kByTurn},
+                                                            {End::kMgJammed, kEndMgJammed, 0},
+                                                            {End::kOutOfAmmo, kEndOutOfAmmo, 1},
+                                                            {End::kOutOfFuel, kEndOutOfFuel, 2}}};
+static_assert(indexed_by_enum(kEndSlots, [](const EndSlot& r) { return r.end; }) &&
+                  static_cast<std::size_t>(End::kOutOfFuel) + 1 == kEndSlots.size(),
+              "one EndSlot for every End, in the enum's order");
+
+// The outcome of a hit by its result box (ShotOutcome).
+constexpr std::array<std::pair<Result, ShotOutcome>, 4> kHitOutcomes = {
+    {{Result::kNone, kOutNone}, {Result::kImmobilized, kOutI}, {Result::kDamaged, kOutD}, {Result::kKilled, kOutK}}};
+static_assert(indexed_by_enum(kHitOutcomes, [](const auto& r) { return r.first; }) &&
+                  static_cast<std::size_t>(Result::kKilled) + 1 == kHitOutcomes.size(),
+              "one outcome for every Result, in the enum's order");
+
 }  // namespace
 
 int end_index(const Situation& s, End e, int turn) {
-  if (!multi(s)) {
-    switch (e) {
-      case End::kFireOver:
-        return kEndFireOver;
-      case End::kDestroyed:
-        return kEndTargetDestroyed;
-      case End::kMgJammed:
-        return kEndMgJammed;
-      case End::kOutOfAmmo:
-        return kEndOutOfAmmo;
-      case End::kOutOfFuel:
-        return kEndOutOfFuel;
-    }
-  }
-  const int T = s.fire.turns;
-  switch (e) {
-    case End::kDestroyed:
-      return turn - 1;
-    case End::kFireOver:
-    case End::kMgJammed:
-      return T;
-    case End::kOutOfAmmo:
-      return T + 1;
-    case End::kOutOfFuel:
-      return T + 2;
-  }
-  return T;
+  const EndSlot& slot = kEndSlots[static_cast<std::size_t>(e)];
+  if (!multi(s)) return slot.one_fire;
+  return slot.after_turns == kByTurn ? turn - 1 : s.fire.turns + slot.after_turns;
 }
 
 int outcome_index(const Situation& s, int shot_outcome, int lost) { return multi(s) ? lost : shot_outcome; }
@@ -479,17 +490,7 @@ int shot_outcome_of(FireKind kind, const Shot& shot) {
   if (kind == FireKind::kSmoke) return kOutSmoke;
   if (kind == FireKind::kSmallArms && shot.result == Result::kNone) return kOutNone;
   if (!shot.hit) return kOutMiss;
-  switch (shot.result) {
-    case Result::kNone:
-      return kOutNone;
-    case Result::kImmobilized:
-      return kOutI;
-    case Result::kDamaged:
-      return kOutD;
-    case Result::kKilled:
-      return kOutK;
-  }
-  return kOutNone;
+  return kHitOutcomes[static_cast<std::size_t>(shot.result)].second;
 }
 
 std::optional<RulesError> check(const Chart& chart, const Situation& s) {

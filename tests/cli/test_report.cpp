@@ -212,6 +212,18 @@ TEST_CASE("json: provenance, names from the program, both methods", "[report]") 
   CHECK(j2["situations"][0]["sweep"].empty());
 }
 
+namespace {
+
+// Each (column, value) of `cells` is the value of that column of `row`: one check a cell.
+void check_cells(const std::vector<std::string>& row, const std::vector<std::pair<std::size_t, std::string>>& cells) {
+  for (const auto& [column, value] : cells) {
+    INFO("column " << column);
+    CHECK(row.at(column) == value);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("csv: header and one row per situation and method", "[report]") {
   const std::vector<SituationReport> reps{
       report("a, quoted \"name\"", {{"fire.range", "6"}}, true, true),
@@ -226,31 +238,23 @@ TEST_CASE("csv: header and one row per situation and method", "[report]") {
   // file,name,sweep,method,trials + first/phase triples of flags, counters, outcomes + phase ends
   const std::size_t expected = 5 + 3 * (2 * (4 + 2 + 3) + 2);
   CHECK(header.size() == expected);
-  CHECK(header[0] == "file");
-  CHECK(header[1] == "name");
-  CHECK(header[2] == "fire.range");
-  CHECK(header[3] == "method");
-  CHECK(header[4] == "trials");
-  CHECK(header[5] == "first_p_hit");
-  CHECK(header[6] == "first_p_hit_lo");
-  CHECK(header[7] == "first_p_hit_hi");
-  CHECK(header[8] == "phase_p_hit");
+  check_cells(header, {{0, "file"},
+                       {1, "name"},
+                       {2, "fire.range"},
+                       {3, "method"},
+                       {4, "trials"},
+                       {5, "first_p_hit"},
+                       {6, "first_p_hit_lo"},
+                       {7, "first_p_hit_hi"},
+                       {8, "phase_p_hit"}});
   CHECK(header.back() == "phase_end_target_destroyed_hi");
   CHECK(std::find(header.begin(), header.end(), "first_end_rof_exhausted") == header.end());
   CHECK(std::find(header.begin(), header.end(), "interrupted") == header.end());
 
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK(csv_split(lines[i]).size() == expected);
-  const auto row1 = csv_split(lines[1]);
-  CHECK(row1[1] == "a, quoted \"name\"");
-  CHECK(row1[2] == "6");
-  CHECK(row1[3] == "exact");
-  CHECK(row1[4] == "");
-  CHECK(row1[5] == "0.375");
-  CHECK(row1[6] == "0.375");
-  const auto row2 = csv_split(lines[2]);
-  CHECK(row2[3] == "mc");
-  CHECK(row2[4] == "100000");
-  CHECK(row2[6] == "0.374");
+  check_cells(csv_split(lines[1]),
+              {{1, "a, quoted \"name\""}, {2, "6"}, {3, "exact"}, {4, ""}, {5, "0.375"}, {6, "0.375"}});
+  check_cells(csv_split(lines[2]), {{3, "mc"}, {4, "100000"}, {6, "0.374"}});
   CHECK(csv_split(lines[3])[2] == "12");
 
   // Interrupted: an extra last column
@@ -480,28 +484,45 @@ MeansRun means_run(std::string name, bool exact, MethodChoice method, std::uint6
   return m;
 }
 
+// A means run printed in every format, as the tests take each apart.
+struct Printed {
+  std::string text;
+  std::string md;
+  std::vector<std::string> csv;  // lines
+  nlohmann::json json;
+};
+Printed printed(const MeansRun& m) {
+  const auto format = [&](Format f) { return format_odds({m.report}, m.prov, f); };
+  return {format(Format::kText), format(Format::kMarkdown), lines_of(format(Format::kCsv)),
+          nlohmann::json::parse(format(Format::kJson))};
+}
+
+// The text table's mean cells: e_shots', then e_hits'.
+void check_mean_cells(const std::string& text, const std::vector<std::string>& shots,
+                      const std::vector<std::string>& hits) {
+  CHECK(text_cells(text, "e_shots") == shots);
+  CHECK(text_cells(text, "e_hits") == hits);
+}
+
 }  // namespace
 
 TEST_CASE("means: one trial prints no interval in every format, never a zero width", "[report][issue13]") {
   // One trial: 1 shot and 1 hit in the first window, 2 and 2 over the phase
-  const auto [r, prov] = means_run("one trial", false, MethodChoice::kMonteCarlo, 1, {1, 1, 1, 1}, {2, 4, 2, 4});
+  const auto [text, md, csv, j] =
+      printed(means_run("one trial", false, MethodChoice::kMonteCarlo, 1, {1, 1, 1, 1}, {2, 4, 2, 4}));
 
-  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
-  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
-  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"1.000 [?, ?]", "2.000 [?, ?]"});
+  check_mean_cells(text, {"1.000 [?, ?]", "2.000 [?, ?]"}, {"1.000 [?, ?]", "2.000 [?, ?]"});
   CHECK(text.find("\n[?, ?]: no interval: a mean needs 2 or more trials to estimate its variance\n") !=
         std::string::npos);
   for (const char* bad : {"inf", "nan"}) CHECK(text.find(bad) == std::string::npos);
 
-  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   const std::string row2 = lines_of(md)[2];
   const std::string want = "| 2.000 ±? | 2.000 ±? |";  // phase e_shots, e_hits
   CHECK(row2.compare(row2.size() - want.size(), want.size(), want) == 0);
   CHECK(md.find("_±?: no interval: a mean needs 2 or more trials to estimate its variance_") != std::string::npos);
 
-  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   const auto head = csv_split(csv[0]);
   const auto row = csv_split(csv[1]);
   const auto field = [&](const std::string& name) {
@@ -517,7 +538,6 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
   CHECK(field("first_e_hits_hi").empty());
   CHECK(field("phase_p_hit_lo") == "0.599");  // probabilities keep their intervals
 
-  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& shots = j["situations"][0]["results"]["mc"]["phase"]["e_shots"];
   CHECK(shots == nlohmann::json::parse(R"({"mean": 2.0, "no_interval": "fewer than 2 trials"})"));
   CHECK(j["situations"][0]["results"]["mc"]["phase"]["p_hit"].contains("lo"));
@@ -526,25 +546,22 @@ TEST_CASE("means: one trial prints no interval in every format, never a zero wid
 TEST_CASE("means: an interval never goes below 0, in every format", "[report][issue13]") {
   // Two trials: 0 and 1 hits (mean 0.5, the normal interval [-0.480, 1.480]); 1 and 6 shots
   // (mean 3.5, [-1.400, 8.400])
-  const auto [r, prov] = means_run("two trials", false, MethodChoice::kMonteCarlo, 2, {7, 37, 1, 1}, {7, 37, 1, 1});
+  const auto [text, md, csv, j] =
+      printed(means_run("two trials", false, MethodChoice::kMonteCarlo, 2, {7, 37, 1, 1}, {7, 37, 1, 1}));
 
-  const auto text = format_odds({r}, prov, Format::kText);
   INFO(text);
-  CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"});
-  CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
+  check_mean_cells(text, {"3.500 [0.000, 8.400]", "3.500 [0.000, 8.400]"},
+                   {"0.500 [0.000, 1.480]", "0.500 [0.000, 1.480]"});
   CHECK(text.find("[?, ?]") == std::string::npos);
 
-  const auto md = format_odds({r}, prov, Format::kMarkdown);
   INFO(md);
   CHECK(lines_of(md)[2].find("| 3.500 [0.000, 8.400] | 0.500 [0.000, 1.480] |") != std::string::npos);
 
-  const auto j = nlohmann::json::parse(format_odds({r}, prov, Format::kJson));
   const auto& phase = j["situations"][0]["results"]["mc"]["phase"];
   CHECK(phase["e_shots"]["lo"] == 0.0);
   CHECK(phase["e_shots"]["hi"].get<double>() == Approx(8.3999099614));
   CHECK(phase["e_hits"]["lo"] == 0.0);
 
-  const auto csv = lines_of(format_odds({r}, prov, Format::kCsv));
   CHECK(csv[1].find(",3.5,0,8.39991,") != std::string::npos);
 }
 
@@ -596,11 +613,10 @@ TEST_CASE("text, both methods: ! on means too", "[report][issue13]") {
   SECTION("one trial: every mean that differs from exact") {
     // exact: e_shots 1.000 and 2.250, e_hits 0.375 and 0.800; the trial: 1 shot and 1 hit in the
     // first window, 2 and 1 over the phase
-    const auto [r, prov] = means_run("x", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1});
-    const auto text = format_odds({r}, prov, Format::kText);
+    const std::string text = printed(means_run("x", true, MethodChoice::kBoth, 1, {1, 1, 1, 1}, {2, 4, 1, 1})).text;
     INFO(text);
-    CHECK(text_cells(text, "e_shots") == std::vector<std::string>{"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"});
-    CHECK(text_cells(text, "e_hits") == std::vector<std::string>{"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
+    check_mean_cells(text, {"1.000", "1.000 [?, ?]", "2.250", "2.000 [?, ?] !"},
+                     {"0.375", "1.000 [?, ?] !", "0.800", "1.000 [?, ?] !"});
     CHECK(text.find("): 3 flags raised\n") != std::string::npos);
   }
   SECTION("several situations: the compact table marks the e_ columns") {

@@ -69,6 +69,11 @@ std::string edited(std::string_view from, std::string_view to) {
   return s;
 }
 
+// kTwoUnits with `lines` added after `after` (the end of a line, found once).
+std::string inserted(std::string_view after, std::string_view lines) {
+  return edited(after, std::string(after) + "\n" + std::string(lines));
+}
+
 }  // namespace
 
 TEST_CASE("a fight file loads its units and fight settings", "[load][fight]") {
@@ -121,7 +126,7 @@ TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][figh
 }
 
 TEST_CASE("bad fight files are refused naming file line and key", "[load][fight][input]") {
-  std::string gun = edited("gun = \"75\"", "gun = \"75\"\nvehicle = false");  // a Gun the enemy never fires at
+  std::string gun = inserted("gun = \"75\"", "vehicle = false");  // a Gun the enemy never fires at
   gun.replace(gun.find("[\"A\", \"B\"]"), 10, "[\"A\"]");
   const std::string not_a_unit =
       ": a fight's units are vehicles and Guns; infantry fire and LATW are run as situations (several attacks on one "
@@ -157,18 +162,18 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
        "f.toml:25: unit.Panther.as_target.armor: missing (required): the unit's armor when fired on (or "
        "\"unarmored\")"},
       // A Gun the enemy fires at is fired on as a Gun (C11); a vehicle is not one.
-      {edited("gun = \"75\"", "gun = \"75\"\nvehicle = false\nrepair = 2"),
+      {inserted("gun = \"75\"", "vehicle = false\nrepair = 2"),
        "f.toml:18: unit.Sherman.as_target.gun: a Gun the enemy fires at is fired on as a Gun and its crew (C11): set "
        "as_target.gun = true, with as_target.type = \"infantry\" or \"area\" (C11.2)"},
-      {edited("hull_down = true", "hull_down = true\ngun = true"),
+      {inserted("hull_down = true", "gun = true"),
        "f.toml:28: unit.Panther.as_target.gun: a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = "
        "false, C11)"},
       // A rules conflict is blamed on the line of the key it names: here the Panther's [as_target].
-      {edited("hull_down = true", "hull_down = true\ntype = \"infantry\""),
+      {inserted("hull_down = true", "type = \"infantry\""),
        "f.toml:28: unit.Panther.as_target.type: a vehicle of a fight is fired on with the Vehicle Target Type "
        "(as_target.type = \"vehicle\"): salvo does not model Personnel as a fight's units"},
       // What the checks of a duel over several turns refuse, said for a fight's unit.
-      {edited("range = 8", "range = 8\nstop_on = \"never\""),
+      {inserted("range = 8", "stop_on = \"never\""),
        "f.toml:16: unit.Sherman.fire.stop_on: a fight's unit fires at its target until it is destroyed: fire.stop_on = "
        "\"never\" is for one fire phase of a situation file"},
       {edited("range = 8", "range = 6\ndeliberate_immobilization = true"),
@@ -179,7 +184,7 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
       {gun,
        "f.toml:10: unit.Sherman.firer.repair: a Gun of a fight needs its R# (firer.repair) to roll for repair in the "
        "Rally Phase (A9.72)"},
-      {edited("gun = \"75\"", "gun = \"75\"\nrepair = 2"),
+      {inserted("gun = \"75\"", "repair = 2"),
        "f.toml:13: unit.Sherman.firer.repair: a vehicle's weapon is repaired on a dr of 1 (D3.7); firer.repair is the "
        "R# of a non-vehicular Gun (A9.72) (Sherman firing at Panther)"},
       // Infantry units are not fight units: refused at the weapon, before any check of its keys.
@@ -189,7 +194,7 @@ TEST_CASE("bad fight files are refused naming file line and key", "[load][fight]
   });
   // Settings of movement hold in every phase of the unit, as in a duel (the D3.32 ambush, examples/fights).
   const asl::Fight moving = load_fight(
-      edited("hull_down = true", "hull_down = true\nmoving = true\nmp_in_los = 2")
+      inserted("hull_down = true", "moving = true\nmp_in_los = 2")
           .replace(std::string(kTwoUnits).find("range = 8"), 9, "range = 8\nphase = \"defensive\"\nmotion = true"));
   CHECK(moving.units[0].fire.motion);
   CHECK(moving.units[1].as_target.mp_in_los == std::optional<double>(2.0));
@@ -211,21 +216,21 @@ std::vector<load::FightPoint> fights_of(std::string_view text) {
 
 TEST_CASE("a unit's range to an enemy, the same both ways", "[load][fight]") {
   // The Panther at 12 hexes, its own fire.range 8 unused: the pair's range is the one listed.
-  const asl::Fight f = load_fight(edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }"));
+  const asl::Fight f = load_fight(inserted("target = \"Panther\"", "range = { Panther = 12 }"));
   REQUIRE(f.units[0].ranges.size() == 1);
   CHECK(asl::pair_range(f, 0, 1) == 12);
   CHECK(asl::pair_range(f, 1, 0) == 12);
   CHECK(asl::fight_situation(f, 1, 0).fire.range == 12);
   // Each unit lists a range to the other, and they differ.
-  std::string both = edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Panther = 12 }");
+  std::string both = inserted("target = \"Panther\"", "range = { Panther = 12 }");
   both.replace(both.find("side = \"B\""), 10, "side = \"B\"\nrange = { Sherman = 10 }");
   check_refused({
-      {edited("target = \"Panther\"", "target = \"Panther\"\nrange = { Tiger = 12 }"),
+      {inserted("target = \"Panther\"", "range = { Tiger = 12 }"),
        "f.toml:10: unit.Sherman.range.Tiger: no unit is named \"Tiger\""},
-      {edited("hull_down = true",
-              "hull_down = true\n[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
-              "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
-              "armor = \"unarmored\""),
+      {inserted("hull_down = true",
+                "[[unit]]\nname = \"Jumbo\"\nside = \"A\"\n"
+                "range = { Sherman = 3 }\n[unit.fire]\nrange = 8\n[unit.as_target]\n"
+                "armor = \"unarmored\""),
        "f.toml:31: unit.Jumbo.range.Sherman: \"Sherman\" is on Jumbo's own side: a range is to an enemy"},
       {both,
        "f.toml:10: unit.Sherman.range.Panther: Sherman lists 12 hexes to Panther and Panther 10 to Sherman: a range "

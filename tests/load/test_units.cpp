@@ -204,11 +204,8 @@ side = "A"
 rof = 1
 [[unit]]
 name = "B1"
+unit = "Test Tank A"
 side = "B"
-[unit.firer]
-gun = "75LL"
-[unit.as_target]
-armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }
 )");
   const auto loaded = load::load_any_string(load::read_text_file(path), path);
   const asl::Fight f = std::get<load::LoadedFight>(loaded).fights.at(0).situation;
@@ -220,6 +217,7 @@ armor = { hull_front = 18, hull_side = 8, turret_front = 14, turret_side = 8 }
   CHECK(u.as_target.red_cs);
   REQUIRE(u.unit_notes.size() == 1);
   CHECK(asl::explain(f).find("A1: unit = \"Test Tank A\" (") != std::string::npos);
+  CHECK(f.units[1].firer.rof == 2);  // B1 writes no key: the library's, A1's rof = 1 stays A1's
 }
 
 TEST_CASE("units: bad input gets one exact message", "[units]") {

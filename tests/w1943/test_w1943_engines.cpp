@@ -40,21 +40,15 @@ std::vector<Case> cases() {
     s.target.solid_cover = true;
     s.target.hard_cover = true;
   });
-  add("lmg at prone, 600 yards", small_arms(), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kLight;
-    s.firer.bases = 1;
+  add("lmg at prone, 600 yards", mg_small_arms(MachineGun::kLight), true, [](Situation& s) {
     s.target.prone = true;
     s.fire.range = 600;
   });
-  add("hmg 2 turns vs 3 bases", small_arms(3), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy;
-    s.firer.bases = 1;
+  add("hmg 2 turns vs 3 bases", mg_small_arms(MachineGun::kHeavy, 3), true, [](Situation& s) {
     s.fire.turns = 2;
     s.target.packed = true;
   });
-  add("hmg jammed, 3 turns", small_arms(2), true, [](Situation& s) {
-    s.firer.mg = MachineGun::kHeavy;
-    s.firer.bases = 1;
+  add("hmg jammed, 3 turns", mg_small_arms(MachineGun::kHeavy, 2), true, [](Situation& s) {
     s.firer.jammed = true;
     s.fire.turns = 3;
   });

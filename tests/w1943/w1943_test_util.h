@@ -35,6 +35,14 @@ inline Situation small_arms(int target_bases = 4) {
   return s;
 }
 
+/// One machine gun base (3.5 Hmg/Lmg) firing small arms at `target_bases` bases.
+inline Situation mg_small_arms(MachineGun mg, int target_bases = 4) {
+  Situation s = small_arms(target_bases);
+  s.firer.mg = mg;
+  s.firer.bases = 1;
+  return s;
+}
+
 inline Situation artillery_vs_tank() {
   Situation s;
   s.name = "artillery vs tank";

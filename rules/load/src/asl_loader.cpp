@@ -45,58 +45,26 @@ asl::ArmorFactor read_armor_factor(const Ctx& c, std::string_view path, const to
   expected(c, path, n, kArmorFactorScale);
 }
 
-// ---- Names of enumerated settings, as written in files ----
+// ---- Names of enumerated settings, as written in files (in_enum_order: in the enum's order) ----
 
-const Choices<asl::Nationality> kNationalities = {
-    {"german", asl::Nationality::kGerman},
-    {"russian", asl::Nationality::kRussian},
-    {"american", asl::Nationality::kAmerican},
-    {"british", asl::Nationality::kBritish},
-    {"french", asl::Nationality::kFrench},
-    {"italian", asl::Nationality::kItalian},
-    {"finnish", asl::Nationality::kFinnish},
-    {"swedish", asl::Nationality::kSwedish},
-    {"axis_minor", asl::Nationality::kAxisMinor},
-    {"allied_minor", asl::Nationality::kAlliedMinor},
-    {"japanese", asl::Nationality::kJapanese},
-    {"chinese_gmd", asl::Nationality::kChineseGmd},
-    {"chinese_communist", asl::Nationality::kChineseCommunist},
-    {"partisan", asl::Nationality::kPartisan},
-    {"thai", asl::Nationality::kThai},
-    {"burmese", asl::Nationality::kBurmese},
-    {"indonesian", asl::Nationality::kIndonesian},
-    {"korean_us", asl::Nationality::kKoreanUs},
-    {"rok", asl::Nationality::kRok},
-    {"bcfk", asl::Nationality::kBcfk},
-    {"kpa", asl::Nationality::kKpa},
-    {"cpva", asl::Nationality::kCpva},
-};
-const Choices<asl::ThColor> kThColors = {
-    {"auto", asl::ThColor::kAuto}, {"red", asl::ThColor::kRed}, {"black", asl::ThColor::kBlack}};
+const Choices<asl::Nationality> kNationalities = in_enum_order<asl::Nationality::kCpva>(
+    {"german",   "russian",     "american",          "british",    "french",
+     "italian",  "finnish",     "swedish",           "axis_minor", "allied_minor",
+     "japanese", "chinese_gmd", "chinese_communist", "partisan",   "thai",
+     "burmese",  "indonesian",  "korean_us",         "rok",        "bcfk",
+     "kpa",      "cpva"});
+const Choices<asl::ThColor> kThColors = in_enum_order<asl::ThColor::kBlack>({"auto", "red", "black"});
 const Choices<asl::Ammo> kAmmo =
     choices_of(asl::kAmmoNames, {asl::Ammo::kAP, asl::Ammo::kAPCR, asl::Ammo::kAPDS, asl::Ammo::kHEAT, asl::Ammo::kHE});
 const Choices<asl::Ammo> kFallbackAmmo = choices_of(asl::kAmmoNames);
 const Choices<asl::GunType> kGunTypes = choices_of(asl::kGunTypeNames);
-const Choices<asl::TargetType> kTargetTypes = {
-    {"vehicle", asl::TargetType::kVehicle}, {"infantry", asl::TargetType::kInfantry}, {"area", asl::TargetType::kArea}};
-const Choices<asl::Weapon> kWeapons = {{"gun", asl::Weapon::kGun},
-                                       {"mg", asl::Weapon::kMg},
-                                       {"ife", asl::Weapon::kIfe},
-                                       {"canister", asl::Weapon::kCanister},
-                                       {"smoke", asl::Weapon::kSmoke},
-                                       {"wp", asl::Weapon::kWp},
-                                       {"infantry", asl::Weapon::kInfantry},
-                                       {"bazooka", asl::Weapon::kBazooka},
-                                       {"panzerschreck", asl::Weapon::kPanzerschreck},
-                                       {"piat", asl::Weapon::kPiat},
-                                       {"panzerfaust", asl::Weapon::kPanzerfaust},
-                                       {"pfk", asl::Weapon::kPfk},
-                                       {"atr", asl::Weapon::kAtr}};
+const Choices<asl::TargetType> kTargetTypes = in_enum_order<asl::TargetType::kArea>({"vehicle", "infantry", "area"});
+const Choices<asl::Weapon> kWeapons =
+    in_enum_order<asl::Weapon::kAtr>({"gun", "mg", "ife", "canister", "smoke", "wp", "infantry", "bazooka",
+                                      "panzerschreck", "piat", "panzerfaust", "pfk", "atr"});
 /// Who makes a PF Check (C13.31): a SMC too.
-const Choices<asl::Personnel> kFirerPersonnel = {{"squad", asl::Personnel::kSquad},
-                                                 {"half_squad", asl::Personnel::kHalfSquad},
-                                                 {"crew", asl::Personnel::kCrew},
-                                                 {"smc", asl::Personnel::kSmc}};
+const Choices<asl::Personnel> kFirerPersonnel =
+    in_enum_order<asl::Personnel::kSmc>({"squad", "half_squad", "crew", "smc"});
 const Choices<asl::Personnel> kPersonnel =
     choices_of(kFirerPersonnel, {asl::Personnel::kSquad, asl::Personnel::kHalfSquad, asl::Personnel::kCrew});
 
@@ -112,11 +80,8 @@ constexpr MgKey kMgKeys[] = {{"fp", 1, 50, &asl::SwMg::fp},
                              {"breakdown", 2, 12, &asl::SwMg::breakdown}};
 const Choices<asl::MovementRoll> kMovementRolls = {
     {"esb", asl::MovementRoll::kEsb}, {"start", asl::MovementRoll::kStart}, {"motion", asl::MovementRoll::kMotion}};
-const Choices<asl::Manufacturer> kManufacturers = {
-    {"american", asl::Manufacturer::kAmerican}, {"czech", asl::Manufacturer::kCzech},
-    {"russian", asl::Manufacturer::kRussian},   {"british", asl::Manufacturer::kBritish},
-    {"german", asl::Manufacturer::kGerman},     {"french", asl::Manufacturer::kFrench},
-    {"italian", asl::Manufacturer::kItalian},   {"other", asl::Manufacturer::kOther}};
+const Choices<asl::Manufacturer> kManufacturers = in_enum_order<asl::Manufacturer::kOther>(
+    {"american", "czech", "russian", "british", "german", "french", "italian", "other"});
 
 /// A [movement] setting: writing any of them makes the situation a movement roll (D2).
 template <class T>
@@ -126,9 +91,8 @@ auto movement_at(T asl::Movement::*member) {
     return *s.movement.*member;
   };
 }
-const Choices<asl::TurretArmor> kTurretArmor = {{"normal", asl::TurretArmor::kNormal},
-                                                {"superior", asl::TurretArmor::kSuperior},
-                                                {"inferior", asl::TurretArmor::kInferior}};
+const Choices<asl::TurretArmor> kTurretArmor =
+    in_enum_order<asl::TurretArmor::kInferior>({"normal", "superior", "inferior"});
 const Choices<asl::Facing> kFacings = choices_of(asl::kFacingNames);
 const Choices<int> kSizes = {  // C6.7 Case P
     {"very_large", -2},
@@ -136,17 +100,10 @@ const Choices<int> kSizes = {  // C6.7 Case P
     {"average", 0},
     {"small", 1},
     {"very_small", 2}};
-const Choices<asl::Phase> kPhases = {{"prep", asl::Phase::kPrep},
-                                     {"defensive", asl::Phase::kDefensive},
-                                     {"final", asl::Phase::kFinal},
-                                     {"advancing", asl::Phase::kAdvancing},
-                                     {"bounding", asl::Phase::kBounding}};
-const Choices<asl::Terrain> kTerrains = {{"open", asl::Terrain::kOpen},
-                                         {"woods", asl::Terrain::kWoods},
-                                         {"building", asl::Terrain::kBuilding},
-                                         {"rubble", asl::Terrain::kRubble}};
-const Choices<asl::StopOn> kStopOn = {
-    {"destroyed", asl::StopOn::kDestroyed}, {"effect", asl::StopOn::kEffect}, {"never", asl::StopOn::kNever}};
+const Choices<asl::Phase> kPhases =
+    in_enum_order<asl::Phase::kBounding>({"prep", "defensive", "final", "advancing", "bounding"});
+const Choices<asl::Terrain> kTerrains = in_enum_order<asl::Terrain::kRubble>({"open", "woods", "building", "rubble"});
+const Choices<asl::StopOn> kStopOn = in_enum_order<asl::StopOn::kNever>({"destroyed", "effect", "never"});
 
 constexpr std::pair<std::string_view, asl::ArmorFactor asl::Armor::*> kAspects[] = {
     {"hull_front", &asl::Armor::hull_front},

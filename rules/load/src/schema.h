@@ -75,6 +75,16 @@ Choices<E> choices_of(const Table& names, std::initializer_list<E> only = {}) {
   return out;
 }
 
+/// The choices of an enum whose values are 0, 1, ... `kLast`, spelt by `words` in the enum's
+/// order: a word for every value, or it does not compile.
+template <auto kLast, std::size_t N>
+Choices<decltype(kLast)> in_enum_order(const std::string_view (&words)[N]) {
+  static_assert(N == static_cast<std::size_t>(kLast) + 1, "one word for every value of the enum, in its order");
+  Choices<decltype(kLast)> out;
+  for (std::size_t i = 0; i < N; ++i) out.push_back({words[i], static_cast<decltype(kLast)>(i)});
+  return out;
+}
+
 /// "one of a, b, c".
 template <class E>
 std::string one_of(const Choices<E>& choices) {
