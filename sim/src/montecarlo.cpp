@@ -207,8 +207,7 @@ std::vector<std::uint32_t> two_roll_tables(const RollProgram& p) {
 }
 
 /// A lane's dice symbols, drawn ahead from its stream in the order DiceStream gives them, read
-/// two at a time. The reader keeps the position of its next symbol (in a register: each step
-/// of the walk kernel waits on it).
+/// two at a time. The reader keeps the position of its next symbol.
 class SymbolBuffer {
  public:
   explicit SymbolBuffer(const Xoshiro256pp::State& s) : gen_(s) {}
