@@ -101,4 +101,14 @@ BENCHMARK(BM_Fight2v2_MonteCarlo)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+/// The walk kernel's preparation of examples/bench/fight-2v2.toml over Arg game turns (once per
+/// Monte Carlo run, before its trials), in leaves per second.
+void BM_Fight2v2_Prepare(benchmark::State& state) {
+  const RollProgram p = asl::compile(fight_of("bench/fight-2v2.toml", static_cast<int>(state.range(0))));
+  for (auto _ : state) benchmark::DoNotOptimize(sim::PreparedProgram(p));
+  state.counters["leaves/s"] =
+      benchmark::Counter(static_cast<double>(p.leaves.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Fight2v2_Prepare)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 #include <vector>
 
 #include "fast_kernel.h"
@@ -115,7 +116,7 @@ namespace {
 
 /// Blocks [block_begin, block_end) one lane after another, one trial at a time:
 /// `make_dice(stream)` gives a lane's dice, `step_leaf(state, dice)` rolls a step of `state` and
-/// returns its leaf. The reference and the walk kernel differ only in these two.
+/// returns its leaf. The reference walker's loop (the walk kernel steps two lanes in turn).
 template <class MakeDice, class Step>
 Tallies walk_blocks(const RollProgram& program, std::uint64_t block_begin, std::uint64_t block_end,
                     std::uint64_t trials_total, MakeDice&& make_dice, Step&& step_leaf) {
@@ -205,29 +206,33 @@ std::vector<std::uint32_t> two_roll_tables(const RollProgram& p) {
   return t;
 }
 
-/// A lane's dice symbols, drawn ahead from its stream in the order DiceStream gives them.
+/// A lane's dice symbols, drawn ahead from its stream in the order DiceStream gives them, read
+/// two at a time. The reader keeps the position of its next symbol.
 class SymbolBuffer {
  public:
   explicit SymbolBuffer(const Xoshiro256pp::State& s) : gen_(s) {}
-  /// The next two symbols as s0 * 36 + s1; then take(1 or 2).
-  std::uint32_t peek2() {
-    if (len_ - pos_ < 2) refill();
-    return std::uint32_t{buf_[pos_]} * 36 + buf_[pos_ + 1];
+  /// Symbols i and i + 1 as s0 * 36 + s1.
+  std::uint32_t pair(std::uint32_t i) const { return buf_[i] * 36u + buf_[i + 1]; }
+  /// The position of the next symbol, `pos`, if it and the one after it are drawn; else keeps
+  /// the unread symbols, draws more after them, and returns their new position (0).
+  std::uint32_t ready(std::uint32_t pos) {
+    if (len_ - pos >= 2) [[likely]]
+      return pos;
+    return refill(pos);
   }
-  void take(std::uint32_t k) { pos_ += k; }
 
  private:
-  void refill() {
-    std::copy(buf_.begin() + pos_, buf_.begin() + len_, buf_.begin());
-    len_ -= pos_;
-    pos_ = 0;
+  [[gnu::noinline]] std::uint32_t refill(std::uint32_t pos) {
+    std::copy(buf_.begin() + pos, buf_.begin() + len_, buf_.begin());
+    len_ -= pos;
     while (len_ + kSymbolsPerWord <= buf_.size())
       if (split_word(gen_.next(), buf_.data() + len_)) len_ += kSymbolsPerWord;
+    return 0;
   }
 
   Xoshiro256pp gen_;
   std::array<std::uint8_t, 256> buf_{};
-  std::uint32_t pos_ = 0, len_ = 0;
+  std::uint32_t len_ = 0;
 };
 
 }  // namespace
@@ -258,36 +263,151 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
 
 Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                         std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total) {
-  if (program.nodes.size() > kWalkMaxNodes)
+  if (!detail::WalkProgram::fits(program))
     return run_blocks_reference(program, seed, situation_key, block_begin, block_end, trials_total);
   Tallies out = empty_tallies(program);
   detail::WalkProgram(program).run(seed, situation_key, block_begin, block_end, trials_total, out);
   return out;
 }
 
+namespace {
+
+/// What the steps of one trial added up to so far: the leaves' flags and counts, and the last
+/// outcome (the reference walker's bookkeeping of one window).
+struct TrialSums {
+  FlagMask mask = 0;
+  std::array<std::uint64_t, kMaxCounters> counts{};
+  std::uint8_t outcome = 0;
+
+  void add(const Leaf& leaf) {
+    mask |= leaf.flags;
+    add_counts(counts, leaf);
+    outcome = leaf.outcome;
+  }
+};
+
+}  // namespace
+
 namespace detail {
 
-WalkProgram::WalkProgram(const RollProgram& program) : program_(&program), tables_(two_roll_tables(program)) {}
+bool WalkProgram::fits(const RollProgram& program) {
+  return program.nodes.size() <= kWalkMaxNodes &&
+         program.leaves.size() + program.state_leaves.size() <= std::numeric_limits<std::uint32_t>::max();
+}
+
+WalkProgram::WalkProgram(const RollProgram& program) : program_(&program), tables_(two_roll_tables(program)) {
+  const RollProgram& p = program;
+  const auto& begin = p.state_leaf_begin;
+  const auto has_table = [&](std::size_t s) { return !begin.empty() && begin[s] != begin[s + 1]; };
+  bool any_direct = false;
+  for (std::size_t s = 0; s < p.num_states() && !any_direct; ++s) any_direct = !has_table(s);
+  if (any_direct) {
+    own_ids_.resize(p.leaves.size());
+    for (std::size_t i = 0; i < p.leaves.size(); ++i) own_ids_[i] = static_cast<std::int32_t>(i);
+    own_ids_.insert(own_ids_.end(), p.state_leaves.begin(), p.state_leaves.end());
+  }
+  ids_ = any_direct ? own_ids_.data() : p.state_leaves.data();
+  const auto direct = static_cast<std::uint32_t>(any_direct ? p.leaves.size() : 0);
+  const auto start = [&](std::size_t s) { return Start{has_table(s) ? direct + begin[s] : 0u, p.state_root[s]}; };
+  next_.resize(p.leaves.size());
+  for (std::size_t i = 0; i < p.leaves.size(); ++i)
+    if (p.leaves[i].next_state >= 0) next_[i] = start(static_cast<std::size_t>(p.leaves[i].next_state));
+  initial_ = start(static_cast<std::size_t>(p.initial_state));
+}
+
+namespace {
+
+/// One lane of a block on the walk kernel: its dice, its trials still to run, and the one it is in.
+struct WalkLane {
+  SymbolBuffer dice;
+  std::uint32_t pos = 0;  // of the next symbol
+  std::uint64_t trials_left;
+  WalkProgram::Start at;  // the next step's
+  std::uint32_t step = 0;
+  bool first_open = true;
+  TrialSums sums;
+  TrialSums first_sums;  // the run's sums when the first window closed
+
+  WalkLane(const Xoshiro256pp::State& s, std::uint64_t trials, WalkProgram::Start initial)
+      : dice(s), trials_left(trials), at(initial) {}
+};
+
+}  // namespace
 
 void WalkProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint64_t block_begin,
                       std::uint64_t block_end, std::uint64_t trials_total, Tallies& out) const {
-  const RollProgram& program = *program_;
-  const Leaf* leaves = program.leaves.data();
-  const std::uint32_t* roots = program.state_root.data();
+  const Leaf* leaves = program_->leaves.data();
   const std::uint32_t* tables = tables_.data();
-  add_tallies(out, walk_blocks(
-                       program, block_begin, block_end, trials_total,
-                       [&](std::uint64_t stream) { return SymbolBuffer(stream_state(seed, situation_key, stream)); },
-                       [&](std::int32_t state, SymbolBuffer& dice) -> const Leaf& {
-                         // Walk the state's DAG, two rolls a table entry, to a leaf
-                         std::uint32_t e = roots[state] << 2;
-                         do {
-                           e = tables[(e >> 2) * (36 * 36) + dice.peek2()];
-                           dice.take((e & 1u) + 1);
-                         } while ((e & 2u) == 0);
-                         return leaves[program.leaf_of(static_cast<std::size_t>(state),
-                                                       Link::leaf(static_cast<std::int32_t>(e >> 2)))];
-                       }));
+  const Start* next = next_.data();
+  const std::int32_t* ids = ids_;
+  LocalWindow first;
+  LocalWindow run;
+  std::array<std::uint64_t, 256> end_reasons{};
+
+  // One step of a lane with a trial to run; at the trial's end, its tally and the next trial.
+  const auto step = [&](WalkLane& w) {
+    // Walk the state's DAG, two rolls a table entry, to a leaf link, and on to the leaf and
+    // where the next step starts (its leaf links read ahead)
+    std::uint32_t pos = w.dice.ready(w.pos);
+    std::uint32_t e = tables[w.at.root * (36 * 36) + w.dice.pair(pos)];
+    pos += (e & 1u) + 1;
+    while ((e & 2u) == 0) {
+      pos = w.dice.ready(pos);
+      e = tables[(e >> 2) * (36 * 36) + w.dice.pair(pos)];
+      pos += (e & 1u) + 1;
+    }
+    w.pos = pos;
+    const std::int32_t l = ids[w.at.links + (e >> 2)];
+    w.at = next[l];
+    __builtin_prefetch(ids + w.at.links);
+    const Leaf& leaf = leaves[l];
+
+    // The leaf's accounting, off the chain of reads above
+    w.sums.add(leaf);
+    if (w.first_open && (leaf.closes_window || leaf.next_state < 0)) {
+      w.first_sums = w.sums;
+      w.first_open = false;
+    }
+    const bool ended = leaf.next_state < 0;
+    if (ended || ++w.step == kMaxStepsPerTrial) [[unlikely]] {
+      // Tally the trial (a truncated trial counts only in trials and truncated)
+      if (ended) {
+        ++end_reasons[leaf.end_reason];
+        run.add_trial(w.sums.mask, w.sums.counts, w.sums.outcome);
+        first.add_trial(w.first_sums.mask, w.first_sums.counts, w.first_sums.outcome);
+      } else {
+        ++out.truncated;
+      }
+      --w.trials_left;
+      w.at = initial_;
+      w.step = 0;
+      w.first_open = true;
+      w.sums = TrialSums{};
+    }
+  };
+
+  for (std::uint64_t b = block_begin; b < block_end; ++b) {
+    if (b * kBlockTrials >= trials_total) break;
+    const std::uint64_t trials = std::min(kBlockTrials, trials_total - b * kBlockTrials);
+    out.trials += trials;
+
+    // Two lanes at a time, stepped in turn: their chains of reads overlap
+    for (std::uint64_t lane = 0; lane < kLanes; lane += 2) {
+      WalkLane x(stream_state(seed, situation_key, lane_stream(b, lane)), lane_trials(trials, lane), initial_);
+      WalkLane y(stream_state(seed, situation_key, lane_stream(b, lane + 1)), lane_trials(trials, lane + 1), initial_);
+      while (x.trials_left != 0 && y.trials_left != 0) {
+        step(x);
+        step(y);
+      }
+      while (x.trials_left != 0) step(x);
+      while (y.trials_left != 0) step(y);
+    }
+  }
+
+  // Copy the fixed-size tallies into the program-sized vectors
+  run.store(out.run);
+  first.store(out.first);
+  for (std::size_t i = 0; i < out.run.end_reasons.size(); ++i) out.run.end_reasons[i] += end_reasons[i];
 }
 
 }  // namespace detail
@@ -295,7 +415,7 @@ void WalkProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint
 PreparedProgram::PreparedProgram(const RollProgram& program) : program_(program) {
   if (program.num_states() <= kFastKernelMaxStates)
     fast_ = std::make_unique<detail::FastProgram>(program);
-  else if (program.nodes.size() <= kWalkMaxNodes)
+  else if (detail::WalkProgram::fits(program))
     walk_ = std::make_unique<detail::WalkProgram>(program);
 }
 

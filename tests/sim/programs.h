@@ -305,4 +305,25 @@ inline RollProgram long_chain(int states, bool own_nodes) {
   return take_named(b, {{"f0", "f1"}, {"c0", "c1"}, {"o0", "o1", "o2"}, {"r0", "r1"}});
 }
 
+/// Long runs of heavy steps, between a state without a leaf table and one with: "a" (a pair)
+/// ends the run on symbol 0, else goes to "b" (symbol 35 closing the first window); "b" (a pair,
+/// through its table) ends on symbol 0, else goes back to "a". A run takes 36 steps on average,
+/// each counting 255 in c0.
+inline RollProgram heavy_program() {
+  ProgramBuilder b;
+  const std::int32_t a = b.reserve_state("a");
+  const std::int32_t bb = b.reserve_state("b");
+  std::vector<Link> faces_a(36, b.leaf(make_leaf(2u, {255, 255, 0, 0}, 1, bb)));
+  faces_a[0] = b.leaf(make_leaf(1u, {255, 1, 0, 0}, 0, -1, 0));
+  faces_a[35] = b.leaf(make_leaf(2u, {255, 255, 0, 0}, 1, bb, 0, true));
+  b.set_state_root(a, b.node(DieKind::kPair, faces_a));
+  std::vector<Link> faces_b(36, Link::leaf(1));
+  faces_b[0] = Link::leaf(0);
+  b.set_state_root(bb, b.node(DieKind::kPair, faces_b));
+  const std::vector<std::int32_t> table{b.leaf(make_leaf(4u, {255, 0, 255, 0}, 2, -1, 1)).index(),
+                                        b.leaf(make_leaf(4u, {255, 255, 255, 255}, 0, a)).index()};
+  b.set_state_leaves(bb, table);
+  return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1", "c2", "c3"}, {"o0", "o1", "o2"}, {"r0", "r1"}});
+}
+
 }  // namespace salvo::sim::testing

@@ -52,6 +52,13 @@ TEST_CASE("kernel: fast == reference with a state of more leaves than a row hold
   check_same(p, 9, 1, 0, 2, kBlockTrials + 333);
 }
 
+TEST_CASE("kernel: fast == reference on long runs of heavy steps, with and without leaf tables", "[kernel]") {
+  const RollProgram p = testing::heavy_program();
+  REQUIRE(p.state_leaf_begin[0] == p.state_leaf_begin[1]);  // "a" reaches its leaves directly
+  REQUIRE(p.state_leaf_begin[1] != p.state_leaf_begin[2]);  // "b" through its table
+  check_same(p, 13, 1, 0, 2, 2 * kBlockTrials);
+}
+
 TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[kernel]") {
   const RollProgram p = testing::trap_program(true);
   const Tallies fast = run_blocks(p, 5, 0, 0, 1, 40);

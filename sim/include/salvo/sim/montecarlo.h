@@ -55,9 +55,9 @@ Tallies run_blocks_reference(const RollProgram& program, std::uint64_t seed, std
                              std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
 
 /// The same as run_blocks_reference, rolling two dice a table lookup (a table per node, 5 KB
-/// each, for programs of at most kWalkMaxNodes nodes; larger ones run on the reference): the
-/// kernel for programs with too many states for the fast one. Equal to the reference tally for
-/// tally.
+/// each) and following a record per leaf (8 bytes each), for programs of at most
+/// kWalkMaxNodes nodes (larger ones run on the reference): the kernel for programs with too
+/// many states for the fast one. Equal to the reference tally for tally.
 Tallies run_blocks_walk(const RollProgram& program, std::uint64_t seed, std::uint64_t situation_key,
                         std::uint64_t block_begin, std::uint64_t block_end, std::uint64_t trials_total);
 
