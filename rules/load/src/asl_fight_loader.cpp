@@ -98,7 +98,8 @@ std::shared_ptr<const Schema<Fight>> sweep_schema(const Fight& f) {
   auto schema = std::make_shared<Schema<Fight>>();
   schema->keys.ruleset = "asl";
   schema->keys.tables = {"sweep"};
-  schema->add_int("fight.turns", 1, asl::kMaxTurns, [](Fight& x) -> int& { return x.turns; });
+  const Settings<Fight, Fight> fight{"fight", [](Fight& x) -> Fight& { return x; }};
+  schema->add({fight("turns", &Fight::turns, 1, asl::kMaxTurns)});
   for (std::size_t i = 0; i < f.units.size(); ++i) {
     const std::string prefix = "unit." + f.units[i].name + ".";
     for (const UnitTable& t : kUnitTables)

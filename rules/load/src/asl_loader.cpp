@@ -83,14 +83,6 @@ const Choices<asl::MovementRoll> kMovementRolls = {
 const Choices<asl::Manufacturer> kManufacturers = in_enum_order<asl::Manufacturer::kOther>(
     {"american", "czech", "russian", "british", "german", "french", "italian", "other"});
 
-/// A [movement] setting: writing any of them makes the situation a movement roll (D2).
-template <class T>
-auto movement_at(T asl::Movement::*member) {
-  return [member](Situation& s) -> T& {
-    if (!s.movement) s.movement.emplace();
-    return *s.movement.*member;
-  };
-}
 const Choices<asl::TurretArmor> kTurretArmor =
     in_enum_order<asl::TurretArmor::kInferior>({"normal", "superior", "inferior"});
 const Choices<asl::Facing> kFacings = choices_of(asl::kFacingNames);
@@ -253,6 +245,24 @@ std::vector<asl::InfantryAttack> read_then(const Ctx& c, const std::string& path
   return out;
 }
 
+/// firer.unit, target.unit, movement.unit: a unit's name from the unit libraries (docs/units.md);
+/// a [movement] setting makes the situation a movement roll (D2).
+ApplyFn<Situation> unit_ref(std::string asl::UnitRefs::*ref) {
+  return [ref](const Ctx& c, const std::string& p, const toml::node& n, Situation& sit, Lines*) {
+    if (ref == &asl::UnitRefs::movement && !sit.movement) sit.movement.emplace();
+    sit.units.*ref = read_string(c, p, n, kUnitName);
+  };
+}
+
+/// target.type: a Gun is not a Target Type of its own (C11.2, C3.31).
+void apply_target_type(const Ctx& c, const std::string& p, const toml::node& n, Situation& sit, Lines*) {
+  if (const auto* v = n.as_string(); v != nullptr && v->get() == "gun")
+    fail(c, line_of(n), p,
+         "a Gun is fired on with the Infantry or the Area Target Type: set target.type = \"infantry\" (or "
+         "\"area\") and target.gun = true (C11.2)");
+  sit.target.type = read_choice(c, p, n, kTargetTypes);
+}
+
 /// Every setting, in the order of the format's documentation.
 const Schema<Situation>& schema() {
   static const Schema<Situation> fields = [] {
@@ -261,141 +271,86 @@ const Schema<Situation>& schema() {
     s.keys.ruleset_expected = "\"asl\" or \"1943\"";  // the ruleset key chooses the loader
     s.keys.tables = {"firer", "target", "fire", "override", "movement", "sweep"};
     s.keys.roots = {"units", "then"};  // the unit libraries (docs/units.md) and [[then]] attacks, read by load()
-    s.add_string("name", [](Situation& sit) -> std::string& { return sit.name; });
+    using asl::Fire, asl::Firer, asl::Movement, asl::Override, asl::Target;
+    const auto firer = settings("firer", &Situation::firer);
+    const auto target = settings("target", &Situation::target);
+    const auto fire = settings("fire", &Situation::fire);
+    const auto override_ = settings("override", &Situation::override_);
+    const Settings<Situation, asl::SwMg> mg{"firer.mg", [](Situation& sit) -> asl::SwMg& {
+                                              if (!sit.firer.mg) sit.firer.mg.emplace();
+                                              return *sit.firer.mg;
+                                            }};
+    const Settings<Situation, Movement> movement{"movement", [](Situation& sit) -> Movement& {
+                                                   if (!sit.movement) sit.movement.emplace();
+                                                   return *sit.movement;
+                                                 }};
+    s.add({top_level<Situation>()("name", &Situation::name)});
     // [firer]
-    s.add_string(
-        "firer.unit", [](Situation& sit) -> std::string& { return sit.units.firer; }, kUnitName);
-    s.add_choice("firer.nationality", kNationalities, at(&Situation::firer, &asl::Firer::nationality));
-    s.add_int("firer.year", 1939, 1953, at(&Situation::firer, &asl::Firer::year));
-    s.add_int("firer.month", 1, 12, at(&Situation::firer, &asl::Firer::month));
-    s.add_choice("firer.th_color", kThColors, at(&Situation::firer, &asl::Firer::th_color));
-    s.add("firer.gun", apply_gun);
-    s.add_choice("firer.ammo", kAmmo, at(&Situation::firer, &asl::Firer::ammo));
-    s.add_int("firer.rof", 0, 3, at(&Situation::firer, &asl::Firer::rof));
-    s.add_int("firer.breakdown", 2, 12, at(&Situation::firer, &asl::Firer::breakdown));
-    s.add_int("firer.x_number", 2, 12, at(&Situation::firer, &asl::Firer::x_number));
-    s.add_bool("firer.low_ammo", at(&Situation::firer, &asl::Firer::low_ammo));
-    s.add_bool("firer.low_ammo_marked", at(&Situation::firer, &asl::Firer::low_ammo_marked));
-    s.add_int("firer.depletion", 2, 12, at(&Situation::firer, &asl::Firer::depletion));
-    s.add_bool("firer.elite", at(&Situation::firer, &asl::Firer::elite));
-    s.add_choice("firer.fallback_ammo", kFallbackAmmo, at(&Situation::firer, &asl::Firer::fallback_ammo));
-    s.add_choice("firer.gun_type", kGunTypes, at(&Situation::firer, &asl::Firer::gun_type));
-    s.add_bool("firer.vehicle", at(&Situation::firer, &asl::Firer::vehicle));
-    s.add_bool("firer.stabilized", at(&Situation::firer, &asl::Firer::stabilized));
-    s.add_int("firer.armor_leader", -3, 0, at(&Situation::firer, &asl::Firer::armor_leader));
-    s.add_bool("firer.inexperienced_crew", at(&Situation::firer, &asl::Firer::inexperienced_crew));
-    s.add_bool("firer.captured", at(&Situation::firer, &asl::Firer::captured));
-    s.add_bool("firer.non_qualified", at(&Situation::firer, &asl::Firer::non_qualified));
-    s.add_bool("firer.no_intensive_fire", at(&Situation::firer, &asl::Firer::no_intensive_fire));
-    s.add_choice("firer.weapon", kWeapons, at(&Situation::firer, &asl::Firer::weapon));
-    s.add_int("firer.fp", 0, 200, at(&Situation::firer, &asl::Firer::fp));
-    s.add_int("firer.normal_range", 1, 100, at(&Situation::firer, &asl::Firer::normal_range));
-    s.add_int("firer.repair", 1, 5, at(&Situation::firer, &asl::Firer::repair));
-    s.add_bool("firer.bow_mounted", at(&Situation::firer, &asl::Firer::bow_mounted));
-    s.add_bool("firer.bypass", at(&Situation::firer, &asl::Firer::bypass));
-    s.add_int("firer.cafp", 0, 5, at(&Situation::firer, &asl::Firer::cafp));
-    s.add_bool("firer.mortar", at(&Situation::firer, &asl::Firer::mortar));
-    s.add_int("firer.min_range", 0, 200, at(&Situation::firer, &asl::Firer::min_range));
-    s.add_int("firer.max_range", 1, 500, at(&Situation::firer, &asl::Firer::max_range));
-    // infantry fire (A7-A10, asl_infantry.h)
-    s.add_int("firer.leader", -3, 2, at(&Situation::firer, &asl::Firer::leader));
-    s.add_bool("firer.inexperienced", at(&Situation::firer, &asl::Firer::inexperienced));
-    s.add_bool("firer.cowers", at(&Situation::firer, &asl::Firer::cowers));
-    s.add("firer.mg", apply_mg);
-    // Light Anti-Tank Weapons (C13, asl_latw.h)
-    s.add("firer.to_hit", apply_to_hit);
-    s.add_choice("firer.personnel", kFirerPersonnel, at(&Situation::firer, &asl::Firer::personnel));
-    s.add_bool("firer.cx", at(&Situation::firer, &asl::Firer::cx));
-    for (const MgKey& k : kMgKeys)
-      s.add_int("firer.mg." + std::string(k.name), k.lo, k.hi, [m = k.member](Situation& sit) -> int& {
-        if (!sit.firer.mg) sit.firer.mg.emplace();
-        return *sit.firer.mg.*m;
-      });
+    s.add({firer("unit", unit_ref(&asl::UnitRefs::firer)), firer("nationality", &Firer::nationality, kNationalities),
+           firer("year", &Firer::year, 1939, 1953), firer("month", &Firer::month, 1, 12),
+           firer("th_color", &Firer::th_color, kThColors), firer("gun", apply_gun), firer("ammo", &Firer::ammo, kAmmo),
+           firer("rof", &Firer::rof, 0, 3), firer("breakdown", &Firer::breakdown, 2, 12),
+           firer("x_number", &Firer::x_number, 2, 12), firer("low_ammo", &Firer::low_ammo),
+           firer("low_ammo_marked", &Firer::low_ammo_marked), firer("depletion", &Firer::depletion, 2, 12),
+           firer("elite", &Firer::elite), firer("fallback_ammo", &Firer::fallback_ammo, kFallbackAmmo),
+           firer("gun_type", &Firer::gun_type, kGunTypes), firer("vehicle", &Firer::vehicle),
+           firer("stabilized", &Firer::stabilized), firer("armor_leader", &Firer::armor_leader, -3, 0),
+           firer("inexperienced_crew", &Firer::inexperienced_crew), firer("captured", &Firer::captured),
+           firer("non_qualified", &Firer::non_qualified), firer("no_intensive_fire", &Firer::no_intensive_fire),
+           firer("weapon", &Firer::weapon, kWeapons), firer("fp", &Firer::fp, 0, 200),
+           firer("normal_range", &Firer::normal_range, 1, 100), firer("repair", &Firer::repair, 1, 5),
+           firer("bow_mounted", &Firer::bow_mounted), firer("bypass", &Firer::bypass),
+           firer("cafp", &Firer::cafp, 0, 5), firer("mortar", &Firer::mortar),
+           firer("min_range", &Firer::min_range, 0, 200), firer("max_range", &Firer::max_range, 1, 500),
+           // infantry fire (A7-A10, asl_infantry.h)
+           firer("leader", &Firer::leader, -3, 2), firer("inexperienced", &Firer::inexperienced),
+           firer("cowers", &Firer::cowers), firer("mg", apply_mg),
+           // Light Anti-Tank Weapons (C13, asl_latw.h)
+           firer("to_hit", apply_to_hit), firer("personnel", &Firer::personnel, kFirerPersonnel),
+           firer("cx", &Firer::cx)});
+    for (const MgKey& k : kMgKeys) s.add({mg(k.name, k.member, k.lo, k.hi)});
     // [target]
-    s.add_string(
-        "target.unit", [](Situation& sit) -> std::string& { return sit.units.target; }, kUnitName);
-    s.add("target.type", [](const Ctx& c, const std::string& p, const toml::node& n, Situation& sit, Lines*) {
-      if (const auto* v = n.as_string(); v != nullptr && v->get() == "gun")  // C11.2, C3.31
-        fail(c, line_of(n), p,
-             "a Gun is fired on with the Infantry or the Area Target Type: set target.type = \"infantry\" (or "
-             "\"area\") and target.gun = true (C11.2)");
-      sit.target.type = read_choice(c, p, n, kTargetTypes);
-    });
-    s.add("target.armor", apply_armor);
+    s.add({target("unit", unit_ref(&asl::UnitRefs::target)), target("type", apply_target_type),
+           target("armor", apply_armor)});
     for (const auto& aspect : kAspects) {
       s.add("target.armor." + std::string(aspect.first),
             [member = aspect.second](const Ctx& c, const std::string& p, const toml::node& n, Situation& sit, Lines*) {
               sit.target.armor.*member = read_armor_factor(c, p, n);
             });
     }
-    s.add_choice("target.turret_armor", kTurretArmor, at(&Situation::target, &asl::Target::turret_armor));
-    s.add_choice("target.facing", kFacings, at(&Situation::target, &asl::Target::facing));
-    s.add("target.size", apply_size);
-    s.add_bool("target.hull_down", at(&Situation::target, &asl::Target::hull_down));
-    s.add_bool("target.moving", at(&Situation::target, &asl::Target::moving));
-    s.add_float("target.mp_in_los", 0, 0.5, kMpSteps, at(&Situation::target, &asl::Target::mp_in_los));
-    s.add_bool("target.concealed", at(&Situation::target, &asl::Target::concealed));
-    s.add_int("target.tem", -3, 6, at(&Situation::target, &asl::Target::tem));
-    s.add_int("target.hindrance", 0, 10, at(&Situation::target, &asl::Target::hindrance));
-    s.add_bool("target.red_cs", at(&Situation::target, &asl::Target::red_cs));
-    s.add_bool("target.ffnam", at(&Situation::target, &asl::Target::ffnam));
-    s.add_bool("target.ffmo", at(&Situation::target, &asl::Target::ffmo));
-    s.add_bool("target.bypass", at(&Situation::target, &asl::Target::bypass));
-    s.add_choice("target.terrain", kTerrains, at(&Situation::target, &asl::Target::terrain));
-    s.add_bool("target.entrenched", at(&Situation::target, &asl::Target::entrenched));
-    s.add_bool("target.gun", at(&Situation::target, &asl::Target::gun));
-    s.add_bool("target.emplaced", at(&Situation::target, &asl::Target::emplaced));
-    s.add_bool("target.gunshield", at(&Situation::target, &asl::Target::gunshield));
-    s.add_choice("target.personnel", kPersonnel, at(&Situation::target, &asl::Target::personnel));
-    s.add_int("target.morale", 2, 10, at(&Situation::target, &asl::Target::morale));
-    s.add_int("target.broken_morale", 2, 10, at(&Situation::target, &asl::Target::broken_morale));
-    s.add_bool("target.broken", at(&Situation::target, &asl::Target::broken));
-    s.add_int("target.leader", -3, 2, at(&Situation::target, &asl::Target::leader));
-    s.add_int("target.elr", 0, 5, at(&Situation::target, &asl::Target::elr));
-    s.add_bool("target.encircled", at(&Situation::target, &asl::Target::encircled));
-    // [fire]
-    s.add_int("fire.range", 0, 200, at(&Situation::fire, &asl::Fire::range));
-    s.add_choice("fire.phase", kPhases, at(&Situation::fire, &asl::Fire::phase));
-    s.add_bool("fire.opportunity", at(&Situation::fire, &asl::Fire::opportunity));
-    s.add_int("fire.ca_change", 0, 3, at(&Situation::fire, &asl::Fire::ca_change));
-    s.add_choice("fire.firer_terrain", kTerrains, at(&Situation::fire, &asl::Fire::firer_terrain));
-    s.add_bool("fire.buttoned_up", at(&Situation::fire, &asl::Fire::buttoned_up));
-    s.add_bool("fire.same_hex", at(&Situation::fire, &asl::Fire::same_hex));
-    s.add_int("fire.acquisition", 0, 2, at(&Situation::fire, &asl::Fire::acquisition));
-    s.add_int("fire.extra_drm", -10, 10, at(&Situation::fire, &asl::Fire::extra_drm));
-    s.add_float("fire.los_mp", 0, 0.5, kMpSteps, at(&Situation::fire, &asl::Fire::los_mp));
-    s.add_bool("fire.pinned", at(&Situation::fire, &asl::Fire::pinned));
-    s.add_int("fire.max_shots", 1, 100, at(&Situation::fire, &asl::Fire::max_shots));
-    s.add_bool("fire.intensive_fire", at(&Situation::fire, &asl::Fire::intensive_fire));
-    s.add_choice("fire.stop_on", kStopOn, at(&Situation::fire, &asl::Fire::stop_on));
-    s.add_int("fire.vca", 0, 5, at(&Situation::fire, &asl::Fire::vca));
-    s.add_int("fire.tca", 0, 5, at(&Situation::fire, &asl::Fire::tca));
-    s.add_int("fire.target_direction", 0, 5, at(&Situation::fire, &asl::Fire::target_direction));
-    s.add_bool("fire.pivot", at(&Situation::fire, &asl::Fire::pivot));
-    s.add_int("fire.maintained_ca", 0, 12, at(&Situation::fire, &asl::Fire::maintained_ca));
-    s.add_bool("fire.motion", at(&Situation::fire, &asl::Fire::motion));
-    s.add_bool("fire.follow_up", at(&Situation::fire, &asl::Fire::follow_up));
-    s.add_bool("fire.deliberate_immobilization", at(&Situation::fire, &asl::Fire::deliberate_immobilization));
-    s.add_int("fire.turns", 1, asl::kMaxTurns, at(&Situation::fire, &asl::Fire::turns));
-    s.add_int("fire.rally_phases", 1, 2, at(&Situation::fire, &asl::Fire::rally_phases));
-    // [override]
-    s.add_int("override.modified_th", -10, 20, at(&Situation::override_, &asl::Override::modified_th));
-    s.add_int("override.basic_tk", 0, 60, at(&Situation::override_, &asl::Override::basic_tk));
-    // [movement] (D2.5, D2.51, D2.401)
-    s.add_string(
-        "movement.unit",
-        [](Situation& sit) -> std::string& {
-          if (!sit.movement) sit.movement.emplace();
-          return sit.units.movement;
-        },
-        kUnitName);
-    s.add_choice("movement.roll", kMovementRolls, movement_at(&asl::Movement::roll));
-    s.add_int("movement.mp_allotment", 1, 99, movement_at(&asl::Movement::mp_allotment));
-    s.add_bool("movement.red_mp", movement_at(&asl::Movement::red_mp));
-    s.add_float("movement.mp_sought", 0, 0.5, kMpSteps, movement_at(&asl::Movement::mp_sought));
-    s.add_choice("movement.manufacturer", kManufacturers, movement_at(&asl::Movement::manufacturer));
-    s.add_float("movement.mp_in_los", 0, 0.5, kMpSteps, movement_at(&asl::Movement::mp_in_los));
-    s.add_int("movement.drm", -10, 10, movement_at(&asl::Movement::drm));
+    s.add({target("turret_armor", &Target::turret_armor, kTurretArmor), target("facing", &Target::facing, kFacings),
+           target("size", apply_size), target("hull_down", &Target::hull_down), target("moving", &Target::moving),
+           target("mp_in_los", &Target::mp_in_los, 0, 0.5, kMpSteps), target("concealed", &Target::concealed),
+           target("tem", &Target::tem, -3, 6), target("hindrance", &Target::hindrance, 0, 10),
+           target("red_cs", &Target::red_cs), target("ffnam", &Target::ffnam), target("ffmo", &Target::ffmo),
+           target("bypass", &Target::bypass), target("terrain", &Target::terrain, kTerrains),
+           target("entrenched", &Target::entrenched), target("gun", &Target::gun),
+           target("emplaced", &Target::emplaced), target("gunshield", &Target::gunshield),
+           target("personnel", &Target::personnel, kPersonnel), target("morale", &Target::morale, 2, 10),
+           target("broken_morale", &Target::broken_morale, 2, 10), target("broken", &Target::broken),
+           target("leader", &Target::leader, -3, 2), target("elr", &Target::elr, 0, 5),
+           target("encircled", &Target::encircled),
+           // [fire]
+           fire("range", &Fire::range, 0, 200), fire("phase", &Fire::phase, kPhases),
+           fire("opportunity", &Fire::opportunity), fire("ca_change", &Fire::ca_change, 0, 3),
+           fire("firer_terrain", &Fire::firer_terrain, kTerrains), fire("buttoned_up", &Fire::buttoned_up),
+           fire("same_hex", &Fire::same_hex), fire("acquisition", &Fire::acquisition, 0, 2),
+           fire("extra_drm", &Fire::extra_drm, -10, 10), fire("los_mp", &Fire::los_mp, 0, 0.5, kMpSteps),
+           fire("pinned", &Fire::pinned), fire("max_shots", &Fire::max_shots, 1, 100),
+           fire("intensive_fire", &Fire::intensive_fire), fire("stop_on", &Fire::stop_on, kStopOn),
+           fire("vca", &Fire::vca, 0, 5), fire("tca", &Fire::tca, 0, 5),
+           fire("target_direction", &Fire::target_direction, 0, 5), fire("pivot", &Fire::pivot),
+           fire("maintained_ca", &Fire::maintained_ca, 0, 12), fire("motion", &Fire::motion),
+           fire("follow_up", &Fire::follow_up), fire("deliberate_immobilization", &Fire::deliberate_immobilization),
+           fire("turns", &Fire::turns, 1, asl::kMaxTurns), fire("rally_phases", &Fire::rally_phases, 1, 2),
+           // [override]
+           override_("modified_th", &Override::modified_th, -10, 20), override_("basic_tk", &Override::basic_tk, 0, 60),
+           // [movement] (D2.5, D2.51, D2.401)
+           movement("unit", unit_ref(&asl::UnitRefs::movement)), movement("roll", &Movement::roll, kMovementRolls),
+           movement("mp_allotment", &Movement::mp_allotment, 1, 99), movement("red_mp", &Movement::red_mp),
+           movement("mp_sought", &Movement::mp_sought, 0, 0.5, kMpSteps),
+           movement("manufacturer", &Movement::manufacturer, kManufacturers),
+           movement("mp_in_los", &Movement::mp_in_los, 0, 0.5, kMpSteps), movement("drm", &Movement::drm, -10, 10)});
     return s;
   }();
   return fields;
@@ -443,22 +398,21 @@ struct NoEffect {
   bool (*matters)(const Situation&);
   std::string_view why;
 };
+/// What a Depletion Number (and an elite crew's +1 to it) governs: special ammunition, Canister,
+/// Smoke (C8.1, C8.2, C8.4, C8.9).
+bool has_depletion(const Situation& s) {
+  return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister || asl::places_smoke(s.firer);
+}
 constexpr NoEffect kNoEffect[] = {
     {"target.mp_in_los", [](const Situation& s) { return s.fire.phase == asl::Phase::kDefensive && s.target.moving; },
      "matters only against a moving target in Defensive First Fire (target.moving = true, fire.phase = "
      "\"defensive\", C6.11-.12): remove it"},
-    {"firer.elite",
-     [](const Situation& s) {
-       return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister || asl::places_smoke(s.firer);
-     },
+    {"firer.elite", has_depletion,
      "an elite crew's +1 is to the Depletion Number of special ammunition, APCR, APDS, HEAT or Canister (C8.2): "
      "remove it"},
     {"firer.fallback_ammo", [](const Situation& s) { return asl::is_special(s.firer.ammo); },
      "the fallback is fired only when special ammunition (APCR, APDS or HEAT) runs out (C8.9): remove it"},
-    {"firer.depletion",
-     [](const Situation& s) {
-       return asl::is_special(s.firer.ammo) || s.firer.weapon == asl::Weapon::kCanister || asl::places_smoke(s.firer);
-     },
+    {"firer.depletion", has_depletion,
      "a Depletion Number applies only to special ammunition, APCR, APDS, HEAT or Canister (C8.1, C8.4, C8.9): remove "
      "it"},
     {"fire.rally_phases", [](const Situation& s) { return s.fire.turns > 1; },

@@ -9,6 +9,7 @@
 // Schema (which keys exist, which values they take) and its mapping into rules structs.
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -137,16 +138,79 @@ struct Field {
   ApplyFn<S> apply;
 };
 
-/// The setting `s.*part.*member`, as a field's `get`.
-template <class S, class Part, class T>
-struct Member {
-  Part S::*part;
-  T Part::*member;
-  T& operator()(S& s) const { return s.*part.*member; }
+/// A member of type T holds a V: T is V, or an optional V (a setting whose absence means "not
+/// written").
+template <class T, class V>
+concept Stores = std::same_as<T, V> || std::same_as<T, std::optional<V>>;
+
+/// The settings of one table of a situation file ([firer], ...), each a member of the part of
+/// the situation that `part` returns. `t(key, member, ...)` is the Field of "TABLE.KEY", read as
+/// the member's type says: a bool; an int in lo..hi; a double >= lo in steps of `step` (else
+/// "expected WHAT"); a string (else "expected WHAT"); an enum among its `choices`, which must
+/// outlive the schema (a constant). A key with rules of its own gives its apply function.
+template <class S, class Part>
+struct Settings {
+  std::string table;  ///< "firer"; empty for the file's top-level keys
+  std::function<Part&(S&)> part;
+
+  template <class T>
+  requires Stores<T, bool> Field<S>
+  operator()(std::string_view key, T Part::*m) const {
+    return field(key, m, [](const Ctx& c, const std::string& p, const toml::node& n) { return read_bool(c, p, n); });
+  }
+  template <class T>
+  requires Stores<T, int> Field<S>
+  operator()(std::string_view key, T Part::*m, int lo, int hi) const {
+    return field(key, m, [lo, hi](const Ctx& c, const std::string& p, const toml::node& n) {
+      return read_int(c, p, n, lo, hi);
+    });
+  }
+  template <class T>
+  requires Stores<T, double> Field<S>
+  operator()(std::string_view key, T Part::*m, double lo, double step, std::string_view what) const {
+    return field(key, m, [lo, step, what = std::string(what)](const Ctx& c, const std::string& p, const toml::node& n) {
+      return read_float(c, p, n, lo, step, what);
+    });
+  }
+  template <class T>
+  requires Stores<T, std::string> Field<S>
+  operator()(std::string_view key, T Part::*m, std::string_view what = "a string") const {
+    return field(key, m, [what = std::string(what)](const Ctx& c, const std::string& p, const toml::node& n) {
+      return read_string(c, p, n, what);
+    });
+  }
+  template <class T, class E>
+  requires Stores<T, E> Field<S>
+  operator()(std::string_view key, T Part::*m, const Choices<E>& choices) const {
+    return field(key, m, [&choices](const Ctx& c, const std::string& p, const toml::node& n) {
+      return read_choice(c, p, n, choices);
+    });
+  }
+  Field<S> operator()(std::string_view key, ApplyFn<S> apply) const { return {path(key), std::move(apply)}; }
+
+  std::string path(std::string_view key) const {
+    return table.empty() ? std::string(key) : table + "." + std::string(key);
+  }
+
+ private:
+  template <class T, class Read>
+  Field<S> field(std::string_view key, T Part::*m, Read read) const {
+    return {path(key), [part = part, m, read](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) {
+              part(s).*m = read(c, p, n);
+            }};
+  }
 };
-template <class S, class Part, class T>
-Member<S, Part, T> at(Part S::*part, T Part::*member) {
-  return {part, member};
+
+/// The settings of a file's top level (`name`).
+template <class S>
+Settings<S, S> top_level() {
+  return {"", [](S& s) -> S& { return s; }};
+}
+
+/// The settings of table `table`, the part `s.*part` of a situation.
+template <class S, class Part>
+Settings<S, Part> settings(std::string table, Part S::*part) {
+  return {std::move(table), [part](S& s) -> Part& { return s.*part; }};
 }
 
 /// What a situation file may hold, without the situation type: its keys and how a few of their
@@ -185,34 +249,8 @@ struct Schema {
     keys.paths.push_back(path);
     fields.push_back({std::move(path), std::move(apply)});
   }
-  template <class Get>
-  void add_int(std::string path, int lo, int hi, Get get) {
-    add(std::move(path), [lo, hi, get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) {
-      get(s) = read_int(c, p, n, lo, hi);
-    });
-  }
-  template <class Get>
-  void add_bool(std::string path, Get get) {
-    add(std::move(path),
-        [get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) { get(s) = read_bool(c, p, n); });
-  }
-  template <class Get>
-  void add_float(std::string path, double lo, double step, std::string_view what, Get get) {
-    add(std::move(path),
-        [lo, step, what = std::string(what), get](const Ctx& c, const std::string& p, const toml::node& n, S& s,
-                                                  Lines*) { get(s) = read_float(c, p, n, lo, step, what); });
-  }
-  template <class Get>
-  void add_string(std::string path, Get get, std::string_view what = "a string") {
-    add(std::move(path), [what = std::string(what), get](const Ctx& c, const std::string& p, const toml::node& n, S& s,
-                                                         Lines*) { get(s) = read_string(c, p, n, what); });
-  }
-  /// `choices` must outlive the schema (a constant).
-  template <class E, class Get>
-  void add_choice(std::string path, const Choices<E>& choices, Get get) {
-    add(std::move(path), [&choices, get](const Ctx& c, const std::string& p, const toml::node& n, S& s, Lines*) {
-      get(s) = read_choice(c, p, n, choices);
-    });
+  void add(std::initializer_list<Field<S>> settings) {
+    for (const Field<S>& f : settings) add(f.path, f.apply);
   }
 };
 

@@ -221,42 +221,31 @@ const Schema<Situation>& schema() {
     s.keys.needed_by = {{"firer.shell_size", "fire.kind"}};
     s.keys.names_tables = false;
     s.keys.in_file_order = false;
-    s.add_string("name", [](Situation& sit) -> std::string& { return sit.name; });
-    s.add_int("firer.bases", 1, w::kMaxBases, at(&Situation::firer, &w::Firer::bases));
-    s.add_int("firer.bases_firing", 1, w::kMaxBases, at(&Situation::firer, &w::Firer::bases_firing));
-    s.add_choice("firer.mg", kMg, at(&Situation::firer, &w::Firer::mg));
-    s.add_bool("firer.mortar", at(&Situation::firer, &w::Firer::mortar));
-    s.add_bool("firer.mounted_cavalry", at(&Situation::firer, &w::Firer::mounted_cavalry));
-    s.add_choice("firer.training", kTraining, at(&Situation::firer, &w::Firer::training));
-    s.add_bool("firer.demoralized", at(&Situation::firer, &w::Firer::demoralized));
-    s.add_bool("firer.moved", at(&Situation::firer, &w::Firer::moved));
-    s.add_bool("firer.damaged", at(&Situation::firer, &w::Firer::damaged));
-    s.add_string("firer.weapon", at(&Situation::firer, &w::Firer::weapon),
-                 "a weapon of the chart's Base and Range chart (a string)");
-    s.add_choice("firer.ammo", kAmmo, at(&Situation::firer, &w::Firer::ammo));
-    s.add_bool("firer.secondary", at(&Situation::firer, &w::Firer::secondary));
-    s.add_choice("firer.fallback_ammo", kFallback, at(&Situation::firer, &w::Firer::fallback_ammo));
-    s.add("firer.shell_size", apply_shell);
-    s.add_int("firer.weapon_value", -20, 20, at(&Situation::firer, &w::Firer::weapon_value));
-    s.add_bool("firer.jammed", at(&Situation::firer, &w::Firer::jammed));
-    s.add_choice("target.type", kTargetTypes, at(&Situation::target, &w::Target::type));
-    s.add_int("target.bases", 1, w::kMaxBases, at(&Situation::target, &w::Target::bases));
-    s.add_bool("target.damaged", at(&Situation::target, &w::Target::damaged));
-    s.add_bool("target.immobilized", at(&Situation::target, &w::Target::immobilized));
-    s.add_bool("target.prone", at(&Situation::target, &w::Target::prone));
-    s.add_bool("target.packed", at(&Situation::target, &w::Target::packed));
-    s.add_bool("target.rushing", at(&Situation::target, &w::Target::rushing));
-    s.add_bool("target.soft_cover", at(&Situation::target, &w::Target::soft_cover));
-    s.add_bool("target.solid_cover", at(&Situation::target, &w::Target::solid_cover));
-    s.add_bool("target.hard_cover", at(&Situation::target, &w::Target::hard_cover));
-    s.add_choice("target.size", kSizes, at(&Situation::target, &w::Target::size));
-    s.add_bool("target.stationary_in_open", at(&Situation::target, &w::Target::stationary_in_open));
-    s.add_bool("target.moving", at(&Situation::target, &w::Target::moving));
-    s.add_int("target.defense", -20, 20, at(&Situation::target, &w::Target::defense));
-    s.add_choice("fire.kind", kKinds, at(&Situation::fire, &w::Fire::kind));
-    s.add_int("fire.range", 0, 10000, at(&Situation::fire, &w::Fire::range));
-    s.add_bool("fire.flank_rear", at(&Situation::fire, &w::Fire::flank_rear));
-    s.add_int("fire.turns", 1, w::kMaxTurns, at(&Situation::fire, &w::Fire::turns));
+    const auto firer = settings("firer", &Situation::firer);
+    const auto target = settings("target", &Situation::target);
+    const auto fire = settings("fire", &Situation::fire);
+    using w::Fire, w::Firer, w::Target;
+    s.add({top_level<Situation>()("name", &Situation::name),
+           // [firer]
+           firer("bases", &Firer::bases, 1, w::kMaxBases), firer("bases_firing", &Firer::bases_firing, 1, w::kMaxBases),
+           firer("mg", &Firer::mg, kMg), firer("mortar", &Firer::mortar),
+           firer("mounted_cavalry", &Firer::mounted_cavalry), firer("training", &Firer::training, kTraining),
+           firer("demoralized", &Firer::demoralized), firer("moved", &Firer::moved), firer("damaged", &Firer::damaged),
+           firer("weapon", &Firer::weapon, "a weapon of the chart's Base and Range chart (a string)"),
+           firer("ammo", &Firer::ammo, kAmmo), firer("secondary", &Firer::secondary),
+           firer("fallback_ammo", &Firer::fallback_ammo, kFallback), firer("shell_size", apply_shell),
+           firer("weapon_value", &Firer::weapon_value, -20, 20), firer("jammed", &Firer::jammed),
+           // [target]
+           target("type", &Target::type, kTargetTypes), target("bases", &Target::bases, 1, w::kMaxBases),
+           target("damaged", &Target::damaged), target("immobilized", &Target::immobilized),
+           target("prone", &Target::prone), target("packed", &Target::packed), target("rushing", &Target::rushing),
+           target("soft_cover", &Target::soft_cover), target("solid_cover", &Target::solid_cover),
+           target("hard_cover", &Target::hard_cover), target("size", &Target::size, kSizes),
+           target("stationary_in_open", &Target::stationary_in_open), target("moving", &Target::moving),
+           target("defense", &Target::defense, -20, 20),
+           // [fire]
+           fire("kind", &Fire::kind, kKinds), fire("range", &Fire::range, 0, 10000),
+           fire("flank_rear", &Fire::flank_rear), fire("turns", &Fire::turns, 1, w::kMaxTurns)});
     return s;
   }();
   return fields;
