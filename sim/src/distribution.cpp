@@ -39,7 +39,7 @@ Distribution solve_levels(const RollProgram& prog, Window window, int levels,
   const auto n = static_cast<Eigen::Index>(c.states.size());
   std::vector<Eigen::VectorXd> in(idx(levels), Eigen::VectorXd::Zero(n));
   std::vector<double> absorbed(idx(levels), 0.0);
-  in[0](0) = 1.0;  // row 0 is the initial state
+  in[0](0) = 1.0;                                   // row 0 is the initial state
   std::vector<Eigen::Triplet<double>> t, factored;  // the matrix of this level, and of `lu`
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
   const auto same = [](const Eigen::Triplet<double>& x, const Eigen::Triplet<double>& y) {

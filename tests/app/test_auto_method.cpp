@@ -48,8 +48,7 @@ TEST_CASE("auto: exact under the state limit, Monte Carlo above it, and the tabl
     CHECK(r.reports[0].exact);
     CHECK_FALSE(r.reports[0].mc);
     CHECK(r.prov.method == report::MethodChoice::kExact);
-    CHECK(report::format_odds(r.reports, r.prov, report::Format::kText).find("  method  exact\n") !=
-          std::string::npos);
+    CHECK(report::format_odds(r.reports, r.prov, report::Format::kText).find("  method  exact\n") != std::string::npos);
   }
   SECTION("over: Monte Carlo, and why") {
     const Run r = run({kFight}, report::MethodChoice::kAuto, 800);

@@ -32,10 +32,10 @@ struct Remark {
 };
 
 struct ImportResult {
-  std::string toml;               ///< the unit library
-  int units = 0;                  ///< units written
-  std::vector<Remark> not_read;   ///< cells not read (their values stay unset)
-  std::vector<Remark> notes;      ///< read, with a remark (a dagger, a reading)
+  std::string toml;              ///< the unit library
+  int units = 0;                 ///< units written
+  std::vector<Remark> not_read;  ///< cells not read (their values stay unset)
+  std::vector<Remark> notes;     ///< read, with a remark (a dagger, a reading)
 };
 
 /// Import `files` in order. A file whose header is not a vehicle or ordnance listing, or that is
