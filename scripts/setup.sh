@@ -24,6 +24,7 @@ packages=(
   libopenmpi-dev openmpi-bin  # salvo odds over MPI ranks (SALVO_WITH_MPI; scripts/test.sh builds it)
   python3-numpy python3-matplotlib
   chromium  # tests/analysis/check_html.sh and tests/web/page_test.mjs: pages rendered headless
+  clang-format  # scripts/format_check.sh: one style for every C++ file
   clang libclang-rt-14-dev llvm  # scripts/fuzz.sh: libFuzzer, and llvm-symbolizer for reports
 )
 if ((web)); then
