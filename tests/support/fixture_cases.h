@@ -5,7 +5,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <set>

@@ -226,8 +226,6 @@ TEST_CASE("1943 situation files: a *_mortar weapon is a mortar (3.7)", "[w1943][
 }
 
 TEST_CASE("1943 situation files: weapons fire only what they can (3.1, 3.2, 3.7)", "[w1943][load][errors]") {
-  const std::string inf = "type = \"infantry\"\nbases = 4\n";
-  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
   const std::string tank = "type = \"vehicle\"\n";
   const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
   check_fixture("weapon-refused.toml", 8);
@@ -246,11 +244,6 @@ TEST_CASE("1943 situation files: the MG type follows the weapon, contradictions 
 
 TEST_CASE("1943 situation files: contradictory settings and settings no rule uses are refused",
           "[w1943][load][errors]") {
-  const std::string inf = "type = \"infantry\"\nbases = 4\n";
-  const std::string tank = "type = \"vehicle\"\ndefense = 5\n";
-  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
-  const std::string gun = "weapon = \"field_gun\"\nammo = \"AP\"\nweapon_value = 5\n";
   check_fixture("settings-refused.toml", 14);
 }
 
@@ -337,147 +330,4 @@ TEST_CASE("1943 messages quote a key holding a control character, as ASL message
   };
   CHECK(asl_error("ruleset = \"asl\"\n\n" + esc) == "s.toml:3: \"a\\u001B[31mRED\": unknown key");
   CHECK(asl_error("ruleset = \"asl\"\n[fire]\n" + newline) == "s.toml:3: \"fire.a\\nb\": unknown key");
-}
-
-static std::vector<test::Refusal> old_mortar() {
-  const std::string inf = "type = \"infantry\"\n";
-  const std::string art = "kind = \"direct_artillery\"\nrange = 500\n";
-  return {
-      // A medium mortar at 50 yards, without mortar = true.
-      refused_at(sit("weapon = \"medium_mortar\"\nshell_size = 3\n", inf, "kind = \"direct_artillery\"\nrange = 50\n"),
-                 "range = 50", "fire.range: mortars fire from 120 to 1800 yards (3.7), got 50"),
-      refused_at(sit("weapon = \"light_mortar\"\nshell_size = 3\nmoved = true\n", inf, art), "moved = true",
-                 "firer.moved: medium and light mortar bases may not fire on the same turn they have moved (3.7); "
-                 "a heavy mortar (weapon or shell_size \"heavy_mortar\") may"),
-      refused_at(sit("weapon = \"medium_mortar\"\nmortar = false\n", inf, art), "mortar = false",
-                 "firer.mortar: expected true for weapon \"medium_mortar\" (3.7 Mortars), got false"),
-      refused_at(sit("weapon = \"field_gun\"\nmortar = true\nshell_size = 3\n", inf, art), "mortar = true",
-                 "firer.mortar: expected false for weapon \"field_gun\" (3.7 Mortars), got true"),
-  };
-}
-static std::vector<test::Refusal> old_weapon() {
-  const std::string inf = "type = \"infantry\"\nbases = 4\n";
-  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
-  const std::string tank = "type = \"vehicle\"\n";
-  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  return {
-      // The weapon is refused before anything that follows from it (here its six bases, 3.2).
-      refused_at(sit("weapon = \"rifle\"\nbases = 6\nshell_size = 5\n", inf, art), "weapon =",
-                 "firer.weapon: expected a gun, a mortar, an atr, mmg or hmg for direct artillery fire (3.2, 3.6 "
-                 "Weapon Size Index, 3.7), got \"rifle\""),
-      refused_at(sit("weapon = \"rifle\"\n", inf, "kind = \"flamethrower\"\nrange = 30\n"), "weapon =",
-                 "firer.weapon: expected the flamethrower for flamethrower fire (3.7 Flamethrowers), got \"rifle\""),
-      refused_at(sit("weapon = \"rifle\"\n", inf, "kind = \"smoke\"\nrange = 300\n"), "weapon =",
-                 "firer.weapon: expected a mortar or a gun for light smoke (3.7 Light Smoke), got \"rifle\""),
-      refused_at(sit("weapon = \"field_gun\"\n", inf, sa), "weapon =",
-                 "firer.weapon: expected a small arms weapon for small arms fire: rifle, assault, atr, lmg, mmg or "
-                 "hmg (3.1), got \"field_gun\""),
-      // 3.7: "light machine guns may not fire in any anti-tank capacity", small arms included;
-      // the key is the one that made it a light MG.
-      refused_at(sit("weapon = \"lmg\"\n", tank, sa),
-                 "weapon =", "firer.weapon: light machine guns may not fire in any anti-tank capacity (3.7)"),
-      refused_at(sit("mg = \"light\"\n", tank, sa),
-                 "mg =", "firer.mg: light machine guns may not fire in any anti-tank capacity (3.7)"),
-      // 3.7: medium and heavy MGs firing on tank targets use the Direct Artillery Anti-Tank section.
-      refused_at(sit("weapon = \"hmg\"\n", tank, sa), "kind =",
-                 "fire.kind: expected \"direct_artillery\" for a medium or heavy machine gun firing on a vehicle "
-                 "(3.7: the Direct Artillery Anti-Tank section), got \"small_arms\""),
-      // A rule of the fire is reported before a setting it leaves unused (the weapon value here).
-      refused_at(sit("weapon = \"field_gun\"\nammo = \"APCP\"\nweapon_value = 6\n", inf, art),
-                 "ammo =", "firer.ammo: you must use H.E. in an antipersonnel role (3.6)"),
-  };
-}
-static std::vector<test::Refusal> old_mg() {
-  const std::string inf = "type = \"infantry\"\nbases = 4\n";
-  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  return {
-      refused_at(sit("weapon = \"hmg\"\nmg = \"none\"\n", inf, sa), "mg =",
-                 "firer.mg: expected \"heavy\" for weapon \"hmg\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"none\""),
-      refused_at(sit("weapon = \"rifle\"\nmg = \"heavy\"\n", inf, sa), "mg =",
-                 "firer.mg: expected \"none\" for weapon \"rifle\" (3.5 Hmg/Lmg, 3.6 Medium/Heavy MG), got \"heavy\""),
-      refused_at(sit("weapon = \"hmg\"\nmounted_cavalry = true\n", inf, "kind = \"small_arms\"\nrange = 100\n"),
-                 "mounted_cavalry",
-                 "firer.mounted_cavalry: expected false for a machine gun base (3.1: cavalry bases fire small arms "
-                 "while mounted; each machine gun base fires as a unit), got true"),
-      refused_at(sit("weapon = \"hmg\"\nbases = 3\nbases_firing = 1\n", inf, sa), "bases = 3",
-                 "firer.bases: expected 1 for a machine gun (3.1: each machine gun base fires as a unit), got 3"),
-      refused_at(
-          sit("weapon = \"field_gun\"\nbases = 2\n", inf, "kind = \"direct_artillery\"\nrange = 300\n"), "bases = 2",
-          "firer.bases: expected 1 for direct artillery fire (3.2: each artillery base fires on its own), got 2"),
-  };
-}
-static std::vector<test::Refusal> old_settings() {
-  const std::string inf = "type = \"infantry\"\nbases = 4\n";
-  const std::string tank = "type = \"vehicle\"\ndefense = 5\n";
-  const std::string sa = "kind = \"small_arms\"\nrange = 300\n";
-  const std::string art = "kind = \"direct_artillery\"\nrange = 300\n";
-  const std::string gun = "weapon = \"field_gun\"\nammo = \"AP\"\nweapon_value = 5\n";
-  return {
-      // 3.6 At stationary in open: "Target base is not moving or behind any sort of cover."
-      refused_at(sit(gun, tank + "stationary_in_open = true\nmoving = true\n", art), "stationary_in_open",
-                 "target.stationary_in_open: expected false for a moving target (3.6 At stationary in open: \"not "
-                 "moving or behind any sort of cover\"), got true"),
-      refused_at(sit(gun, tank + "solid_cover = true\nstationary_in_open = true\n", art), "stationary_in_open",
-                 "target.stationary_in_open: expected false for a target in cover (3.6 At stationary in open: "
-                 "\"not moving or behind any sort of cover\"), got true"),
-      // 3.6 APCP: "may run out each time it is used".
-      refused_at(sit("weapon = \"field_gun\"\nammo = \"APCP\"\nsecondary = false\nweapon_value = 5\n", tank, art),
-                 "secondary",
-                 "firer.secondary: expected true for APCP (3.6: the firing unit may run out each time it is used), "
-                 "got false"),
-      refused_at(sit("weapon = \"medium_mortar\"\nsecondary = true\n", inf, art), "secondary",
-                 "firer.secondary: expected false for a mortar's HE (3.7 Mortars: light smoke counts as secondary "
-                 "ammunition), got true"),
-      // Modifiers where their chart or section does not apply.
-      refused_at(sit("weapon = \"rifle\"\n", inf, sa + "flank_rear = true\n"), "flank_rear",
-                 "fire.flank_rear: expected false for small arms fire at personnel (At flank/rear is a 3.6 "
-                 "anti-tank modifier: the flank or rear sectors of the target tanks), got true"),
-      refused_at(sit("weapon = \"rifle\"\n", inf + "defense = 5\n", sa), "defense",
-                 "target.defense: expected no defense value for small arms fire at personnel (the weapon "
-                 "differential is against tank targets, 3.5, 3.6), got 5"),
-      refused_at(sit("weapon = \"field_gun\"\n", inf + "size = \"large\"\n", art), "size",
-                 "target.size: expected \"normal\" for direct artillery fire at personnel (Large and Small target "
-                 "are 3.6 anti-tank modifiers), got \"large\""),
-      refused_at(sit("weapon = \"field_gun\"\ndemoralized = true\n", inf, art), "demoralized",
-                 "firer.demoralized: expected false for direct artillery fire at personnel (Demoralized is a 3.5 "
-                 "Small Arms modifier), got true"),
-      refused_at(sit("weapon = \"rifle\"\ntraining = \"outstanding\"\n", inf, sa), "training",
-                 "firer.training: expected \"average\" for small arms fire at personnel (Outstanding and Abysmal "
-                 "are 3.6 Direct Artillery modifiers), got \"outstanding\""),
-      refused_at(sit("weapon = \"rifle\"\nammo = \"HE\"\n", inf, sa), "ammo",
-                 "firer.ammo: expected no ammunition type for small arms fire at personnel (ammunition types are "
-                 "fired on the Direct Artillery chart, 3.6, 3.7), got \"HE\""),
-      refused_at(sit("weapon = \"field_gun\"\n", inf + "prone = true\n", art), "prone",
-                 "target.prone: expected false for direct artillery fire at personnel (At prone is a 3.5 Small "
-                 "Arms modifier for personnel), got true"),
-      refused_at(sit("weapon = \"atr\"\n", "type = \"vehicle\"\nrushing = true\n", sa), "rushing",
-                 "target.rushing: expected false for small arms fire at a vehicle (At rushing is a 3.5 Small Arms "
-                 "modifier for personnel), got true"),
-      refused_at(sit("weapon = \"field_gun\"\n", inf + "soft_cover = true\n", art), "soft_cover",
-                 "target.soft_cover: expected false for direct artillery fire at personnel (At soft cover is a 3.5 "
-                 "Small Arms modifier; 3.6 has solid and hard cover), got true"),
-      // 3.7 Flamethrowers: "regardless of the target's protection".
-      refused_at(
-          sit("weapon = \"flamethrower\"\n", inf + "hard_cover = true\n", "kind = \"flamethrower\"\nrange = 30\n"),
-          "hard_cover",
-          "target.hard_cover: expected false for flamethrower fire (At hard cover is a 3.5 and 3.6 modifier), got "
-          "true"),
-  };
-}
-
-TEST_CASE("temporary: the fixtures' rows are the C++ rows", "[w1943][load]") {
-  const std::vector<std::pair<std::vector<test::Refusal>, std::string>> lists = {
-      {old_mortar(), "mortar-refused.toml"},
-      {old_weapon(), "weapon-refused.toml"},
-      {old_mg(), "mg-refused.toml"},
-      {old_settings(), "settings-refused.toml"}};
-  for (const auto& [a, file] : lists) {
-    const std::vector<test::Refusal> b = fixture_refusals(file);
-    REQUIRE(a.size() == b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      INFO(file << " row " << i + 1);
-      CHECK(a[i].input == b[i].input);
-      CHECK(a[i].message == b[i].message);
-    }
-  }
 }
