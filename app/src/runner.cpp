@@ -36,6 +36,31 @@ std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin,
   return jobs;
 }
 
+CompiledFirst::CompiledFirst(const SituationSource& source, const RunSettings& s, sim::Workers& workers)
+    : source_(source), s_(s), workers_(workers) {
+  if (!s.mc() || s.method == report::MethodChoice::kAuto) return;
+  first_ = compile_batch(source, 0, std::min(source.size(), kBatch), workers);
+  compile_from(kBatch);
+}
+
+std::vector<Job> CompiledFirst::batch(std::size_t begin, std::size_t end) {
+  if (begin == 0 && !first_.empty()) return std::move(first_);
+  return compile_batch(source_, begin, end, workers_);
+}
+
+void CompiledFirst::before_trials(std::size_t end, const std::vector<char>& exact) {
+  if (all_compiled_ || !s_.mc()) return;
+  if (s_.method == report::MethodChoice::kAuto && std::all_of(exact.begin(), exact.end(), [](char e) { return e; }))
+    return;
+  compile_from(end);
+}
+
+void CompiledFirst::compile_from(std::size_t begin) {
+  const std::size_t n = source_.size();
+  for (; begin < n; begin += kBatch) compile_batch(source_, begin, std::min(n, begin + kBatch), workers_);
+  all_compiled_ = true;
+}
+
 report::SituationReport report_of(const Job& j) {
   return {.file = j.file,
           .name = j.name,
@@ -116,20 +141,12 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
   if (s.team != nullptr && s.team->size() > 1) return run_spread(source, s, *s.team, sink);
   const std::size_t n = source.size();
   sim::Workers workers(s.threads);
-  // With Monte Carlo every situation is compiled first; the first batch is kept for the run (a
-  // fight's compile can take seconds).
-  std::vector<Job> first;
-  if (s.mc())
-    for (std::size_t begin = 0; begin < n; begin += kBatch) {
-      std::vector<Job> jobs = compile_batch(source, begin, std::min(n, begin + kBatch), workers);
-      if (begin == 0) first = std::move(jobs);
-    }
+  CompiledFirst compiled(source, s, workers);
 
   RunStatus status;
   Progress progress(n);
   for (std::size_t begin = 0; begin < n && !stop_flag().load(); begin += kBatch) {
-    std::vector<Job> jobs =
-        begin == 0 && s.mc() ? std::move(first) : compile_batch(source, begin, std::min(n, begin + kBatch), workers);
+    std::vector<Job> jobs = compiled.batch(begin, std::min(n, begin + kBatch));
     const std::size_t m = jobs.size();
     std::vector<report::SituationReport> reports(m);
     std::vector<char> exact(m);
@@ -153,6 +170,7 @@ RunStatus run_situations(const SituationSource& source, const RunSettings& s, co
     // Monte Carlo: one situation at a time, each spread over the threads (with kAuto, those not
     // solved exactly).
     if (s.mc()) {
+      compiled.before_trials(begin + m, exact);
       std::size_t k = 0;
       for (; k < done && !stop_flag().load(); ++k) {
         if (s.method == report::MethodChoice::kAuto && exact[k]) {

@@ -26,6 +26,30 @@ inline constexpr std::size_t kBatch = 256;
 std::vector<Job> compile_batch(const SituationSource& source, std::size_t begin, std::size_t end,
                                sim::Workers& workers);
 
+/// Monte Carlo compiles every situation before its first trial, so that a rules conflict in the
+/// middle of a sweep costs no trials: with --method mc or both before anything (the first batch
+/// is kept for the run: a fight's compile can take seconds); with --method auto before the first
+/// situation it gives to Monte Carlo, so that a run it solves all exactly compiles each situation
+/// once, as --method exact does. Kept memory stays one batch (the run streams).
+class CompiledFirst {
+ public:
+  /// Before the run: the whole source compiled with mc or both (throws as compile_batch).
+  CompiledFirst(const SituationSource& source, const RunSettings& s, sim::Workers& workers);
+  /// Situations [begin, end) (a batch): the kept first batch, or compiled now.
+  std::vector<Job> batch(std::size_t begin, std::size_t end);
+  /// Before the first trial of batch [begin, end): the batches after it compiled, once, when
+  /// a situation of it runs Monte Carlo (`exact[k]` false for situation begin + k under auto).
+  void before_trials(std::size_t end, const std::vector<char>& exact);
+
+ private:
+  void compile_from(std::size_t begin);
+  const SituationSource& source_;
+  const RunSettings& s_;
+  sim::Workers& workers_;
+  bool all_compiled_ = false;
+  std::vector<Job> first_;
+};
+
 /// A job's report before any engine ran: file, name, sweep point, program hash, names.
 report::SituationReport report_of(const Job& j);
 

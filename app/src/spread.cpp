@@ -140,12 +140,9 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
   sim::Workers workers(s.threads);
 
   // Monte Carlo runs a share of every situation on every rank, so each rank compiles them all
-  // first, as one process does: a rules conflict anywhere costs no trials.
-  if (s.mc())
-    agreed(team, [&] {
-      for (std::size_t begin = 0; begin < n; begin += kBatch)
-        compile_batch(source, begin, std::min(n, begin + kBatch), workers);
-    });
+  // before the first trial, as one process does: a rules conflict anywhere costs no trials.
+  std::optional<CompiledFirst> compiled;
+  agreed(team, [&] { compiled.emplace(source, s, workers); });
 
   RunStatus status;
   bool stopped = false;
@@ -165,9 +162,10 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
     std::vector<report::SituationReport> reports(m);
     std::vector<char> exact(m);  // known for the jobs compiled here
     agreed(team, [&] {
-      std::vector<Job> compiled = compile_batch(source, begin + cb, begin + ce, workers);
+      std::vector<Job> batch =
+          all ? compiled->batch(begin, begin + m) : compile_batch(source, begin + cb, begin + ce, workers);
       for (std::size_t k = cb; k < ce; ++k) {
-        jobs[k] = std::move(compiled[k - cb]);
+        jobs[k] = std::move(batch[k - cb]);
         reports[k] = report_of(jobs[k]);
         exact[k] = runs_exact(jobs[k], s);
       }
@@ -201,6 +199,8 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
 
     // Monte Carlo: one situation at a time, its blocks shared among the ranks
     if (s.mc()) {
+      // (every rank compiled the whole batch: `exact` is alike on every rank)
+      agreed(team, [&] { compiled->before_trials(begin + m, exact); });
       std::size_t k = 0;
       for (; k < done && !stopped; ++k) {
         if (s.method == report::MethodChoice::kAuto && exact[k]) continue;  // solved exactly

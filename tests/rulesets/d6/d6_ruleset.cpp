@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 
 namespace salvo::testing {
 namespace {
+
+std::atomic<std::size_t> compiles{0};
 
 struct D6Situation {
   std::string name;
@@ -39,6 +42,7 @@ class D6File final : public SituationFile {
     return {{axis_, std::to_string(values_.at(i))}};
   }
   CompiledSituation compile(std::size_t i, bool explain) const override {
+    ++compiles;
     D6Situation s = at(i);
     // One state per shot: a d6, a hit on hit_on or more ends the run; a miss goes on to the
     // next shot, or ends the run after the last.
@@ -150,5 +154,7 @@ class D6Ruleset final : public Ruleset {
 }  // namespace
 
 std::unique_ptr<Ruleset> make_d6_ruleset() { return std::make_unique<D6Ruleset>(); }
+
+std::size_t d6_compiles() { return compiles.load(); }
 
 }  // namespace salvo::testing

@@ -10,6 +10,7 @@
 //   shots = 3    # shots fired, 1..10; the run stops at the first hit
 //   [sweep]      # optional: arrays of values for hit_on and shots
 //   hit_on = [3, 4, 5]
+#include <cstddef>
 #include <memory>
 
 #include "salvo/rulesets/ruleset.h"
@@ -17,5 +18,8 @@
 namespace salvo::testing {
 
 std::unique_ptr<Ruleset> make_d6_ruleset();
+
+/// How many d6 situations were compiled so far (for the runner's tests: how often it compiles).
+std::size_t d6_compiles();
 
 }  // namespace salvo::testing

@@ -11,12 +11,15 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "cli/run_salvo.h"
 #include "d6_ruleset.h"
 #include "salvo/app/analysis.h"
 #include "salvo/app/commands.h"
 #include "salvo/app/io.h"
+#include "salvo/app/runner.h"
+#include "salvo/app/source.h"
 
 namespace {
 
@@ -138,4 +141,41 @@ TEST_CASE("a test-only ruleset: compare, explain and chart", "[ruleset]") {
   const auto data = nlohmann::json::parse(slurp(dir / "chart.json"));
   REQUIRE(data["situations"].size() == 3);
   CHECK(std::abs(data["situations"][2]["results"]["exact"]["phase"]["p_hit"]["p"].get<double>() - 5.0 / 9.0) < 1e-12);
+}
+
+// The runner compiles a situation before its first trial, so that a rules conflict anywhere in a
+// run costs no trials; a run solved all exactly compiles each situation once. 300 situations are
+// two batches (app::detail::kBatch = 256): the first batch kept from the compile before the
+// trials, the second compiled again when its turn comes.
+TEST_CASE("a test-only ruleset: how often the runner compiles its situations", "[ruleset]") {
+  register_d6();
+  TempDir dir;
+  std::string shots;
+  for (int i = 0; i < 300; ++i) shots += (i == 0 ? "" : ", ") + std::string(i == 0 ? "6" : "1");
+  const auto file = write(dir, "sweep.toml", "ruleset = \"d6\"\nname = \"sweep\"\n[sweep]\nshots = [" + shots + "]\n");
+  const salvo::app::SituationSource source({file}, salvo::app::SourceOptions{});
+  REQUIRE(source.size() == 300);
+  // Compiles during a run of `method` with an exact limit of `limit` states, and those made
+  // before the first situation reached the sink (its batch's trials run before it does).
+  const auto compiles = [&](salvo::report::MethodChoice method, std::size_t limit) {
+    salvo::app::RunSettings s;
+    s.method = method;
+    s.trials = 1'000;
+    s.max_exact_states = limit;
+    const std::size_t before = salvo::testing::d6_compiles();
+    std::size_t at_first = 0;
+    salvo::app::run_situations(source, s, [&](salvo::app::Job&&, salvo::report::SituationReport&&) {
+      if (at_first == 0) at_first = salvo::testing::d6_compiles() - before;
+    });
+    return std::pair{salvo::testing::d6_compiles() - before, at_first};
+  };
+  using M = salvo::report::MethodChoice;
+  CHECK(compiles(M::kExact, 100) == std::pair<std::size_t, std::size_t>{300, 256});
+  // auto, every situation under the limit: exact, each compiled once
+  CHECK(compiles(M::kAuto, 100) == std::pair<std::size_t, std::size_t>{300, 256});
+  // Monte Carlo: all 300 before any trial, then the second batch again
+  CHECK(compiles(M::kMonteCarlo, 100) == std::pair<std::size_t, std::size_t>{344, 300});
+  // auto with the first situation (6 states) over a limit of 5: Monte Carlo for it, so all 300
+  // are compiled before its trials
+  CHECK(compiles(M::kAuto, 5) == std::pair<std::size_t, std::size_t>{344, 300});
 }
