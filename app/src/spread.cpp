@@ -152,10 +152,12 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
     // (situation indexes: std::size_t, which is 32 bits in the browser's build)
     const auto [share_b, share_e] = share(m, rank, team.size());
     const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
-    // Compiled here: the whole batch where Monte Carlo runs it (or rank 0's sink needs every
-    // job), else this rank's share. A rules conflict is the first one in order, as on one
-    // process: shares are in rank order, and agree takes the lowest failing rank.
-    const bool all = s.mc() || (root && s.jobs_needed);
+    // Compiled here: the whole batch where Monte Carlo runs all of it (or rank 0's sink needs
+    // every job), else this rank's share (--method auto: then, on every rank, the situations it
+    // gives to Monte Carlo). A rules conflict is the first one in order, as on one process:
+    // shares are in rank order, and agree takes the lowest failing rank.
+    const bool auto_method = s.method == report::MethodChoice::kAuto;
+    const bool all = (s.mc() && !auto_method) || (root && s.jobs_needed);
     const std::size_t cb = all ? 0 : own_b;
     const std::size_t ce = all ? m : own_e;
     std::vector<Job> jobs(m);
@@ -170,6 +172,22 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
         exact[k] = runs_exact(jobs[k], s);
       }
     });
+    if (auto_method) {
+      // Which situations auto gives to Monte Carlo, from the ranks that compiled them; each rank
+      // runs a share of every one of them, so each compiles those it has not
+      std::vector<std::uint64_t> by_mc(m, 0);
+      for (std::size_t k = cb; k < ce; ++k) by_mc[k] = exact[k] ? 0 : 1;
+      team.reduce(by_mc, Team::Op::kMax);
+      agreed(team, [&] {
+        for (std::size_t k = 0; k < m; ++k) {
+          if (k >= cb && k < ce) continue;
+          exact[k] = by_mc[k] == 0;
+          if (exact[k]) continue;
+          jobs[k] = source.compile(begin + k);
+          reports[k] = report_of(jobs[k]);
+        }
+      });
+    }
     std::size_t done = m;  // of this batch, a prefix
 
     // Exact: this rank's share in parallel; then how far every rank got, and rank 0 takes the
@@ -199,7 +217,7 @@ RunStatus run_spread(const SituationSource& source, const RunSettings& s, Team& 
 
     // Monte Carlo: one situation at a time, its blocks shared among the ranks
     if (s.mc()) {
-      // (every rank compiled the whole batch: `exact` is alike on every rank)
+      // (`exact` is alike on every rank: each compiled the batch, or learnt it above)
       agreed(team, [&] { compiled->before_trials(begin + m, exact); });
       std::size_t k = 0;
       for (; k < done && !stopped; ++k) {
