@@ -462,7 +462,9 @@ int run_odds_shard(const OddsOptions& o) {
   RunSettings s = odds_settings(o);
   const std::size_t n = source.size();
   sim::Workers workers(s.threads);
-  if (s.method == report::MethodChoice::kAuto) s.method = shard_method(source, s, workers);
+  // (shard_method compiles every situation: with auto, a rules conflict is met there)
+  const bool all_compiled = s.method == report::MethodChoice::kAuto;
+  if (all_compiled) s.method = shard_method(source, s, workers);
   const int k = o.shard - 1;
   const auto [share_b, share_e] = share(n, k, o.shards);  // situation indexes: std::size_t
   const auto own_b = static_cast<std::size_t>(share_b), own_e = static_cast<std::size_t>(share_e);
@@ -470,7 +472,7 @@ int run_odds_shard(const OddsOptions& o) {
   const auto [blocks_b, blocks_e] = share(blocks, k, o.shards);
   // Monte Carlo: every situation compiled first, as one process does (a rules conflict costs
   // no trials); an exact run compiles its share only.
-  if (s.mc())
+  if (s.mc() && !all_compiled)
     for (std::size_t begin = 0; begin < n; begin += detail::kBatch)
       detail::compile_batch(source, begin, std::min(n, begin + detail::kBatch), workers);
 
