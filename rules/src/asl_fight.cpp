@@ -596,6 +596,7 @@ class FightCompiler {
   Link rally(const Joint& j) {
     const auto i = static_cast<std::size_t>(j.at.unit);
     const FightUnit& fu = f_.units[i];
+    std::array<std::uint32_t, 6> after{};  // the unit's state after each dr so far (packed)
     for (int r = 1; r <= 6; ++r) {
       Joint n = j;
       UnitState& u = n.units[i];
@@ -608,6 +609,14 @@ class FightCompiler {
         u.self.shock = phase::Shock::kNone;
       } else {
         u.self = phase::Target{true, phase::Shock::kNone, false, false};  // a wreck
+      }
+      // The drs that leave the unit alike (most: 2 to 5 of a repair) lead alike: followed once.
+      const auto k = static_cast<std::size_t>(r - 1);
+      after[k] = pack(u);
+      if (const auto same = std::find(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(k), after[k]);
+          same != after.begin() + static_cast<std::ptrdiff_t>(k)) {
+        leaves_.push_back(leaves_[leaves_.size() - k + static_cast<std::size_t>(same - after.begin())]);
+        continue;
       }
       ++n.at.unit;
       Leaf leaf;
