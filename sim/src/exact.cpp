@@ -278,7 +278,8 @@ void components(const RollProgram& prog, Workspace& ws) {
       throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_label(idx(ws.states[i])));
 }
 
-/// Solve one window. `closes(move)` says whether a move ends the window.
+/// Solve one window. `closes(move)` says whether a move ends the window; `all_rows`: only the
+/// run's end does (the whole run), so the window needs every row.
 ///
 /// Unknowns, per row and column: E[counter], P(outcome of the window's last step), P(end
 /// reason) and P(the window ends) — x = b + Q x, Q the moves that go on in the window — and
