@@ -22,7 +22,6 @@
 #include <array>
 #include <optional>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "salvo/core/hash.h"
 #include "salvo/core/text.h"
@@ -38,8 +37,8 @@ struct UnitState {
   bool special_out = false;
   bool low_ammo = false;
   bool fired_before = false;
-  int acq = 0;          // Acquisition of acq_target
-  int acq_target = -1;  // unit index; -1 none
+  std::int8_t acq = 0;          // Acquisition of acq_target
+  std::int8_t acq_target = -1;  // unit index; -1 none
   // This Player Turn: it fired (C2.24: once a Player Turn), and its last phase stopped at
   // fire.max_shots with its Multiple ROF kept (it may fire again)
   bool fired_pt = false;
@@ -65,8 +64,8 @@ UnitState unpack(std::uint32_t w) {
   u.low_ammo = (w >> 6 & 1u) != 0;
   u.fired_before = (w >> 7 & 1u) != 0;
   u.gun = static_cast<phase::Gun>(w >> 8 & 3u);
-  u.acq = static_cast<int>(w >> 10 & 3u);
-  u.acq_target = static_cast<int>(w >> 12 & 15u) - 1;
+  u.acq = static_cast<std::int8_t>(w >> 10 & 3u);
+  u.acq_target = static_cast<std::int8_t>(static_cast<int>(w >> 12 & 15u) - 1);
   u.fired_pt = (w >> 16 & 1u) != 0;
   u.rof_left = (w >> 17 & 1u) != 0;
   return u;
@@ -203,6 +202,7 @@ class FightCompiler {
     for (std::size_t a = 0; a < n_; ++a)
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
+    phase_ids_.resize(n_ * n_);
     // A unit's ammunition for each (special out, Low Ammo): any enemy's situation gives its own.
     ammo_.assign(n_, {});
     for (std::size_t a = 0; a < n_; ++a)
@@ -216,6 +216,14 @@ class FightCompiler {
         }
         break;
       }
+    // Each unit's named target (check() found it), or -1.
+    named_.assign(n_, -1);
+    for (std::size_t a = 0; a < n_; ++a)
+      for (std::size_t b = 0; b < n_ && f.units[a].target; ++b)
+        if (f.units[b].name == *f.units[a].target) {
+          named_[a] = static_cast<int>(b);
+          break;
+        }
   }
 
   RollProgram run() {
@@ -289,9 +297,8 @@ class FightCompiler {
   // The enemy unit i fires at, or -1.
   int target_of(const Joint& j, std::size_t i) const {
     const FightUnit& u = f_.units[i];
-    if (u.target)
-      for (std::size_t b = 0; b < n_; ++b)
-        if (f_.units[b].name == *u.target && !j.units[b].self.destroyed) return static_cast<int>(b);
+    if (const int named = named_[i]; named >= 0 && !j.units[static_cast<std::size_t>(named)].self.destroyed)
+      return named;
     int fallback = -1;
     for (std::size_t b = 0; b < n_; ++b) {
       if (f_.units[b].side == u.side || j.units[b].self.destroyed) continue;
@@ -312,11 +319,13 @@ class FightCompiler {
                             static_cast<std::uint32_t>(static_cast<int>(s.target.shock) |
                                                        int{s.target.immobilized} << 2 | int{s.target.revealed} << 3)
                                 << 11;
-    if (const auto it = phase_ids_.find(k); it != phase_ids_.end()) return it->second;
+    auto& ids = phase_ids_[a * n_ + b];  // (a few starts a pair: a short list)
+    for (const auto& [key, id] : ids)
+      if (key == k) return id;
     Phase p{a, b, phase::compile(situation(a, b), s), {}};
     p.dag.assign(p.program.program.num_states(), -1);
     phases_.push_back(std::move(p));
-    phase_ids_.emplace(k, static_cast<std::uint32_t>(phases_.size() - 1));
+    ids.emplace_back(k, static_cast<std::uint32_t>(phases_.size() - 1));
     return static_cast<std::uint32_t>(phases_.size() - 1);
   }
 
@@ -327,7 +336,7 @@ class FightCompiler {
     const Phase& phase = phases_[pi];
     const RollProgram& ph = phase.program.program;
     SharedDag out;
-    std::unordered_map<std::int32_t, Link> copied;  // phase node -> fight node
+    std::vector<Link> copied(ph.nodes.size(), Link::leaf(0));  // phase node -> fight node; a leaf: not yet
     const auto slot_of = [&](const Leaf& from) {
       Slot s;
       s.shots = from.counts[kCounterShots];
@@ -342,14 +351,14 @@ class FightCompiler {
     };
     const auto copy = [&](auto&& self, Link l) -> Link {
       if (l.is_leaf()) return slot_of(ph.leaves[static_cast<std::size_t>(l.index())]);
-      if (auto it = copied.find(l.index()); it != copied.end()) return it->second;
+      if (const Link c = copied[static_cast<std::size_t>(l.index())]; !c.is_leaf()) return c;
       const auto n = static_cast<std::uint32_t>(l.index());
       const DieKind die = ph.nodes[n].die;
       std::array<Link, 36> links;
       for (int face = 0; face < faces(die); ++face)
         links[static_cast<std::size_t>(face)] = self(self, ph.link(n, face));
       const Link node = b_.node(die, std::span<const Link>(links.data(), static_cast<std::size_t>(faces(die))));
-      copied.emplace(l.index(), node);
+      copied[static_cast<std::size_t>(l.index())] = node;
       return node;
     };
     out.root = copy(copy, Link::node(static_cast<std::int32_t>(ph.state_root[static_cast<std::size_t>(ps)])));
@@ -376,7 +385,7 @@ class FightCompiler {
   // Rally Phase roll), reserved on first sight. A phase's run from a joint state has all its
   // phase states reserved at once, in a row (each is reached: the phase was compiled from its
   // start), so that its states find each other by their phase state alone.
-  std::int32_t state_of(Joint j, std::int32_t ps, std::int32_t phase) {
+  std::int32_t state_of(const Joint& j, std::int32_t ps, std::int32_t phase) {
     Key key = key_of(j);
     bool fresh = false;
     if (ps < 0) {
@@ -512,8 +521,8 @@ class FightCompiler {
     u.gun = e.firer.gun;
     u.special_out = e.firer.special_out;
     u.low_ammo = e.firer.low_ammo;
-    u.acq = e.firer.acquisition;
-    u.acq_target = e.firer.acquisition > 0 ? static_cast<int>(target) : -1;
+    u.acq = static_cast<std::int8_t>(e.firer.acquisition);
+    u.acq_target = static_cast<std::int8_t>(e.firer.acquisition > 0 ? static_cast<int>(target) : -1);
     j.units[target].self = e.target;
     if (e.target.destroyed) j.units[target].self = phase::Target{true, phase::Shock::kNone, false, false};
     ++j.at.unit;
@@ -539,7 +548,21 @@ class FightCompiler {
       const std::size_t target = phases_[pi].target;
       root = dags_[d].root;
       // Each slot: the phase's next state, or on through the fight after its exit.
+      if (run != leaves_run_) {
+        leaves_run_ = run;
+        run_leaves_.clear();
+      }
       for (const Slot& s : dags_[d].slots) {
+        // A slot's leaf is the same from every state of the run: found once.
+        const std::uint32_t slot_key = std::uint32_t{s.next < 0} << 31 |
+                                       static_cast<std::uint32_t>(s.next >= 0 ? s.next : s.exit) << 9 |
+                                       static_cast<std::uint32_t>(s.shots) << 1 | std::uint32_t{s.immobilized};
+        const auto known = std::find_if(run_leaves_.begin(), run_leaves_.end(),
+                                        [slot_key](const auto& x) { return x.first == slot_key; });
+        if (known != run_leaves_.end()) {
+          leaves_.push_back(known->second);
+          continue;
+        }
         Leaf leaf;
         if (s.next >= 0) {
           leaf.next_state = base + s.next;
@@ -558,25 +581,14 @@ class FightCompiler {
         leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
         // Immobilized by this shot, even if a later shot of the phase destroys it.
         if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
-        leaves_.push_back(s.next >= 0 ? in_phase_leaf(run, leaf) : b_.leaf(leaf).index());
+        // A step inside the phase leads to the run's own states, which no other run's step does: its
+        // leaf is added without the program-wide index.
+        leaves_.push_back(s.next >= 0 ? b_.unindexed_leaf(leaf).index() : b_.leaf(leaf).index());
+        run_leaves_.emplace_back(slot_key, leaves_.back());
       }
     }
     b_.set_state_root(static_cast<std::int32_t>(id), root);
     b_.set_state_leaves(static_cast<std::int32_t>(id), leaves_);
-  }
-
-  // A step inside run `run`'s phase: its leaf, found among the run's own (its states are built
-  // one after another, and no step from outside the run leads to its phase states but the first).
-  std::int32_t in_phase_leaf(std::size_t run, const Leaf& leaf) {
-    if (run != in_phase_run_) {
-      in_phase_run_ = run;
-      in_phase_.clear();
-    }
-    for (const auto& [l, link] : in_phase_)
-      if (l == leaf) return link;
-    const std::int32_t link = b_.unindexed_leaf(leaf).index();
-    in_phase_.emplace_back(leaf, link);
-    return link;
   }
 
   // A Rally Phase roll of the unit at the cursor: repair (D3.7, A9.72) or recovery (C7.42). Its
@@ -584,6 +596,7 @@ class FightCompiler {
   Link rally(const Joint& j) {
     const auto i = static_cast<std::size_t>(j.at.unit);
     const FightUnit& fu = f_.units[i];
+    std::array<std::uint32_t, 6> after{};  // the unit's state after each dr so far (packed)
     for (int r = 1; r <= 6; ++r) {
       Joint n = j;
       UnitState& u = n.units[i];
@@ -596,6 +609,14 @@ class FightCompiler {
         u.self.shock = phase::Shock::kNone;
       } else {
         u.self = phase::Target{true, phase::Shock::kNone, false, false};  // a wreck
+      }
+      // The drs that leave the unit alike (most: 2 to 5 of a repair) lead alike: followed once.
+      const auto k = static_cast<std::size_t>(r - 1);
+      after[k] = pack(u);
+      if (const auto same = std::find(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(k), after[k]);
+          same != after.begin() + static_cast<std::ptrdiff_t>(k)) {
+        leaves_.push_back(leaves_[leaves_.size() - k + static_cast<std::size_t>(same - after.begin())]);
+        continue;
       }
       ++n.at.unit;
       Leaf leaf;
@@ -615,6 +636,7 @@ class FightCompiler {
   std::size_t max_states_;
   std::vector<Situation> situations_;      // [shooter * n + target]
   std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
+  std::vector<int> named_;                 // per unit: the unit its target names, -1 none (auto)
   ProgramBuilder b_;
   // A Rally Phase roll's key (its cursor and the units), and its state.
   StateIndex index_;
@@ -628,13 +650,14 @@ class FightCompiler {
   std::vector<std::uint32_t> run_exits_;
   std::vector<Leaf> exit_leaves_;
   std::vector<char> exit_known_;
-  std::unordered_map<std::uint32_t, std::uint32_t> phase_ids_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> phase_ids_;  // [shooter * n + target]: (key, phase)
   std::vector<Phase> phases_;
   std::vector<SharedDag> dags_;
   std::vector<std::int32_t> leaves_;  // the leaf table of the state being built
-  // The leaves of steps inside the phase of the run whose states are being built
-  std::size_t in_phase_run_ = ~std::size_t{0};
-  std::vector<std::pair<Leaf, std::int32_t>> in_phase_;
+  // The leaves of the run whose states are being built (its states are built one after another),
+  // by their slot: (exit? << 31 | phase state or exit << 9 | shots << 1 | immobilized, leaf)
+  std::size_t leaves_run_ = ~std::size_t{0};
+  std::vector<std::pair<std::uint32_t, std::int32_t>> run_leaves_;
   std::optional<Link> rally_dr_;
   FiresAgain again_;
 };

@@ -62,6 +62,7 @@ struct Workspace {
   // Solve
   std::vector<double> x;               // unknowns, row-major: rows x columns
   std::vector<double> visits;          // expected visits to each row (solve_window's forward pass)
+  std::vector<double> stay;            // per row: P(a move to itself), of the backward pass
   std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows
   std::vector<double> rhs;             // the row being solved
   std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
@@ -277,7 +278,8 @@ void components(const RollProgram& prog, Workspace& ws) {
       throw std::runtime_error("exact: the run can go on for ever from state " + prog.state_label(idx(ws.states[i])));
 }
 
-/// Solve one window. `closes(move)` says whether a move ends the window.
+/// Solve one window. `closes(move)` says whether a move ends the window; `all_rows`: only the
+/// run's end does (the whole run), so the window needs every row.
 ///
 /// Unknowns, per row and column: E[counter], P(outcome of the window's last step), P(end
 /// reason) and P(the window ends) — x = b + Q x, Q the moves that go on in the window — and
@@ -286,7 +288,7 @@ void components(const RollProgram& prog, Workspace& ws) {
 /// column, x_i = (b_i + sum_j Q_ij x_j) / (1 - Q_ii); a larger component a small dense solve.
 template <class Closes>
 WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::array<std::uint8_t, kMaxFlags>& flag_of,
-                         std::size_t num_flag_cols, Closes closes, bool with_end_reasons) {
+                         std::size_t num_flag_cols, Closes closes, bool with_end_reasons, bool all_rows) {
   const std::size_t n = ws.states.size();
   const std::size_t num_flags = prog.flag_names.size();
   const std::size_t num_counters = prog.counter_names.size();
@@ -307,8 +309,10 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   // The rows the initial state's answer depends on: those it reaches by moves that go on in the
   // window, with the whole component of each (a window that closes early, the first game turn of
   // a fight, needs only a few). The other rows' unknowns are never read: they are not written.
-  ws.needed.assign(n, 0);
   ws.stack.clear();
+  // A window that only the run's end closes needs every row: each is reachable from row 0
+  // (build_chain) by moves that go on.
+  ws.needed.assign(n, all_rows ? 1 : 0);
   const auto need = [&](std::uint32_t i) {
     if (ws.needed[i]) return;
     const auto comp = idx(ws.comp_of[i]);
@@ -317,7 +321,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
       ws.stack.push_back(ws.order[r]);
     }
   };
-  need(0);
+  if (!all_rows) need(0);
   while (!ws.stack.empty()) {
     const std::uint32_t i = ws.stack.back();
     ws.stack.pop_back();
@@ -380,6 +384,23 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t comp = 0; comp < num_comps && forward; ++comp)
     forward = ws.comp_begin[comp + 1] - ws.comp_begin[comp] == 1 || !ws.needed[ws.order[ws.comp_begin[comp]]];
   const std::size_t backward_from = forward ? col_flag : 0;  // the columns solved backward
+  // With the visits pushed forward, a flag that only moves closing the window set is seen at most
+  // once: P(seen) is a sum over the rows, as a counter's is. The other flag columns (`back`) are
+  // solved backward.
+  FlagMask summed = 0;
+  if (forward) {
+    FlagMask open = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (ws.needed[i])
+        for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k)
+          if (!closes(ws.moves[k])) open |= ws.moves[k].flag_cols;
+    summed = all_cols & ~open;
+  }
+  std::array<std::uint8_t, kMaxFlags> back{};
+  std::size_t num_back = 0;
+  for (std::size_t f = 0; f < num_flag_cols; ++f)
+    if ((summed >> f & 1u) == 0) back[num_back++] = static_cast<std::uint8_t>(f);
+  ws.stay.resize(n);
 
   for (std::size_t comp = 0; comp < num_comps; ++comp) {
     const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
@@ -396,7 +417,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
       std::copy_n(row_b + num_counters, num_flag_cols, rhs + col_flag);
       double stay = 0.0;
       std::array<double, kMaxFlags> stay_f;  // (only the flag columns' entries: zeroing all 64 costs)
-      std::fill_n(stay_f.begin(), num_flag_cols, 0.0);
+      for (std::size_t b = 0; b < num_back; ++b) stay_f[back[b]] = 0.0;
       for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
         const Move& mv = ws.moves[k];
         const double p = mv.p;
@@ -409,21 +430,27 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
         const FlagMask set = mv.flag_cols;
         if (idx(mv.next_row) == i) {
           stay += p;
-          for (std::size_t f = 0; f < num_flag_cols; ++f) stay_f[f] += (set >> f & 1u) != 0 ? 0.0 : p;
+          for (std::size_t b = 0; b < num_back; ++b) stay_f[back[b]] += (set >> back[b] & 1u) != 0 ? 0.0 : p;
           continue;
         }
         const double* xj = ws.x.data() + idx(mv.next_row) * cols;
         for (std::size_t col = backward_from; col < col_flag; ++col) rhs[col] += p * xj[col];
-        for (std::size_t f = 0; f < num_flag_cols; ++f)
+        for (std::size_t b = 0; b < num_back; ++b) {
+          const std::size_t f = back[b];
           rhs[col_flag + f] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
+        }
       }
+      ws.stay[i] = stay;
       double* xi = ws.x.data() + i * cols;
       if (stay == 0.0) {  // no loop (most rows): x_i = rhs, the division by 1 skipped
         std::copy(rhs + backward_from, rhs + cols, xi + backward_from);
         continue;
       }
       for (std::size_t col = backward_from; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
-      for (std::size_t f = 0; f < num_flag_cols; ++f) xi[col_flag + f] = rhs[col_flag + f] / (1.0 - stay_f[f]);
+      for (std::size_t b = 0; b < num_back; ++b) {
+        const std::size_t f = back[b];
+        xi[col_flag + f] = rhs[col_flag + f] / (1.0 - stay_f[f]);
+      }
       continue;
     }
     // A cycle through several rows: (I - Q_cc) x_c = b + Q_co x_o, with its own Q_cc per flag
@@ -463,15 +490,17 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     ws.visits[0] = 1.0;
     double* x0 = ws.x.data();
     std::fill_n(x0, col_flag, 0.0);
+    for (FlagMask f = summed; f; f &= f - 1) x0[col_flag + idx(std::countr_zero(f))] = 0.0;
     for (std::size_t comp = num_comps; comp-- > 0;) {
       const std::uint32_t i = ws.order[ws.comp_begin[comp]];
       if (!ws.needed[i]) continue;
-      double stay = 0.0;
-      for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k)
-        if (!closes(ws.moves[k]) && idx(ws.moves[k].next_row) == i) stay += ws.moves[k].p;
-      const double v = ws.visits[i] / (1.0 - stay);
+      const double v = ws.visits[i] / (1.0 - ws.stay[i]);  // (its moves to itself, summed backward)
       const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
       for (std::size_t ci = 0; ci < num_counters; ++ci) x0[ci] += v * row_b[ci];
+      for (FlagMask f = summed; f; f &= f - 1) {
+        const auto fc = idx(std::countr_zero(f));
+        x0[col_flag + fc] += v * row_b[num_counters + fc];
+      }
       for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
         const Move& mv = ws.moves[k];
         const double p = v * mv.p;
@@ -587,7 +616,8 @@ RunResult solve_exact(const RollProgram& program) {
     double* b = ws.row_b.data() + i * shared;
     for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
       const Move& m = ws.moves[k];
-      for (std::size_t ci = 0; ci < num_counters; ++ci) b[ci] += m.p * m.counts[ci];
+      for (std::size_t ci = 0; ci < num_counters; ++ci)
+        if (m.counts[ci] != 0) b[ci] += m.p * m.counts[ci];  // (adding p * 0 changes nothing)
       for (FlagMask f = m.flag_cols; f; f &= f - 1) b[num_counters + idx(std::countr_zero(f))] += m.p;
     }
   }
@@ -597,9 +627,10 @@ RunResult solve_exact(const RollProgram& program) {
   r.method = Method::kExact;
   r.trials = 0;
   r.first = solve_window(
-      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.closes_window || m.next_row < 0; }, false);
+      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.closes_window || m.next_row < 0; }, false,
+      false);
   r.run = solve_window(
-      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.next_row < 0; }, true);
+      program, ws, flag_of, num_flag_cols, [](const Move& m) { return m.next_row < 0; }, true, true);
   check_exact_result(r);
   return r;
 }
