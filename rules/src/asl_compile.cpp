@@ -737,7 +737,7 @@ namespace {
 // check(); on success also the spec of the first shot (unexplained), if `first_shot` is given.
 std::optional<RulesError> check_situation(const Situation& s, ShotSpec* first_shot) {
   if (infantry_fire(s))  // compile() and check() take infantry fire apart; here: a fight's unit
-    return RulesError("firer.weapon", "infantry fire (\"infantry\") is not a fight unit yet: use a situation file");
+    return RulesError("firer.weapon", "infantry fire is checked by check_infantry (asl_infantry.h)");
   if (auto e = check_duel(s)) return e;
   if (auto e = check_infantry_keys_unused(s)) return e;
   if (auto e = is_latw(s.firer) ? check_latw(s) : check_latw_keys_unused(s)) return e;
@@ -909,6 +909,7 @@ std::optional<RulesError> check(const Situation& s) {
 }
 
 phase::Program phase::compile(const Situation& s, const Start& start) {
+  if (infantry_fire(s)) return compile_infantry_phase(s, start);
   if (auto e = check_situation(s, nullptr)) throw *e;
   Compiler c(s, false, nullptr, &start);
   Compiled out = c.run();

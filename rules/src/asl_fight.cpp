@@ -45,14 +45,15 @@ struct UnitState {
   bool rof_left = false;
 };
 
-// A unit's state in 16 bits, and back.
+// A unit's state in 21 bits, and back.
 std::uint32_t pack(const UnitState& u) {
   return std::uint32_t{u.self.destroyed} | static_cast<std::uint32_t>(u.self.shock) << 1 |
          std::uint32_t{u.self.immobilized} << 3 | std::uint32_t{u.self.revealed} << 4 |
          std::uint32_t{u.special_out} << 5 | std::uint32_t{u.low_ammo} << 6 | std::uint32_t{u.fired_before} << 7 |
          static_cast<std::uint32_t>(u.gun) << 8 | static_cast<std::uint32_t>(u.acq) << 10 |
          static_cast<std::uint32_t>(u.acq_target + 1) << 12 | std::uint32_t{u.fired_pt} << 16 |
-         std::uint32_t{u.rof_left} << 17;
+         std::uint32_t{u.rof_left} << 17 | static_cast<std::uint32_t>(u.self.morale) << 18 |
+         std::uint32_t{u.self.reduced} << 20;
 }
 UnitState unpack(std::uint32_t w) {
   UnitState u;
@@ -68,6 +69,8 @@ UnitState unpack(std::uint32_t w) {
   u.acq_target = static_cast<std::int8_t>(static_cast<int>(w >> 12 & 15u) - 1);
   u.fired_pt = (w >> 16 & 1u) != 0;
   u.rof_left = (w >> 17 & 1u) != 0;
+  u.self.morale = static_cast<phase::Morale>(w >> 18 & 3u);
+  u.self.reduced = (w >> 20 & 1u) != 0;
   return u;
 }
 
@@ -203,6 +206,7 @@ class FightCompiler {
       for (std::size_t b = 0; b < n_; ++b)
         situations_.push_back(f.units[a].side != f.units[b].side ? fight_situation(f, a, b) : Situation{});
     phase_ids_.resize(n_ * n_);
+    for (const FightUnit& u : f.units) infantry_.push_back(is_infantry(u));
     // A unit's ammunition for each (special out, Low Ammo): any enemy's situation gives its own.
     ammo_.assign(n_, {});
     for (std::size_t a = 0; a < n_; ++a)
@@ -229,7 +233,10 @@ class FightCompiler {
   RollProgram run() {
     name_program();
     Joint start;
-    for (std::size_t i = 0; i < n_; ++i) start.units[i].low_ammo = f_.units[i].firer.low_ammo_marked;
+    for (std::size_t i = 0; i < n_; ++i) {
+      start.units[i].low_ammo = f_.units[i].firer.low_ammo_marked;
+      if (f_.units[i].as_target.broken) start.units[i].self.morale = phase::Morale::kBroken;  // A10.4
+    }
     // The first state: where a leaf from the start would lead.
     const Link first = b_.leaf(advance(Leaf{}, start));
     const std::int32_t initial = b_.program().leaves[static_cast<std::size_t>(first.index())].next_state;
@@ -244,11 +251,12 @@ class FightCompiler {
   // Phase roll), then a word per unit.
   static constexpr std::size_t kKeyHead = 2;
 
-  // One leaf of a shared phase DAG, as the fight sees it: the shots fired, whether the target
-  // was immobilized, and where the phase goes (its next state, or an exit).
+  // One leaf of a shared phase DAG, as the fight sees it: the shots fired, the target's marks
+  // (phase::Marks: bit k for fight::UnitFlag k), and where the phase goes (its next state, or an
+  // exit).
   struct Slot {
     int shots = 0;
-    bool immobilized = false;
+    std::uint32_t marks = 0;
     std::int32_t next = -1;  // phase state; -1: the phase ends in `exit`
     std::int32_t exit = -1;
     friend bool operator==(const Slot&, const Slot&) = default;
@@ -271,7 +279,7 @@ class FightCompiler {
     RollProgram& p = b_.program();
     for (const char* n : {"a_wins", "b_wins", "neither"}) p.flag_names.emplace_back(n);
     for (const FightUnit& u : f_.units)
-      for (const char* what : {"_destroyed", "_immobilized", "_gun_out"}) p.flag_names.push_back(u.name + what);
+      for (const char* what : fight::unit_flag_suffixes(u)) p.flag_names.push_back(u.name + what);
     p.counter_names = {"shots", "game_turns"};
     p.outcome_names = {"neither", "a_wins", "b_wins"};
     p.add_turn_series(RollProgram::TurnSeries::Kind::kEndReason, "a_wins", turns());
@@ -282,16 +290,27 @@ class FightCompiler {
   const Situation& situation(std::size_t a, std::size_t b) const { return situations_[a * n_ + b]; }
 
   bool has_ammo(std::size_t i, const UnitState& u) const {
-    return ammo_[i][static_cast<std::size_t>(int{u.special_out} | int{u.low_ammo} << 1)];
+    return infantry_[i] || ammo_[i][static_cast<std::size_t>(int{u.special_out} | int{u.low_ammo} << 1)];
   }
+  // It can fire: a vehicle or Gun not Shocked or UK, its gun in order, with ammunition; an
+  // infantry unit not broken (A10.5), with its inherent FP or its MG in order.
   bool able(std::size_t i, const UnitState& u) const {
-    return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kOk && has_ammo(i, u);
+    if (u.self.destroyed) return false;
+    if (infantry_[i])
+      return u.self.morale != phase::Morale::kBroken && (f_.units[i].firer.fp > 0 || u.gun == phase::Gun::kOk);
+    return u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kOk && has_ammo(i, u);
+  }
+  // Still able to fight, as a target chosen by "auto": a vehicle or Gun not Shocked or UK, its
+  // gun not disabled, with ammunition; an infantry unit not broken.
+  bool fighting(std::size_t i, const UnitState& u) const {
+    if (infantry_[i]) return u.self.morale != phase::Morale::kBroken;
+    return u.self.shock == phase::Shock::kNone && u.gun != phase::Gun::kDisabled && has_ammo(i, u);
   }
   // Fires in its side's phase: able, and not yet this Player Turn unless it kept its ROF (C2.24).
   bool fires(std::size_t i, const UnitState& u) const { return able(i, u) && (!u.fired_pt || u.rof_left); }
   bool can_repair(std::size_t i, const UnitState& u) const {
-    return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.gun == phase::Gun::kMalfunctioned &&
-           repairable(f_.units[i].firer) && has_ammo(i, u);
+    return !u.self.destroyed && u.self.shock == phase::Shock::kNone && u.self.morale != phase::Morale::kBroken &&
+           u.gun == phase::Gun::kMalfunctioned && repairable(f_.units[i].firer) && has_ammo(i, u);
   }
 
   // The enemy unit i fires at, or -1.
@@ -302,9 +321,7 @@ class FightCompiler {
     int fallback = -1;
     for (std::size_t b = 0; b < n_; ++b) {
       if (f_.units[b].side == u.side || j.units[b].self.destroyed) continue;
-      const UnitState& t = j.units[b];
-      if (t.self.shock == phase::Shock::kNone && t.gun != phase::Gun::kDisabled && has_ammo(b, t))
-        return static_cast<int>(b);
+      if (fighting(b, j.units[b])) return static_cast<int>(b);
       if (fallback < 0) fallback = static_cast<int>(b);
     }
     return fallback;
@@ -318,7 +335,11 @@ class FightCompiler {
                                 << 6 |
                             static_cast<std::uint32_t>(static_cast<int>(s.target.shock) |
                                                        int{s.target.immobilized} << 2 | int{s.target.revealed} << 3)
-                                << 11;
+                                << 11 |
+                            static_cast<std::uint32_t>(int{s.firer.pinned} | static_cast<int>(s.firer.gun) << 1 |
+                                                       static_cast<int>(s.target.morale) << 3 |
+                                                       int{s.target.reduced} << 5 | int{s.firer.reduced} << 6)
+                                << 15;
     auto& ids = phase_ids_[a * n_ + b];  // (a few starts a pair: a short list)
     for (const auto& [key, id] : ids)
       if (key == k) return id;
@@ -340,7 +361,9 @@ class FightCompiler {
     const auto slot_of = [&](const Leaf& from) {
       Slot s;
       s.shots = from.counts[kCounterShots];
-      s.immobilized = (from.flags & (FlagMask{1} << kFlagImmobilized)) != 0;
+      for (std::size_t k = 0; k < phase.program.marks.size(); ++k)
+        if (const int flag = phase.program.marks[k]; flag >= 0 && (from.flags & (FlagMask{1} << flag)) != 0)
+          s.marks |= 1u << k;
       if (from.next_state >= 0)
         s.next = from.next_state;
       else
@@ -483,7 +506,8 @@ class FightCompiler {
         if (t >= 0) {
           const UnitState& v = j.units[static_cast<std::size_t>(t)];
           phase::Start s;
-          s.firer = {u.fired_before, u.acq_target == t ? u.acq : 0, u.special_out, u.low_ammo, phase::Gun::kOk};
+          s.firer = {u.fired_before, u.acq_target == t ? u.acq : 0,           u.special_out, u.low_ammo,
+                     u.gun,          u.self.morale == phase::Morale::kPinned, u.self.reduced};
           s.target = v.self;
           const std::uint32_t pi = phase_of(i, static_cast<std::size_t>(t), s);
           leaf.next_state = state_of(j, phases_[pi].program.program.initial_state, static_cast<std::int32_t>(pi));
@@ -494,9 +518,13 @@ class FightCompiler {
     }
   }
 
-  // A Rally Phase or a game turn begins a Player Turn: no unit has fired in it.
+  // A Rally Phase or a game turn begins a Player Turn: no unit has fired in it, and no unit is
+  // pinned (A7.8: for the rest of the Player Turn).
   void new_player_turn(Joint& j) const {
-    for (std::size_t i = 0; i < n_; ++i) j.units[i].fired_pt = j.units[i].rof_left = false;
+    for (std::size_t i = 0; i < n_; ++i) {
+      j.units[i].fired_pt = j.units[i].rof_left = false;
+      if (j.units[i].self.morale == phase::Morale::kPinned) j.units[i].self.morale = phase::Morale::kGood;
+    }
   }
 
   // What happened to the units in a step from `before` to `after`, as their flags (each seen at
@@ -506,6 +534,7 @@ class FightCompiler {
     for (std::size_t i = 0; i < n_; ++i) {
       const UnitState &b = before.units[i], &a = after.units[i];
       if (a.self.destroyed && !b.self.destroyed) m |= FlagMask{1} << fight::unit_flag(i, fight::kDestroyed);
+      if (infantry_[i]) continue;  // broken, reduced: only in fire phases, which mark them (phase::Marks)
       if (a.self.immobilized && !b.self.immobilized) m |= FlagMask{1} << fight::unit_flag(i, fight::kImmobilized);
       if (a.gun != phase::Gun::kOk && b.gun == phase::Gun::kOk) m |= FlagMask{1} << fight::unit_flag(i, fight::kGunOut);
     }
@@ -555,8 +584,8 @@ class FightCompiler {
       for (const Slot& s : dags_[d].slots) {
         // A slot's leaf is the same from every state of the run: found once.
         const std::uint32_t slot_key = std::uint32_t{s.next < 0} << 31 |
-                                       static_cast<std::uint32_t>(s.next >= 0 ? s.next : s.exit) << 9 |
-                                       static_cast<std::uint32_t>(s.shots) << 1 | std::uint32_t{s.immobilized};
+                                       static_cast<std::uint32_t>(s.next >= 0 ? s.next : s.exit) << 11 |
+                                       static_cast<std::uint32_t>(s.shots) << 3 | s.marks;
         const auto known = std::find_if(run_leaves_.begin(), run_leaves_.end(),
                                         [slot_key](const auto& x) { return x.first == slot_key; });
         if (known != run_leaves_.end()) {
@@ -579,8 +608,10 @@ class FightCompiler {
           leaf = exit_leaves_[e];
         }
         leaf.counts[fight::kShots] = static_cast<std::uint8_t>(s.shots);
-        // Immobilized by this shot, even if a later shot of the phase destroys it.
-        if (s.immobilized) leaf.flags |= FlagMask{1} << fight::unit_flag(target, fight::kImmobilized);
+        // Immobilized (broken, reduced) by this shot, even if a later shot of the phase destroys it.
+        for (int k = 0; k < fight::kNumUnitFlags; ++k)
+          if ((s.marks >> k & 1u) != 0)
+            leaf.flags |= FlagMask{1} << fight::unit_flag(target, static_cast<fight::UnitFlag>(k));
         // A step inside the phase leads to the run's own states, which no other run's step does: its
         // leaf is added without the program-wide index.
         leaves_.push_back(s.next >= 0 ? b_.unindexed_leaf(leaf).index() : b_.leaf(leaf).index());
@@ -601,7 +632,8 @@ class FightCompiler {
       Joint n = j;
       UnitState& u = n.units[i];
       if (j.at.sub == 0) {
-        const int repair = fu.firer.vehicle ? 1 : fu.firer.repair.value_or(1);
+        // (an infantry unit's SW MG: dr 1 repairs it, 6 eliminates it, A9.72)
+        const int repair = fu.firer.vehicle || is_infantry(fu) ? 1 : fu.firer.repair.value_or(1);
         u.gun = r == 6 ? phase::Gun::kDisabled : r <= repair ? phase::Gun::kOk : phase::Gun::kMalfunctioned;
       } else if (u.self.shock == phase::Shock::kShocked) {
         u.self.shock = r <= 2 ? phase::Shock::kNone : phase::Shock::kUnconfirmed;
@@ -637,6 +669,7 @@ class FightCompiler {
   std::vector<Situation> situations_;      // [shooter * n + target]
   std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
   std::vector<int> named_;                 // per unit: the unit its target names, -1 none (auto)
+  std::vector<char> infantry_;             // per unit: is_infantry
   ProgramBuilder b_;
   // A Rally Phase roll's key (its cursor and the units), and its state.
   StateIndex index_;
@@ -655,7 +688,7 @@ class FightCompiler {
   std::vector<SharedDag> dags_;
   std::vector<std::int32_t> leaves_;  // the leaf table of the state being built
   // The leaves of the run whose states are being built (its states are built one after another),
-  // by their slot: (exit? << 31 | phase state or exit << 9 | shots << 1 | immobilized, leaf)
+  // by their slot: (exit? << 31 | phase state or exit << 11 | shots << 3 | marks, leaf)
   std::size_t leaves_run_ = ~std::size_t{0};
   std::vector<std::pair<std::uint32_t, std::int32_t>> run_leaves_;
   std::optional<Link> rally_dr_;
@@ -690,11 +723,19 @@ Situation fight_situation(const Fight& f, std::size_t shooter, std::size_t targe
   s.fire.range = pair_range(f, shooter, target);
   // One fire phase of several: checked as a duel's are (a vehicle target, a Gun's R#, Intensive
   // Fire under Conditional ROF only after the first phase), compiled one phase at a time.
-  s.fire.turns = 2;
-  s.fire.rally_phases = 1;
+  // Infantry fire is one fire phase as it is.
+  if (!is_infantry(a)) {
+    s.fire.turns = 2;
+    s.fire.rally_phases = 1;
+  }
   s.target = b.as_target;
   s.override_ = a.override_;
   return s;
+}
+
+std::array<const char*, fight::kNumUnitFlags> fight::unit_flag_suffixes(const FightUnit& u) {
+  if (is_infantry(u)) return {"_eliminated", "_broken", "_reduced"};
+  return {"_destroyed", "_immobilized", "_gun_out"};
 }
 
 std::optional<RulesError> check(const Fight& f) {
@@ -718,13 +759,21 @@ std::optional<RulesError> check(const Fight& f) {
     const std::string key = "unit." + u.name;
     const FightStep enemy_fires = u.side == 0 ? FightStep::kFireB : FightStep::kFireA;
     const bool fired_on = std::find(f.sequence.begin(), f.sequence.end(), enemy_fires) != f.sequence.end();
-    const bool vehicle = u.firer.vehicle, gun_fired_on = !vehicle && fired_on;  // a Gun the enemy fires at (C11)
+    const bool infantry = is_infantry(u);
+    const bool vehicle = u.firer.vehicle && !infantry;
+    const bool gun_fired_on = !vehicle && !infantry && fired_on;  // a Gun the enemy fires at (C11)
     // Settings a fight's unit cannot have, in the order they are checked: the setting's key and why.
     const struct {
       bool refused;
       const char* key;
       const char* why;
     } refusals[] = {
+        {infantry && u.as_target.type != TargetType::kInfantry, ".as_target.type",
+         "an infantry unit of a fight is fired on as Personnel: as_target.type = \"infantry\", with its morale "
+         "(A7.3, A10)"},
+        {infantry && !u.as_target.morale, ".as_target.morale",
+         "missing: the infantry unit's Morale Level, for its Morale Checks when fired on (A10.1)"},
+        {infantry && u.as_target.gun, ".as_target.gun", "an infantry unit is not a Gun: remove as_target.gun"},
         {vehicle && u.as_target.gun, ".as_target.gun",
          "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)"},
         {vehicle && u.as_target.type != TargetType::kVehicle, ".as_target.type",
@@ -743,11 +792,22 @@ std::optional<RulesError> check(const Fight& f) {
         {u.fire.deliberate_immobilization, ".fire.deliberate_immobilization",
          "a fight's unit fires in phase after phase, and an immobilized target may not be attempted again (C5.71): "
          "Deliberate Immobilization is for one fire phase of a situation file"},
-        {!vehicle && !u.firer.repair && repairable(u.firer), ".firer.repair",
+        {!vehicle && !infantry && !u.firer.repair && repairable(u.firer), ".firer.repair",
          "a Gun of a fight needs its R# (firer.repair) to roll for repair in the Rally Phase (A9.72)"}};
     for (const auto& r : refusals)
       if (r.refused) return RulesError(key + r.key, r.why);
   }
+  // Infantry units fight infantry units: vehicles and Guns fight vehicles and Guns.
+  for (const FightUnit& u : f.units)
+    for (const FightUnit& v : f.units)
+      if (u.side == 0 && v.side == 1 && is_infantry(u) != is_infantry(v)) {
+        const FightUnit& inf = is_infantry(u) ? u : v;
+        const FightUnit& other = is_infantry(u) ? v : u;
+        return RulesError("unit." + other.name,
+                          "a fight of infantry units (" + inf.name + ") against a vehicle or Gun (" + other.name +
+                              ") is not modelled: infantry units fight infantry units (infantry fire on an armored "
+                              "target has no effect, A7.307; LATW and ordnance at infantry are situation files)");
+      }
   // Ranges: listed to an enemy, and the same both ways; else one fire.range for the pair.
   for (const FightUnit& u : f.units)
     for (const auto& listed : u.ranges) {
@@ -833,6 +893,23 @@ std::string explain(const Fight& f) {
         "Casualty Reduction eliminates the crew (A7.302; AP-type ammunition: the Gun too, C11.52): either way the Gun "
         "is out of the fight, counted destroyed; reading: a Near Miss's PTC or MC on the crew is not rolled (the Gun "
         "fights on), as a Possible Shock's NTC is not\n";
+  if (std::any_of(f.units.begin(), f.units.end(), [](const FightUnit& u) { return is_infantry(u); })) {
+    static constexpr const char* kInfantry[] = {
+        "an infantry unit fires one attack in each fire phase of its side: its inherent FP and SW MG as a Fire Group, "
+        "then the MG alone while it keeps its Multiple ROF (A7.5, A9.2), at one target unit, whose Morale Check "
+        "result carries to the next attack (A7.31); a broken unit does not fire (A10.5); a pinned one fires with its "
+        "FP halved and no Multiple ROF (A7.8, A7.81); a unit is pinned for the rest of the Player Turn (A7.8)",
+        "reading: a squad Reduced to a HS (A7.302) fires its SW MG alone (a HS firing a SW loses its inherent FP, "
+        "A7.352), or without one half the squad's inherent FP at the same Normal Range (salvo has no HS counter)",
+        "a malfunctioned SW MG does not fire, its unit's inherent FP does; in the Rally Phase a unit not broken "
+        "repairs it on a dr 1, and a 6 eliminates it (A9.72)",
+        "reading: a broken unit does not rally (A10.6 is not modelled): it stays broken for the rest of the fight, and "
+        "can still be Reduced or eliminated; Desperation Morale is not applied",
+        "an infantry unit's results: NAME_eliminated, NAME_broken (broken at least once, A10.3), NAME_reduced "
+        "(Casualty Reduction at least once, A7.302)",
+    };
+    for (const char* r : kInfantry) out += std::string("  note: ") + r + "\n";
+  }
   for (const FightUnit& u : f.units)
     for (const std::string& n : u.unit_notes) out += "  " + u.name + ": " + n + "\n";
   for (std::size_t a = 0; a < f.units.size(); ++a)

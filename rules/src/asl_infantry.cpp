@@ -93,6 +93,7 @@ struct Group {
   bool opportunity = false;
   int extra_drm = 0;
   std::optional<int> max_shots;
+  bool half_squad = false;  // a fight's squad Reduced to a HS: half its inherent FP (reading)
 };
 
 std::vector<Group> groups_of(const Situation& s) {
@@ -109,8 +110,18 @@ std::vector<Group> groups_of(const Situation& s) {
 
 class Compiler {
  public:
-  explicit Compiler(const Situation& s)
-      : s_(s), f_(s.firer), t_(s.target), fire_(s.fire), groups_(groups_of(s)), g_(&groups_[0]) {
+  // `start`: compile one fire phase of a fight's unit from this start (phase::compile), every
+  // end of its fire an exit.
+  explicit Compiler(const Situation& s, const phase::Start* start = nullptr)
+      : s_(s), f_(s.firer), t_(s.target), fire_(s.fire), start_(start), groups_(groups_of(s)), g_(&groups_[0]) {
+    if (start_ != nullptr) {  // what the firer carries: its pin (A7.8) and its MG, out of action
+      Group& g = groups_[0];
+      g.pinned = g.pinned || start_->firer.pinned;
+      if (start_->firer.gun != phase::Gun::kOk) g.mg.reset();
+      // Reduced to a HS (A7.302): a HS that fires a SW loses its inherent FP (A7.352); without
+      // one it fires half the squad's (reading: salvo has no HS counter's FP).
+      g.half_squad = start_->firer.reduced;
+    }
     const bool any_mg = std::any_of(groups_.begin(), groups_.end(), [](const Group& g) { return g.mg.has_value(); });
     int bit = 0;
     for (int i = 0; i < kNumFlags; ++i) {
@@ -130,8 +141,14 @@ class Compiler {
       if (bit_[static_cast<std::size_t>(i)] >= 0) p.flag_names.emplace_back(kFlagNames[static_cast<std::size_t>(i)]);
     p.counter_names = {"shots"};
     p.outcome_names.assign(kOutcomeNames.begin(), kOutcomeNames.end());
-    p.end_reason_names.assign(kEndNames.begin(), kEndNames.end());
+    if (start_ == nullptr) p.end_reason_names.assign(kEndNames.begin(), kEndNames.end());  // else: exits
     Unit start{t_.personnel, t_.broken ? Status::kBroken : Status::kGood, t_.concealed, false};
+    if (start_ != nullptr) {  // the target as the fight carries it
+      const phase::Target& t = start_->target;
+      if (t.reduced) start.size = Personnel::kHalfSquad;
+      start.status = static_cast<Status>(t.morale);
+      start.concealed = t_.concealed && !t.revealed;
+    }
     state(0, 0, start);
     while (!todo_.empty()) {
       const auto [gi, k, u, index] = todo_.front();
@@ -153,6 +170,10 @@ class Compiler {
     auto element = [&](const char* what, int fp, int normal_range, bool mg) {
       double v = fp;
       std::string t = std::string(what) + " " + std::to_string(fp) + " FP";
+      if (!mg && g_->half_squad) {
+        v *= 0.5;
+        t += " halved: a squad Reduced to a HS (reading, A7.302)";
+      }
       if (g_->range > normal_range) {
         v *= 0.5;
         t += " halved: Long Range Fire (A7.22)";
@@ -169,7 +190,8 @@ class Compiler {
       total += v;
       if (steps != nullptr) *steps += (steps->empty() ? "" : " + ") + t;
     };
-    if (inherent_fires(k)) element("inherent", g_->fp, g_->normal_range.value_or(0), false);
+    if (inherent_fires(k) && !(g_->half_squad && g_->mg))  // A7.352: a HS firing a SW
+      element("inherent", g_->fp, g_->normal_range.value_or(0), false);
     if (g_->mg) element("MG", g_->mg->fp, g_->mg->normal_range, true);
     auto halve = [&](bool apply, const char* why) {
       if (!apply) return;
@@ -328,7 +350,7 @@ class Compiler {
     l.closes_window = true;  // the first window: the first attack
     l.outcome = static_cast<std::uint8_t>(u.eliminated ? 6 : static_cast<int>(u.status) + (reduced(u) ? 3 : 0));
     auto end = [&](End e) {
-      l.end_reason = static_cast<std::uint8_t>(e);
+      l.end_reason = static_cast<std::uint8_t>(start_ != nullptr ? exit_of(u, malfunction) : e);
       l.next_state = -1;
       return b_.leaf(l);
     };
@@ -347,6 +369,28 @@ class Compiler {
     l.next_state = state(gi_, g_->max_shots ? k + 1 : 1, u);
     return b_.leaf(l);
   }
+
+  // A fight's phase: the exit with the target left as `u` (phase::Exit), its index.
+  int exit_of(const Unit& u, bool malfunction) {
+    phase::Exit e;
+    e.firer = start_->firer;
+    e.firer.fired_before = true;
+    if (malfunction) e.firer.gun = phase::Gun::kMalfunctioned;  // A9.7
+    if (u.eliminated) {
+      e.target.destroyed = true;
+    } else {
+      e.target.revealed = start_->target.revealed || (t_.concealed && !u.concealed);
+      e.target.morale = static_cast<phase::Morale>(u.status);
+      e.target.reduced = reduced(u);
+    }
+    const auto it = std::find(exits_.begin(), exits_.end(), e);
+    if (it != exits_.end()) return static_cast<int>(it - exits_.begin());
+    exits_.push_back(e);
+    return static_cast<int>(exits_.size() - 1);
+  }
+  std::vector<phase::Exit> take_exits() { return std::move(exits_); }
+  // What a fight records of a step as it happens: broken, Casualty Reduction (phase::Marks).
+  phase::Marks marks() const { return {-1, bit_[kBroken], bit_[kCasualtyReduction]}; }
 
   std::int32_t state(std::size_t gi, int k, const Unit& u) {
     const auto key = std::tuple(gi, k, u.tie());
@@ -474,6 +518,8 @@ class Compiler {
   const Firer& f_;
   const Target& t_;
   const Fire& fire_;
+  const phase::Start* start_;
+  std::vector<phase::Exit> exits_;
   ProgramBuilder b_;
   std::array<int, kNumFlags> bit_ = [] {
     std::array<int, kNumFlags> a{};
@@ -606,6 +652,15 @@ std::optional<RulesError> check_infantry_keys_unused(const Situation& s) {
   return refuse_first_set(keys,
                           "is for infantry fire (firer.weapon = \"infantry\", A7-A10): this situation does not "
                           "read it; remove it");
+}
+
+phase::Program compile_infantry_phase(const Situation& s, const phase::Start& start) {
+  if (auto e = check_infantry(s)) throw *e;
+  if (!s.then.empty()) throw RulesError("then", "a fight's unit fires one attack: no [[then]]");
+  Compiler c(s, &start);
+  phase::Program p{c.run(), c.take_exits(), c.marks()};
+  for (std::size_t i = 0; i < p.exits.size(); ++i) p.program.end_reason_names.push_back("exit_" + std::to_string(i));
+  return p;
 }
 
 Compiled compile_infantry(const Situation& s, bool explain) {

@@ -75,8 +75,8 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
   const DisplayHints* hints() const override { return &hints_; }
 
  private:
-  // Better or worse from side A's view: its units destroyed, immobilized or out of action and
-  // B's win are worse for it.
+  // Better or worse from side A's view: its units destroyed, immobilized or out of action (its
+  // infantry eliminated, broken or Reduced) and B's win are worse for it.
   static DisplayHints fight_hints(const asl::Fight& f) {
     DisplayHints h;
     h.key = {Key::column("p_a_wins", "p A wins"), Key::column("p_b_wins", "p B wins"),
@@ -84,8 +84,7 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
     h.lower_is_better = {"p_b_wins"};
     for (const asl::FightUnit& u : f.units)
       if (u.side == 0)
-        for (const char* what : {"_destroyed", "_immobilized", "_gun_out"})
-          h.lower_is_better.push_back("p_" + u.name + what);
+        for (const char* what : asl::fight::unit_flag_suffixes(u)) h.lower_is_better.push_back("p_" + u.name + what);
     h.neutral = {"p_neither", "e_game_turns", "e_shots"};
     h.first_window = h.first_window_turns = "turn 1";
     h.run_window = h.run_window_turns = "fight";

@@ -270,18 +270,19 @@ class FightReader {
         read_settings(read_table(c_, path, *e.node), path, ut->situation, s);
       }
     });
-    // A fight's units are vehicles and Guns: infantry units (their Morale Check state, their
-    // fire on the IFT, a LATW's firer) are not carried from phase to phase.
-    if (s.firer.weapon == asl::Weapon::kInfantry || asl::is_latw(s.firer)) {
+    // A fight's units are vehicles, Guns and infantry units: a LATW's firer (its PF Check, its
+    // own state) is not carried from phase to phase.
+    if (asl::is_latw(s.firer)) {
       const std::string key = prefix + ".firer.weapon";
       fail(c_, lines_.count(key) ? lines_[key] : line_of(n), key,
-           fmt::format("{}: a fight's units are vehicles and Guns; infantry fire and LATW are run as situations "
-                       "(several attacks on one target: [[then]], docs/infantry.md; LATW: docs/latw.md)",
-                       s.firer.weapon == asl::Weapon::kInfantry ? "infantry fire" : asl::latw_name(s.firer.weapon)));
+           fmt::format("{}: a fight's units are vehicles, Guns and infantry units; LATW fire is run as a situation "
+                       "(docs/latw.md)",
+                       asl::latw_name(s.firer.weapon)));
     }
     if (library_unit && asl::is_special(s.firer.ammo) && !lines_.count(prefix + ".firer.depletion"))
       s.firer.depletion = unit_depletion(c_, lines_[prefix + ".unit"], prefix + ".unit", *library_unit, s.firer);
-    if (!library_unit && s.firer.vehicle && !lines_.count(prefix + ".as_target.armor"))
+    if (!library_unit && s.firer.vehicle && s.firer.weapon != asl::Weapon::kInfantry &&
+        !lines_.count(prefix + ".as_target.armor"))
       fail(c_, lines_.count(prefix + ".as_target") ? lines_[prefix + ".as_target"] : line_of(n),
            prefix + ".as_target.armor", "missing (required): the unit's armor when fired on (or \"unarmored\")");
     u.firer = s.firer;

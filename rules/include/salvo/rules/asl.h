@@ -1,6 +1,7 @@
 #pragma once
 /// salvo/rules/asl.h — ASL ordnance fire: compile a situation into a roll program.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -135,6 +136,9 @@ void add_names(RollProgram& p, int turns);
 namespace phase {
 enum class Gun : std::uint8_t { kOk, kMalfunctioned, kDisabled };
 enum class Shock : std::uint8_t { kNone, kShocked, kUnconfirmed };  ///< C7.42
+/// A Personnel unit's status (A7.8, A10.3): good order, pinned (for the rest of the Player
+/// Turn), broken.
+enum class Morale : std::uint8_t { kGood, kPinned, kBroken };
 /// What the firer carries: it fired before in the fight (no Case A, C5.12; the Acquisition it
 /// carries counts, C6.5), its Acquisition of this target, its ammunition.
 struct Firer {
@@ -142,7 +146,11 @@ struct Firer {
   int acquisition = 0;       ///< of this target (0..2), when fired_before
   bool special_out = false;  ///< C8.9
   bool low_ammo = false;     ///< a Low Ammo counter (D3.71), besides firer.low_ammo_marked
-  Gun gun = Gun::kOk;        ///< at the start: kOk (a gun out of action does not fire)
+  /// at the start: kOk (a gun out of action does not fire); infantry: its SW MG's, which fires
+  /// only when kOk (the inherent FP fires either way)
+  Gun gun = Gun::kOk;
+  bool pinned = false;   ///< infantry: the firer is pinned (A7.8: FP halved, no Multiple ROF, A7.81)
+  bool reduced = false;  ///< infantry: the firer, a squad, was Reduced to a HS (A7.302)
   friend bool operator==(const Firer&, const Firer&) = default;
 };
 /// What the target carries.
@@ -150,7 +158,9 @@ struct Target {
   bool destroyed = false;
   Shock shock = Shock::kNone;
   bool immobilized = false;
-  bool revealed = false;  ///< C6.57: a hit removed its concealment
+  bool revealed = false;          ///< C6.57: a hit removed its concealment (Personnel: a PTC or worse, A12.14)
+  Morale morale = Morale::kGood;  ///< Personnel (target.type = "infantry" of infantry fire)
+  bool reduced = false;           ///< Personnel: a squad Reduced to a HS (A7.302)
   friend bool operator==(const Target&, const Target&) = default;
 };
 struct Start {
@@ -163,9 +173,15 @@ struct Exit {
   bool rof_kept = false;  ///< it stopped at fire.max_shots with its Multiple ROF kept (C2.24)
   friend bool operator==(const Exit&, const Exit&) = default;
 };
+/// The target's marks of a fight (fight::UnitFlag: destroyed, then two by the target's kind)
+/// that a step of the phase records as it happens, even if a later step goes further (an
+/// immobilized target destroyed by the next shot): per mark, the flag of the program's leaves
+/// that sets it; -1: the exits alone tell it.
+using Marks = std::array<int, 3>;
 struct Program {
   RollProgram program;
   std::vector<Exit> exits;
+  Marks marks = {-1, kFlagImmobilized, -1};
 };
 /// The fire phase of situation `s` (its firer at its target; fire.turns ignored) from `start`.
 /// Throws RulesError as compile() does.

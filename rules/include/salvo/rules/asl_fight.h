@@ -22,7 +22,9 @@
 
 namespace salvo::asl {
 
-/// One unit of a fight: a vehicle or a Gun on side A (0) or B (1).
+/// One unit of a fight: a vehicle, a Gun, or an infantry unit (firer.weapon = "infantry": a
+/// squad, crew or Fire Group and its SW MG, fired on as Personnel) on side A (0) or B (1).
+/// Infantry units fight infantry units only.
 struct FightUnit {
   std::string name;  ///< letters, digits, '_' and '-': it names the unit's results
   int side = 0;
@@ -54,6 +56,9 @@ struct Fight {
   int turns = 1;                                      ///< game turns, 1..kMaxTurns
 };
 
+/// An infantry unit: it fires on the IFT and is fired on as Personnel (asl_infantry.h).
+inline bool is_infantry(const FightUnit& u) { return u.firer.weapon == Weapon::kInfantry; }
+
 inline constexpr std::size_t kMaxFightUnits = 8;
 /// A fight whose program would have more states is refused: its compile takes about 200 bytes
 /// a state at its peak (docs/fights.md). Up to kMaxExactStates the app solves it exactly; above,
@@ -83,9 +88,15 @@ std::string explain(const Fight& f);
 /// How a fight program names its results.
 namespace fight {
 /// Flags: a_wins, b_wins, neither (set on the run's last step), then per unit, in file order,
-/// NAME_destroyed, NAME_immobilized, NAME_gun_out (its state at the end of the fight).
+/// NAME_destroyed, NAME_immobilized, NAME_gun_out (each at least once in the fight); an
+/// infantry unit's: NAME_eliminated, NAME_broken (A10.3), NAME_reduced (Casualty Reduction,
+/// A7.302), in the same three places (unit_flag_suffixes).
 enum Flag : int { kAWins, kBWins, kNeither, kNumSideFlags };
 enum UnitFlag : int { kDestroyed, kImmobilized, kGunOut, kNumUnitFlags };
+/// An infantry unit's flags, in the places of kImmobilized and kGunOut.
+inline constexpr UnitFlag kBroken = kImmobilized, kReduced = kGunOut;
+/// The suffixes of a unit's flags, by UnitFlag.
+std::array<const char*, kNumUnitFlags> unit_flag_suffixes(const FightUnit& u);
 constexpr int unit_flag(std::size_t unit, UnitFlag what) {
   return kNumSideFlags + static_cast<int>(unit) * kNumUnitFlags + what;
 }
