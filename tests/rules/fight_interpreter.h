@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "infantry_interpreter.h"
 #include "salvo/rules/asl_fight.h"
 #include "salvo/rules/asl_reference.h"
 #include "salvo/rules/asl_shot.h"
@@ -38,7 +39,11 @@ class FightInterpreter {
   FightRecord run(Dice& dice) {
     const std::size_t n = f_.units.size();
     units_.assign(n, Unit{});
-    for (std::size_t i = 0; i < n; ++i) units_[i].low_ammo = f_.units[i].firer.low_ammo_marked;
+    for (std::size_t i = 0; i < n; ++i) {
+      units_[i].low_ammo = f_.units[i].firer.low_ammo_marked;
+      units_[i].inf.size = f_.units[i].as_target.personnel == Personnel::kSquad ? 0 : 2;
+      units_[i].inf.status = f_.units[i].as_target.broken ? 2 : 0;
+    }
     rec_ = FightRecord{};
     for (int t = 1; t <= f_.turns; ++t) {
       new_player_turn();
@@ -67,10 +72,14 @@ class FightInterpreter {
     bool special_out = false, low_ammo = false, fired_before = false;
     int acq = 0, acq_target = -1;
     bool fired_pt = false, rof_left = false;  // fired this Player Turn; may fire again (C2.24)
+    Personnel_ inf;                           // an infantry unit: its status (gun: its SW MG)
   };
 
   void new_player_turn() {
-    for (Unit& u : units_) u.fired_pt = u.rof_left = false;
+    for (Unit& u : units_) {
+      u.fired_pt = u.rof_left = false;
+      if (u.inf.status == 1) u.inf.status = 0;  // A7.8: pinned for the rest of the Player Turn
+    }
   }
 
   FightRecord finish(int w, int t) {
@@ -94,6 +103,7 @@ class FightInterpreter {
   void mark(std::size_t i, fight::UnitFlag what) { rec_.flags |= FlagMask{1} << fight::unit_flag(i, what); }
 
   bool has_ammo(std::size_t i) const {
+    if (is_infantry(f_.units[i])) return true;
     ShotContext c;
     c.special_out = units_[i].special_out;
     c.low_ammo_marked = units_[i].low_ammo;
@@ -105,8 +115,10 @@ class FightInterpreter {
     for (std::size_t i = 0; i < units_.size(); ++i) {
       Unit& u = units_[i];
       if (u.destroyed || u.shock != 0 || u.gun != 1 || !repairable(f_.units[i].firer) || !has_ammo(i)) continue;
+      if (u.inf.status == 2) continue;  // a broken unit repairs nothing
       const int dr = dice.d6() + 1;
-      const int r = f_.units[i].firer.vehicle ? 1 : f_.units[i].firer.repair.value_or(1);
+      const bool sw = is_infantry(f_.units[i]);  // a SW MG: A9.72, dr 1
+      const int r = f_.units[i].firer.vehicle || sw ? 1 : f_.units[i].firer.repair.value_or(1);
       if (dr == 6)
         u.gun = 2;
       else if (dr <= r)
@@ -131,10 +143,12 @@ class FightInterpreter {
     const FightUnit& fu = f_.units[i];
     for (std::size_t b = 0; b < units_.size(); ++b)
       if (fu.target && f_.units[b].name == *fu.target && !units_[b].destroyed) return static_cast<int>(b);
-    for (std::size_t b = 0; b < units_.size(); ++b)
-      if (f_.units[b].side != fu.side && !units_[b].destroyed && units_[b].shock == 0 && units_[b].gun != 2 &&
-          has_ammo(b))
+    for (std::size_t b = 0; b < units_.size(); ++b) {
+      if (f_.units[b].side == fu.side || units_[b].destroyed) continue;
+      if (is_infantry(f_.units[b]) ? units_[b].inf.status != 2
+                                   : units_[b].shock == 0 && units_[b].gun != 2 && has_ammo(b))
         return static_cast<int>(b);
+    }
     for (std::size_t b = 0; b < units_.size(); ++b)
       if (f_.units[b].side != fu.side && !units_[b].destroyed) return static_cast<int>(b);
     return -1;
@@ -144,6 +158,10 @@ class FightInterpreter {
     for (std::size_t i = 0; i < units_.size(); ++i) {
       if (f_.units[i].side != side || winner() != fight::kUndecided) continue;
       Unit& u = units_[i];
+      if (is_infantry(f_.units[i])) {
+        fire_infantry(i, dice);
+        continue;
+      }
       if (u.destroyed || u.shock != 0 || u.gun != 0 || !has_ammo(i)) continue;
       if (u.fired_pt && !u.rof_left) continue;  // once a Player Turn, unless its ROF was kept
       const int t = target_of(i);
@@ -204,6 +222,30 @@ class FightInterpreter {
       u.fired_pt = true;
       u.rof_left = r.rof_kept;
     }
+  }
+
+  // An infantry unit's fire phase (infantry_interpreter.h): not broken, with its inherent FP or
+  // its MG; once a Player Turn.
+  void fire_infantry(std::size_t i, Dice& dice) {
+    Unit& u = units_[i];
+    if (u.destroyed || u.inf.status == 2 || u.fired_pt) return;
+    if (f_.units[i].firer.fp == 0 && u.gun != 0) return;
+    const int t = target_of(i);
+    if (t < 0) return;
+    Unit& v = units_[static_cast<std::size_t>(t)];
+    const InfantryAttacks attacks(situations_[i * n_ + static_cast<std::size_t>(t)], u.inf.status == 1, u.inf.size == 1,
+                                  u.gun == 0);
+    const InfantryPhase r = attacks.fire(v.inf, dice);
+    rec_.shots += r.attacks;
+    if (r.broke) mark(static_cast<std::size_t>(t), fight::kBroken);
+    if (r.reduced) mark(static_cast<std::size_t>(t), fight::kReduced);
+    if (v.inf.eliminated) {
+      v.destroyed = true;
+      mark(static_cast<std::size_t>(t), fight::kDestroyed);
+    }
+    if (r.mg_malfunctioned) u.gun = 1;
+    u.fired_pt = true;
+    u.fired_before = true;
   }
 
   const Fight& f_;

@@ -103,6 +103,39 @@ inline FightUnit random_gun(std::mt19937_64& g, const std::string& name, int sid
   return u;
 }
 
+/// A squad of `fp` inherent FP (Normal Range 6) at 3 hexes, fired on as a squad of morale 7.
+inline FightUnit squad(const std::string& name, int side, int fp) {
+  FightUnit u;
+  u.name = name;
+  u.side = side;
+  u.firer.weapon = Weapon::kInfantry;
+  u.firer.fp = fp;
+  u.firer.normal_range = 6;
+  u.fire.range = 3;
+  u.as_target.type = TargetType::kInfantry;
+  u.as_target.morale = 7;
+  return u;
+}
+
+/// A random infantry unit: a squad or HS, with or without a SW MG or a leader directing it,
+/// fired on in cover or not, concealed or not, with or without its leader's DRM.
+inline FightUnit random_infantry(std::mt19937_64& g, const std::string& name, int side) {
+  const auto pick = [&g](int n) { return static_cast<int>(g() % static_cast<std::uint64_t>(n)); };
+  static constexpr int kFp[] = {2, 4, 6, 8};
+  FightUnit u = squad(name, side, kFp[pick(4)]);
+  u.firer.nationality = side == 0 ? Nationality::kGerman : Nationality::kRussian;
+  u.firer.normal_range = 3 + pick(4);
+  if (pick(2) == 0) u.firer.mg = SwMg{1 + pick(4), 6 + pick(7), pick(3), 10 + pick(3)};
+  if (pick(4) == 0) u.firer.leader = -1;
+  u.firer.inexperienced = pick(8) == 0;
+  u.as_target.morale = 6 + pick(3);
+  u.as_target.tem = pick(3);
+  u.as_target.concealed = pick(5) == 0;
+  if (pick(5) == 0) u.as_target.personnel = Personnel::kHalfSquad;
+  if (pick(5) == 0) u.as_target.leader = -1;
+  return u;
+}
+
 // `na` random units on side A and `nb` on side B, one random range between the sides.
 inline Fight random_fight(std::mt19937_64& g, const std::string& name, int na, int nb) {
   Fight f;

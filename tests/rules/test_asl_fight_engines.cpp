@@ -114,10 +114,24 @@ TEST_CASE("fight: the compiled program agrees with the plain fight interpreter",
   const std::vector<Fight> guns = gun_fights(g);
   fights.push_back(guns[0]);
   fights.push_back(guns[3]);
+  // Infantry units: 1 against 1, 2 against 1, 1 against 2, 2 against 2, over 1 to 3 game turns.
+  for (int i = 0; i < 6; ++i) {
+    Fight f;
+    f.name = "infantry " + std::to_string(i);
+    const int na = 1 + (i % 4 == 1 || i % 4 == 3), nb = 1 + (i % 4 >= 2);
+    for (int k = 0; k < na; ++k) f.units.push_back(random_infantry(g, "a" + std::to_string(k), 0));
+    for (int k = 0; k < nb; ++k) f.units.push_back(random_infantry(g, "b" + std::to_string(k), 1));
+    const int range = 1 + static_cast<int>(g() % 6);
+    for (FightUnit& u : f.units) u.fire.range = range;
+    f.turns = 1 + static_cast<int>(g() % 3);
+    if (i == 4) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
+    fights.push_back(f);
+  }
   constexpr std::uint64_t kTrials = kSanitized ? 4'000 : 30'000;
   test::McAgreement agree;
   for (const Fight& f : fights) {
-    if (cut_when_sanitized(f.name, {"interpreted 0", "interpreted 3", "interpreted 4", "interpreted 8", "Gun fight 3"}))
+    if (cut_when_sanitized(f.name, {"interpreted 0", "interpreted 3", "interpreted 4", "interpreted 8", "Gun fight 3",
+                                    "infantry 1", "infantry 3", "infantry 5"}))
       continue;
     const RollProgram p = compile(f);
     const sim::RunResult exact = sim::solve_exact(p);
@@ -191,6 +205,21 @@ std::vector<Fight> enumerable_fights() {
     add("a Gun firing shot by shot", {tank, gun}, {FightStep::kFireB, FightStep::kFireA, FightStep::kFireB}, 1);
   }
   add("1 against 1 over 2 game turns", {killer("a", 0, 1), killer("b", 1, 1)}, a_b, 2);
+  {  // infantry both sides: a squad and its LMG (B#11; no ROF: every chain of attacks would
+     // be too many dice paths) at a squad in woods that answers
+    FightUnit a = squad("a", 0, 4), b = squad("b", 1, 4);
+    a.firer.mg = SwMg{2, 8, 0, 11};
+    b.as_target.tem = 1;
+    add("infantry 1 against 1, both sides", {a, b}, a_b, 1);
+    // an MG that malfunctions on an 8+ (B#8), repaired in the Rally Phase on a dr 1 (A9.72); the
+    // target in a building, pinned (PTC) or broken in the first Player Turn, unpinned in the next
+    FightUnit mg = squad("mg", 0, 0);
+    mg.firer.normal_range.reset();
+    mg.firer.mg = SwMg{4, 12, 0, 8};
+    FightUnit t = squad("t", 1, 2);
+    t.as_target.tem = 3;
+    add("infantry MG repair", {mg, t}, {FightStep::kFireA, FightStep::kRally, FightStep::kFireA}, 1);
+  }
   return out;
 }
 
@@ -201,7 +230,9 @@ TEST_CASE("fight: the compiled program equals the plain interpreter on every dic
   // (support/dice_paths.h): what the interpreter's records add up to is the fight's exact
   // distribution, which the exact engine's solve of the compiled program must equal to 1e-12.
   for (const Fight& f : enumerable_fights()) {
-    if (release_only(f.name, {"1 against 1 over 2 game turns", "2 against 1, both sides firing"})) continue;
+    if (release_only(f.name, {"1 against 1 over 2 game turns", "2 against 1, both sides firing",
+                              "infantry 1 against 1, both sides"}))
+      continue;
     INFO(f.name);
     const RollProgram p = compile(f);
     const sim::RunResult r = sim::solve_exact(p);

@@ -21,20 +21,6 @@ using namespace salvo::asl::testing;
 
 namespace {
 
-// A squad of `fp` inherent FP (Normal Range 6), fired on as a 4-4-7-like squad of morale 7.
-FightUnit squad(const std::string& name, int side, int fp) {
-  FightUnit u;
-  u.name = name;
-  u.side = side;
-  u.firer.weapon = Weapon::kInfantry;
-  u.firer.fp = fp;
-  u.firer.normal_range = 6;
-  u.fire.range = 3;
-  u.as_target.type = TargetType::kInfantry;
-  u.as_target.morale = 7;
-  return u;
-}
-
 // The situation of `shooter` firing at `target` in a fight: one attack, checked.
 Solved attack(const Fight& f, std::size_t shooter, std::size_t target, void (*edit)(Situation&) = nullptr) {
   Situation s = fight_situation(f, shooter, target);
