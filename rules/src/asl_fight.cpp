@@ -496,7 +496,8 @@ class FightCompiler {
       const auto i = static_cast<std::size_t>(j.at.unit);
       const UnitState& u = j.units[i];
       if (step == FightStep::kRally) {
-        const bool rolls = j.at.sub == 0 ? can_repair(i, u) : !u.self.destroyed && u.self.shock != phase::Shock::kNone;
+        const bool rolls = j.at.sub == 0 ? can_repair(i, u)
+                                         : !u.self.destroyed && (u.self.shock != phase::Shock::kNone || rallies(i, u));
         if (rolls) {
           leaf.next_state = state_of(j, -1, -1);
           return leaf;
@@ -624,9 +625,52 @@ class FightCompiler {
 
   // A Rally Phase roll of the unit at the cursor: repair (D3.7, A9.72) or recovery (C7.42). Its
   // DAG is one dr, shared: slot r - 1 for the dr r.
+  // A broken infantry unit that rallies (FightUnit::rally_drm).
+  bool rallies(std::size_t i, const UnitState& u) const {
+    return infantry_[i] && f_.units[i].rally_drm && u.self.morale == phase::Morale::kBroken;
+  }
+
+  // A broken infantry unit's rally attempt (A10.6): its Final DR at most its broken-side morale
+  // rallies it; an Original 12 is its Casualty Reduction (a squad to a broken HS, a HS or crew
+  // eliminated). Its DAG is one DR, shared: slot f for the pair face f.
+  Link rally_infantry(const Joint& j) {
+    const auto i = static_cast<std::size_t>(j.at.unit);
+    const Target& t = f_.units[i].as_target;
+    const int morale = t.broken_morale.value_or(*t.morale) - (t.encircled ? 1 : 0);  // A10.4, A7.7
+    std::array<std::int32_t, 3> made{-1, -1, -1};  // the leaf of each result: rallied, still broken, 12
+    for (int face = 0; face < 36; ++face) {
+      const int dr = pair_colored(face) + pair_white(face);
+      const int result = dr == 12 ? 2 : dr + *f_.units[i].rally_drm <= morale ? 0 : 1;
+      if (made[static_cast<std::size_t>(result)] < 0) {
+        Joint n = j;
+        UnitState& u = n.units[i];
+        Leaf leaf;
+        if (result == 0) u.self.morale = phase::Morale::kGood;
+        if (result == 2) {
+          leaf.flags |= FlagMask{1} << fight::unit_flag(i, fight::kReduced);
+          if (u.self.reduced || t.personnel != Personnel::kSquad)
+            u.self = phase::Target{true, phase::Shock::kNone, false, false};
+          else
+            u.self.reduced = true;
+        }
+        ++n.at.unit;
+        leaf.flags |= happened(j, n);
+        made[static_cast<std::size_t>(result)] = b_.leaf(advance(leaf, n)).index();
+      }
+      leaves_.push_back(made[static_cast<std::size_t>(result)]);
+    }
+    if (!rally_dr2_) {
+      std::array<Link, 36> dr;
+      for (int f = 0; f < 36; ++f) dr[static_cast<std::size_t>(f)] = Link::leaf(f);
+      rally_dr2_ = b_.node(DieKind::kPair, dr);
+    }
+    return *rally_dr2_;
+  }
+
   Link rally(const Joint& j) {
     const auto i = static_cast<std::size_t>(j.at.unit);
     const FightUnit& fu = f_.units[i];
+    if (j.at.sub == 1 && infantry_[i]) return rally_infantry(j);
     std::array<std::uint32_t, 6> after{};  // the unit's state after each dr so far (packed)
     for (int r = 1; r <= 6; ++r) {
       Joint n = j;
@@ -692,6 +736,7 @@ class FightCompiler {
   std::size_t leaves_run_ = ~std::size_t{0};
   std::vector<std::pair<std::uint32_t, std::int32_t>> run_leaves_;
   std::optional<Link> rally_dr_;
+  std::optional<Link> rally_dr2_;  // a rally attempt's DR (rally_infantry)
   FiresAgain again_;
 };
 
@@ -774,6 +819,7 @@ std::optional<RulesError> check(const Fight& f) {
         {infantry && !u.as_target.morale, ".as_target.morale",
          "missing: the infantry unit's Morale Level, for its Morale Checks when fired on (A10.1)"},
         {infantry && u.as_target.gun, ".as_target.gun", "an infantry unit is not a Gun: remove as_target.gun"},
+        {!infantry && u.rally_drm, ".rally_drm", "Rally (A10.6) is for an infantry unit: remove rally_drm"},
         {vehicle && u.as_target.gun, ".as_target.gun",
          "a vehicle is not a Gun: as_target.gun is for a Gun (firer.vehicle = false, C11)"},
         {vehicle && u.as_target.type != TargetType::kVehicle, ".as_target.type",
@@ -903,8 +949,11 @@ std::string explain(const Fight& f) {
         "A7.352), or without one half the squad's inherent FP at the same Normal Range (salvo has no HS counter)",
         "a malfunctioned SW MG does not fire, its unit's inherent FP does; in the Rally Phase a unit not broken "
         "repairs it on a dr 1, and a 6 eliminates it (A9.72)",
-        "reading: a broken unit does not rally (A10.6 is not modelled): it stays broken for the rest of the fight, and "
-        "can still be Reduced or eliminated; Desperation Morale is not applied",
+        "a broken unit with rally_drm attempts to rally in each Rally Phase, after the repairs (A10.6: no unit "
+        "rallies more than once a Rally Phase): Final DR = DR + rally_drm <= its broken-side morale rallies it, an "
+        "Original 12 is its Casualty Reduction; reading: rally_drm is the player's sum of DRM (leader, -1 rally "
+        "terrain, +1 self-rally, +4 Desperation Morale, A10.6-.63), salvo does not decide who may rally; a unit "
+        "without rally_drm stays broken for the rest of the fight, still open to Casualty Reduction and elimination",
         "an infantry unit's results: NAME_eliminated, NAME_broken (broken at least once, A10.3), NAME_reduced "
         "(Casualty Reduction at least once, A7.302)",
     };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "salvo/load/asl_loader.h"
+#include "salvo/rules/asl_fight.h"
 #include "support/fixture_cases.h"
 #include "support/refusals.h"
 #include "support/thrown.h"
@@ -154,9 +155,9 @@ TEST_CASE("a file without [fight] or [[unit]] is a situation file", "[load][figh
 }
 
 TEST_CASE("bad fight files are refused naming file line and key", "[load][fight][input]") {
-  // tests/load/cases/fight-refused.toml: 23 cases.
+  // tests/load/cases/fight-refused.toml: 25 cases.
   const std::vector<test::Refusal> cases = fixture_refusals("fight-refused.toml");
-  CHECK(cases.size() == 23);
+  CHECK(cases.size() == 25);
   check_refused(cases);
   // Settings of movement hold in every phase of the unit, as in a duel (the D3.32 ambush, examples/fights).
   const asl::Fight moving = load_fight(
@@ -238,4 +239,45 @@ TEST_CASE("a fight's [sweep]: one fight per point, each checked", "[load][fight]
                          "range = 6\n[unit.as_target]\narmor = { hull_front = 18") +
                   "[sweep]\n\"unit.Panther.fire.range\" = [8]\n")
             .size() == 1);
+}
+
+TEST_CASE("a fight's infantry units: their infantry keys and rally_drm", "[load][fight]") {
+  const asl::Fight f = load_fight(R"(ruleset = "asl"
+[[unit]]
+name = "a"
+side = "A"
+rally_drm = -1
+[unit.firer]
+weapon = "infantry"
+fp = 4
+normal_range = 6
+mg = { fp = 2, normal_range = 8, rof = 1 }
+[unit.fire]
+range = 3
+[unit.as_target]
+type = "infantry"
+morale = 7
+broken_morale = 8
+[[unit]]
+name = "b"
+side = "B"
+[unit.firer]
+weapon = "infantry"
+fp = 6
+normal_range = 3
+[unit.fire]
+range = 3
+[unit.as_target]
+type = "infantry"
+morale = 8
+tem = 2
+)");
+  REQUIRE(f.units.size() == 2);
+  CHECK(f.units[0].rally_drm == std::optional<int>(-1));
+  CHECK_FALSE(f.units[1].rally_drm);
+  CHECK(asl::is_infantry(f.units[0]));
+  CHECK(f.units[0].firer.mg == asl::SwMg{2, 8, 1, 12});
+  CHECK(f.units[0].as_target.broken_morale == std::optional<int>(8));
+  CHECK(f.units[1].as_target.tem == 2);
+  CHECK(f.units[1].firer.fp == 6);
 }

@@ -126,6 +126,24 @@ class FightInterpreter {
     }
     for (std::size_t i = 0; i < units_.size(); ++i) {
       Unit& u = units_[i];
+      const FightUnit& fu = f_.units[i];
+      if (!u.destroyed && is_infantry(fu) && fu.rally_drm && u.inf.status == 2) {  // A10.6
+        const int face = dice.pair();
+        const int dr = pair_colored(face) + pair_white(face);
+        const int morale = fu.as_target.broken_morale.value_or(*fu.as_target.morale) - (fu.as_target.encircled ? 1 : 0);
+        if (dr == 12) {  // Casualty Reduction
+          mark(i, fight::kReduced);
+          if (u.inf.size == 0) {
+            u.inf.size = 1;
+          } else {
+            u.destroyed = true;
+            mark(i, fight::kDestroyed);
+          }
+        } else if (dr + *fu.rally_drm <= morale) {
+          u.inf.status = 0;
+        }
+        continue;
+      }
       if (u.destroyed || u.shock == 0) continue;
       const int dr = dice.d6() + 1;
       if (u.shock == 1) {

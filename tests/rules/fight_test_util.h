@@ -118,7 +118,7 @@ inline FightUnit squad(const std::string& name, int side, int fp) {
 }
 
 /// A random infantry unit: a squad or HS, with or without a SW MG or a leader directing it,
-/// fired on in cover or not, concealed or not, with or without its leader's DRM.
+/// fired on in cover or not, concealed or not, with or without its leader's DRM, rallying or not.
 inline FightUnit random_infantry(std::mt19937_64& g, const std::string& name, int side) {
   const auto pick = [&g](int n) { return static_cast<int>(g() % static_cast<std::uint64_t>(n)); };
   static constexpr int kFp[] = {2, 4, 6, 8};
@@ -133,6 +133,7 @@ inline FightUnit random_infantry(std::mt19937_64& g, const std::string& name, in
   u.as_target.concealed = pick(5) == 0;
   if (pick(5) == 0) u.as_target.personnel = Personnel::kHalfSquad;
   if (pick(5) == 0) u.as_target.leader = -1;
+  if (pick(2) == 0) u.rally_drm = pick(3);  // A10.6
   return u;
 }
 

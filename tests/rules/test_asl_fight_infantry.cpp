@@ -258,3 +258,49 @@ TEST_CASE("fight: infantry units are refused where the rules are not modelled", 
   a.as_target.type = TargetType::kVehicle;
   CHECK(refusal(fight_of({a, squad("b", 1, 4)}, {FightStep::kFireA}, 1)).rfind("unit.a.as_target.type: ", 0) == 0);
 }
+
+TEST_CASE("fight: infantry - a broken unit rallies in the Rally Phase (A10.6)", "[asl][fight][infantry]") {
+  // B starts broken (morale 7, broken side 8) and attempts to rally with rally_drm +1: it rallies
+  // on a DR + 1 <= 8 that is not an Original 12, DR <= 7: 21/36; an Original 12 (1/36) is its
+  // Casualty Reduction (a broken HS, or a HS eliminated); else it stays broken. Once rallied it
+  // fires at A, which its 1 FP cannot harm (+5 TEM: a Final DR of 7 or more on the 1 column).
+  FightUnit a = squad("a", 0, 4), b = squad("b", 1, 1);
+  a.as_target.tem = 5;
+  b.as_target.broken = true;
+  b.as_target.broken_morale = 8;
+  b.rally_drm = 1;
+  const std::vector<FightStep> rally_then_b = {FightStep::kRally, FightStep::kFireB};
+  {
+    const RollProgram p = compile(fight_of({a, b}, rally_then_b, 1));
+    const sim::RunResult r = sim::solve_exact(p);
+    CHECK(flag(p, r, "a_eliminated") == 0);  // (A out of harm's way: the count is B's rallies)
+    CHECK(test::counter(p, r.run, "shots") == Approx(21.0 / 36).margin(1e-12));
+    CHECK(flag(p, r, "b_reduced") == Approx(1.0 / 36).margin(1e-12));
+    CHECK(flag(p, r, "b_eliminated") == 0);
+  }
+  {  // a HS: its Original 12 eliminates it, and A wins
+    FightUnit hs = b;
+    hs.as_target.personnel = Personnel::kHalfSquad;
+    const RollProgram p = compile(fight_of({a, hs}, rally_then_b, 1));
+    const sim::RunResult r = sim::solve_exact(p);
+    CHECK(flag(p, r, "b_eliminated") == Approx(1.0 / 36).margin(1e-12));
+    CHECK(flag(p, r, "a_wins") == Approx(1.0 / 36).margin(1e-12));
+  }
+  {  // two game turns: rallied in turn 1 (21/36): it fires in both; else still broken (14/36) or
+     // a broken HS (1/36), it tries again in turn 2 (21/36: one attack; the HS's 12 eliminates it)
+    const RollProgram p = compile(fight_of({a, b}, rally_then_b, 2));
+    const sim::RunResult r = sim::solve_exact(p);
+    const double shots = 21.0 / 36 * 2 + 14.0 / 36 * 21.0 / 36 + 1.0 / 36 * 21.0 / 36;
+    CHECK(test::counter(p, r.run, "shots") == Approx(shots).margin(1e-12));
+    CHECK(flag(p, r, "b_eliminated") == Approx(1.0 / 36 * 1.0 / 36).margin(1e-12));
+  }
+  // Without rally_drm it stays broken and never fires: nothing is left to roll.
+  b.rally_drm.reset();
+  CHECK_THROWS_WITH(compile(fight_of({a, b}, rally_then_b, 2)), "no unit of the fight can fire: nothing to roll");
+  // rally_drm is for infantry
+  FightUnit tank = killer("tank", 0, 7), other = killer("other", 1, 7);
+  tank.rally_drm = 0;
+  const auto e = check(fight_of({tank, other}, {FightStep::kFireA}, 1));
+  REQUIRE(e);
+  CHECK(e->key() + ": " + e->what() == "unit.tank.rally_drm: Rally (A10.6) is for an infantry unit: remove rally_drm");
+}

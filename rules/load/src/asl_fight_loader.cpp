@@ -2,7 +2,8 @@
 //
 //   ruleset = "asl"
 //   [fight]                     turns, sequence (optional)
-//   [[unit]]                    name, side ("A" or "B"), target (a unit's name or "auto")
+//   [[unit]]                    name, side ("A" or "B"), target (a unit's name or "auto"), unit,
+//                               range, rally_drm (an infantry unit's rally attempts, A10.6)
 //   [unit.firer] [unit.fire] [unit.as_target] [unit.override]
 //
 // A unit's tables take the keys of a situation's [firer], [fire], [target] and [override]
@@ -248,7 +249,7 @@ class FightReader {
       library_unit = found;
       names_unit_ = true;
     }
-    std::vector<std::string> known = {"name", "side", "target", "unit", "range"};
+    std::vector<std::string> known = {"name", "side", "target", "unit", "range", "rally_drm"};
     for (const UnitTable& ut : kUnitTables) known.emplace_back(ut.name);
     walk_table(c_, prefix, t, known, [&](const Entry& e, const std::string& path) {
       lines_[path] = line_of(e.pos);
@@ -258,6 +259,8 @@ class FightReader {
       } else if (e.key == "target") {
         const std::string& target = read_string(c_, path, *e.node, "a unit's name or \"auto\"");
         if (target != "auto") u.target = target;
+      } else if (e.key == "rally_drm") {  // an infantry unit's rally attempts (A10.6)
+        u.rally_drm = read_int(c_, path, *e.node, -6, 12);
       } else if (e.key == "range") {  // its range to each enemy listed: { Panther = 8 }
         for (const Entry& r : entries_in_file_order(read_table(c_, path, *e.node))) {
           const std::string key = path + "." + r.key;

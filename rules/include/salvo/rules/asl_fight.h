@@ -36,6 +36,10 @@ struct FightUnit {
   std::vector<std::string> unit_notes;  ///< which values came from a unit library (docs/units.md)
   /// Its range to an enemy (by name), both ways; an enemy not listed: fire.range (pair_range).
   std::vector<std::pair<std::string, int>> ranges;
+  /// An infantry unit that rallies (A10.6): once broken, it attempts to rally in each Rally
+  /// Phase with this DRM on its rally DR (the player's sum: a leader's DRM, -1 rally terrain, +1
+  /// self-rally, +4 Desperation Morale, A10.6-.63). Unset: it does not rally.
+  std::optional<int> rally_drm;
 };
 
 /// A step of the game turn: a Rally Phase, or a fire phase owned by a side.
