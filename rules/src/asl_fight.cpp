@@ -964,8 +964,11 @@ std::string explain(const Fight& f) {
   for (std::size_t a = 0; a < f.units.size(); ++a)
     for (std::size_t b = 0; b < f.units.size(); ++b) {
       if (f.units[b].side == f.units[a].side) continue;
-      out += "\n" + f.units[a].name + " (side " + (f.units[a].side == 0 ? "A" : "B") + ") at " + f.units[b].name +
-             " (its first fire phase is \"turn 1\" below, its later ones \"later turns\"):\n";
+      // (an infantry unit's attack is the same in every fire phase)
+      out +=
+          "\n" + f.units[a].name + " (side " + (f.units[a].side == 0 ? "A" : "B") + ") at " + f.units[b].name +
+          (is_infantry(f.units[a]) ? ":\n"
+                                   : " (its first fire phase is \"turn 1\" below, its later ones \"later turns\"):\n");
       // The situation as one phase of a duel (fight_situation): its shots, and the notes of a
       // single fire phase; the duel's own notes (its turns, its end) are the fight's readings above.
       Explanation e = asl::compile(fight_situation(f, a, b)).explain;
