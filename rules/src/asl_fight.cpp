@@ -145,6 +145,16 @@ class StateIndex {
   std::size_t size() const { return keys_.size() / words_; }
   std::size_t words() const { return words_; }
   const std::uint32_t* key(std::size_t id) const { return keys_.data() + id * words_; }
+  // The id of this key, or -1.
+  std::int32_t lookup(const std::uint32_t* key) const {
+    const std::uint64_t h = hash(key);
+    for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
+      const std::uint64_t s = slots_[at];
+      if (s == 0) return -1;
+      const auto id = static_cast<std::uint32_t>(s) - 1;
+      if ((s ^ h) >> 32 == 0 && same(key, this->key(id))) return static_cast<std::int32_t>(id);
+    }
+  }
   // The state with this key; if there is none, add it as the next id (`fresh` set).
   std::int32_t find(const std::uint32_t* key, bool& fresh) {
     if (2 * (size() + 1) > slots_.size()) grow();
@@ -195,10 +205,11 @@ class StateIndex {
 
 class FightCompiler {
  public:
-  FightCompiler(const Fight& f, std::size_t max_states)
+  FightCompiler(const Fight& f, std::size_t max_states, bool copy_twins)
       : f_(f),
         n_(f.units.size()),
         max_states_(max_states),
+        copy_twins_(copy_twins),
         index_(n_ + kKeyHead),
         runs_(n_ + kKeyHead),
         again_(fires_again(f.sequence)) {
@@ -250,6 +261,7 @@ class FightCompiler {
   // A key (keys of Rally Phase rolls, and of phase runs): the cursor, the phase + 1 (0: a Rally
   // Phase roll), then a word per unit.
   static constexpr std::size_t kKeyHead = 2;
+  using Key = std::array<std::uint32_t, kKeyHead + kMaxFightUnits>;
 
   // One leaf of a shared phase DAG, as the fight sees it: the shots fired, the target's marks
   // (phase::Marks: bit k for fight::UnitFlag k), and where the phase goes (its next state, or an
@@ -410,6 +422,10 @@ class FightCompiler {
   // start), so that its states find each other by their phase state alone.
   std::int32_t state_of(const Joint& j, std::int32_t ps, std::int32_t phase) {
     Key key = key_of(j);
+    return state_of_key(key, ps, phase);
+  }
+  // The same by the joint state's key (its phase word 0).
+  std::int32_t state_of_key(Key& key, std::int32_t ps, std::int32_t phase) {
     bool fresh = false;
     if (ps < 0) {
       const auto at = static_cast<std::size_t>(index_.find(key.data(), fresh));
@@ -429,7 +445,6 @@ class FightCompiler {
   }
 
   // A joint state's key, its phase word 0.
-  using Key = std::array<std::uint32_t, kKeyHead + kMaxFightUnits>;
   Key key_of(Joint j) const {
     canonical(j, f_, again_);
     Key key{};
@@ -559,10 +574,111 @@ class FightCompiler {
     return j;
   }
 
+  // The key of state `id` (its phase word: the phase + 1, 0 a Rally Phase roll), its phase state
+  // (-1: a Rally Phase roll) and its phase (-1 none).
+  Key key_of_state(std::size_t id, std::int32_t& ps, std::int32_t& phase) const {
+    Key key{};
+    const std::int32_t owner = owner_[id];
+    const std::uint32_t* k =
+        owner < 0 ? index_.key(static_cast<std::size_t>(-owner - 1)) : runs_.key(static_cast<std::size_t>(owner));
+    std::copy_n(k, kKeyHead + n_, key.begin());
+    ps = owner < 0 ? -1 : static_cast<std::int32_t>(id) - run_base_[static_cast<std::size_t>(owner)];
+    phase = owner < 0 ? -1 : static_cast<std::int32_t>(key[1]) - 1;
+    key[1] = 0;
+    return key;
+  }
+
+  // Later game turns repeat the earlier ones: what a step does and where it leads depend on the
+  // game turn only through the turn's end (the next turn, or after the last the fight's end), the
+  // first window's close (at the end of turn 1) and the turn a side wins in. So a state of game
+  // turn t >= 2 whose twin (the same key in turn t - 1) is built already takes the twin's DAG,
+  // and the twin's leaves one game turn on (one_turn_on): the program is the one build() makes
+  // (detail::compile_without_twins). A state without a twin built is built. True if copied.
+  bool copy_twin(std::size_t id) {
+    const std::int32_t owner = owner_[id];
+    std::int32_t twin = -1;
+    if (owner < 0) {
+      twin = twin_of(id);
+    } else {
+      // (the twin of a run's states: the same phase states of its twin run, found once a run)
+      const auto run = static_cast<std::size_t>(owner);
+      if (run_twin_.size() <= run) run_twin_.resize(runs_.size(), -2);
+      if (run_twin_[run] == -2) run_twin_[run] = twin_of(static_cast<std::size_t>(run_base_[run]));
+      if (run_twin_[run] >= 0) twin = run_twin_[run] + static_cast<std::int32_t>(id) - run_base_[run];
+    }
+    if (twin < 0) return false;
+    const RollProgram& p = b_.program();
+    const auto t = static_cast<std::size_t>(twin);
+    for (std::uint32_t e = p.state_leaf_begin[t]; e < p.state_leaf_begin[t + 1]; ++e)
+      leaves_.push_back(one_turn_on(p.state_leaves[e], owner_[t]));
+    b_.set_state_root(static_cast<std::int32_t>(id), Link::node(static_cast<std::int32_t>(p.state_root[t])));
+    b_.set_state_leaves(static_cast<std::int32_t>(id), leaves_);
+    return true;
+  }
+
+  // The twin of the states from `first` (a run's, or a Rally Phase roll's): the first of theirs,
+  // if they are built; else -1.
+  std::int32_t twin_of(std::size_t first) {
+    std::int32_t ps = -1, phase = -1;
+    Key key = key_of_state(first, ps, phase);
+    const auto turn = static_cast<int>(key[0] & 31u);
+    if (turn < 2) return -1;
+    key[0] = (key[0] & ~31u) | static_cast<std::uint32_t>(turn - 1);
+    std::int32_t twin = -1;
+    if (phase < 0) {
+      const std::int32_t at = index_.lookup(key.data());
+      if (at >= 0) twin = rally_state_[static_cast<std::size_t>(at)];
+    } else {
+      key[1] = static_cast<std::uint32_t>(phase + 1);
+      const std::int32_t run = runs_.lookup(key.data());
+      if (run >= 0) twin = run_base_[static_cast<std::size_t>(run)];
+    }
+    if (twin < 0 || static_cast<std::size_t>(twin) >= first) return -1;
+    return twin;
+  }
+
+  // Leaf `leaf` of a state of run `owner` (-1 - key: a Rally Phase roll) one game turn on, each
+  // made once: a step to a state of game turn u leads to the same state of turn u + 1 and does not
+  // close the first window (only the end of turn 1 does); one to a state of the last game turn
+  // ends the fight there, the turns over (it went over the last turn's end); the fight's end
+  // comes a game turn later: a side wins a turn later, and the turns are over after one game
+  // turn fewer (a step counts the game turns it ends).
+  std::int32_t one_turn_on(std::int32_t leaf, std::int32_t owner) {
+    const auto l = static_cast<std::size_t>(leaf);
+    if (l >= turned_.size()) turned_.resize(l + 1, -1);
+    if (turned_[l] >= 0) return turned_[l];
+    Leaf out = b_.program().leaves[l];
+    if (out.next_state >= 0) {
+      const auto next = static_cast<std::size_t>(out.next_state);
+      std::int32_t ps = -1, phase = -1;
+      Key key = key_of_state(next, ps, phase);
+      const auto turn = static_cast<int>(key[0] & 31u);
+      if (turn < turns()) {
+        key[0] = (key[0] & ~31u) | static_cast<std::uint32_t>(turn + 1);
+        out.next_state = state_of_key(key, ps, phase);
+        out.closes_window = false;
+        // A step inside a phase leads to its run's own states, which no other run's step does.
+        turned_[l] = owner >= 0 && owner_[next] == owner ? b_.unindexed_leaf(out).index() : b_.leaf(out).index();
+      } else {
+        Leaf over{out.flags, out.counts};
+        --over.counts[fight::kGameTurns];  // (end() counts the game turn it ends in)
+        turned_[l] = b_.leaf(end(over, fight::end_turns_over(turns()), fight::kUndecided)).index();
+      }
+    } else {
+      if (out.end_reason == fight::end_turns_over(turns()))
+        --out.counts[fight::kGameTurns];
+      else
+        ++out.end_reason;  // a_wins_turn_t or b_wins_turn_t, t a game turn later (not past the last)
+      turned_[l] = b_.leaf(out).index();
+    }
+    return turned_[l];
+  }
+
   // State `id`: its DAG (a phase state's, shared; or a Rally Phase roll) and its leaf table.
   void build(std::size_t id) {
     const std::int32_t owner = owner_[id];
     leaves_.clear();
+    if (copy_twins_ && copy_twin(id)) return;
     Link root;
     if (owner < 0) {
       root = rally(decode(index_.key(static_cast<std::size_t>(-owner - 1))));
@@ -710,6 +826,7 @@ class FightCompiler {
   const Fight& f_;
   std::size_t n_;
   std::size_t max_states_;
+  bool copy_twins_;                        // copy_twin() where it can
   std::vector<Situation> situations_;      // [shooter * n + target]
   std::vector<std::array<bool, 4>> ammo_;  // per unit: has_ammo by special_out | low_ammo << 1
   std::vector<int> named_;                 // per unit: the unit its target names, -1 none (auto)
@@ -738,6 +855,9 @@ class FightCompiler {
   std::optional<Link> rally_dr_;
   std::optional<Link> rally_dr2_;  // a rally attempt's DR (rally_infantry)
   FiresAgain again_;
+  // Per leaf: the leaf one game turn on (one_turn_on); -1 not made yet
+  std::vector<std::int32_t> turned_;
+  std::vector<std::int32_t> run_twin_;  // per run: the state of its twin's phase state 0; -1 none, -2 not known yet
 };
 
 }  // namespace
@@ -902,7 +1022,12 @@ std::optional<RulesError> check(const Fight& f) {
 
 RollProgram compile(const Fight& f, std::size_t max_states) {
   if (auto e = check(f)) throw *e;
-  return FightCompiler(f, max_states).run();
+  return FightCompiler(f, max_states, true).run();
+}
+
+RollProgram detail::compile_without_twins(const Fight& f) {
+  if (auto e = check(f)) throw *e;
+  return FightCompiler(f, kMaxFightStates, false).run();
 }
 
 std::string explain(const Fight& f) {

@@ -1,6 +1,7 @@
 // Fights (asl_fight.h): closed forms derived by hand, a one-sided fight against the duel it
 // must equal, and the refusals. The engine checks: test_asl_fight_engines.cpp.
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -9,6 +10,7 @@
 #include "asl_test_util.h"
 #include "fight_test_util.h"
 #include "salvo/load/asl_loader.h"
+#include "salvo/load/toml_util.h"
 #include "salvo/rules/asl_fight.h"
 #include "salvo/sim/exact.h"
 #include "salvo/sim/montecarlo.h"
@@ -308,6 +310,54 @@ TEST_CASE("fight: a one-sided fight equals the duel it describes", "[asl][fight]
   std::mt19937_64 g(1515);
   const int n = salvo::testing::kSanitized ? 20 : 200;
   for (int i = 0; i < n; ++i) check_one_sided(random_duel(g, i));
+}
+
+TEST_CASE("fight: later game turns copied from the turn before are the program built from the rules",
+          "[asl][fight][turns]") {
+  // compile() copies a state of a later game turn from its twin a turn earlier; the program must
+  // be the one built state by state (its hash: every table and name).
+  const auto same = [](const Fight& f) {
+    INFO(f.name << " over " << f.turns << " game turns");
+    const RollProgram copied = compile(f);
+    const RollProgram built = detail::compile_without_twins(f);
+    REQUIRE(copied.num_states() == built.num_states());
+    REQUIRE(copied.leaves.size() == built.leaves.size());
+    REQUIRE(copied.hash() == built.hash());
+  };
+  // The example fights (2 against 2: one and two game turns, its states grow fast)
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SALVO_SOURCE_DIR) + "/examples/fights")) {
+    const std::string path = e.path().string();
+    const auto loaded = load::load_any_string(load::read_text_file(path), path);
+    for (const auto& point : std::get<load::LoadedFight>(loaded).fights) {
+      Fight f = point.situation;
+      const bool big = f.units.size() >= 4;
+      for (const int turns : {1, 2, 3, 6}) {
+        if (big && turns > (salvo::testing::kSanitized ? 1 : 2)) continue;
+        f.turns = turns;
+        same(f);
+      }
+    }
+  }
+  // Random fights over 2 to 5 game turns: vehicles and Guns, infantry; a sequence of only A's
+  // fire phase, so that a unit whose gun is out stops the rolls and the fight runs through game
+  // turns without a step (a step over several turn ends, the turns over in its middle).
+  std::mt19937_64 g(1943);
+  const int n = salvo::testing::kSanitized ? 12 : 60;
+  for (int i = 0; i < n; ++i) {
+    const int na = 1 + (i % 3 == 1), nb = 1;
+    Fight f = random_fight(g, "random " + std::to_string(i), na, nb);
+    if (i % 4 == 3) {
+      f.units = {random_infantry(g, "a0", 0), random_infantry(g, "b0", 1)};
+      if (i % 8 == 7) f.units.push_back(random_infantry(g, "a1", 0));
+    }
+    f.turns = 2 + static_cast<int>(g() % 4);
+    if (i % 5 == 0) f.sequence = {FightStep::kRally, FightStep::kFireA, FightStep::kFireB};
+    if (i % 5 == 1) {
+      f.sequence = {FightStep::kFireA};
+      if (!is_infantry(f.units[0])) f.units[0].firer.breakdown = 9;  // (often out, never repaired: no Rally Phase)
+    }
+    same(f);
+  }
 }
 
 TEST_CASE("fight: bad fights are refused naming the key", "[asl][fight][input]") {

@@ -85,6 +85,12 @@ std::optional<RulesError> check(const Fight& f);
 /// Compile a fight. Throws RulesError (check(), or more than `max_states` states).
 RollProgram compile(const Fight& f, std::size_t max_states = kMaxFightStates);
 
+namespace detail {
+/// The program compile() makes, with every state built from the rules: none of a later game turn
+/// copied from its twin a game turn earlier. For tests: the two programs are the same.
+RollProgram compile_without_twins(const Fight& f);
+}  // namespace detail
+
 /// The `explain` listing: the fight's readings, then each unit's shots against each enemy it
 /// could fire at. Ends with a newline.
 std::string explain(const Fight& f);
