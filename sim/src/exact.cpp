@@ -51,6 +51,11 @@ struct Workspace {
   std::vector<std::uint32_t> begin;  // moves of row i: moves[begin[i] .. begin[i+1])
   std::vector<Move> moves;
   std::vector<std::int32_t> move_leaf;  // leaf of each move
+  // The flag columns (solve_exact): the flags some leaf of the program sets, in order
+  std::array<std::uint8_t, kMaxFlags> col_of{};  // flag column of each such flag
+  bool cols_are_flags = true;                    // flag i is column i (the flags set are 0..k-1)
+  std::size_t num_counters = 0;                  // of row_b's rows, then the flag columns
+  std::size_t row_b_width = 0;                   // 0: no row_b wanted (reachable_chain)
   // Strongly connected components, each after every component it can step to
   std::vector<std::uint32_t> order;       // rows, component by component
   std::vector<std::uint32_t> comp_begin;  // component k: order[comp_begin[k] .. comp_begin[k+1])
@@ -63,7 +68,7 @@ struct Workspace {
   std::vector<double> x;               // unknowns, row-major: rows x columns
   std::vector<double> visits;          // expected visits to each row (solve_window's forward pass)
   std::vector<double> stay;            // per row: P(a move to itself), of the backward pass
-  std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows
+  std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows (build_chain)
   std::vector<double> rhs;             // the row being solved
   std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
   std::vector<std::uint32_t> targets;  // slot -> row
@@ -156,6 +161,12 @@ void enumerate_state(const RollProgram& prog, std::size_t state, Workspace& ws) 
   for (std::int32_t leaf : ws.touched) {
     const Leaf& l = prog.leaves[idx(leaf)];
     out->p = ws.leaf_p[idx(leaf)];
+    if (ws.cols_are_flags) {
+      out->flag_cols = l.flags;
+    } else {
+      out->flag_cols = 0;
+      for (FlagMask f = l.flags; f; f &= f - 1) out->flag_cols |= FlagMask{1} << ws.col_of[idx(std::countr_zero(f))];
+    }
     out->counts = l.counts;
     out->outcome = l.outcome;
     out->end_reason = l.end_reason;
@@ -182,11 +193,23 @@ void build_chain(const RollProgram& prog, Workspace& ws) {
   ws.move_leaf.clear();
   ws.states.push_back(prog.initial_state);
   ws.row_of[idx(prog.initial_state)] = 0;
+  ws.row_b.clear();
   for (std::size_t i = 0; i < ws.states.size(); ++i) {
     ws.begin.push_back(static_cast<std::uint32_t>(ws.moves.size()));
     enumerate_state(prog, idx(ws.states[i]), ws);
+    // What the row's moves add to the counter and flag columns: the same in both windows
+    double* b = nullptr;
+    if (ws.row_b_width > 0) {
+      ws.row_b.resize(ws.row_b.size() + ws.row_b_width, 0.0);
+      b = ws.row_b.data() + i * ws.row_b_width;
+    }
     for (std::size_t k = ws.begin[i]; k < ws.moves.size(); ++k) {
       Move& m = ws.moves[k];
+      if (b != nullptr) {
+        for (std::size_t ci = 0; ci < ws.num_counters; ++ci)
+          if (m.counts[ci] != 0) b[ci] += m.p * m.counts[ci];  // (adding p * 0 changes nothing)
+        for (FlagMask f = m.flag_cols; f; f &= f - 1) b[ws.num_counters + idx(std::countr_zero(f))] += m.p;
+      }
       const std::int32_t next = m.next_row;
       if (next < 0) continue;
       std::int32_t& row = ws.row_of[idx(next)];
@@ -551,6 +574,8 @@ namespace detail {
 
 Chain reachable_chain(const RollProgram& program) {
   Workspace& ws = workspace();
+  ws.row_b_width = 0;
+  ws.cols_are_flags = true;
   build_chain(program, ws);
   Chain c;
   c.states = ws.states;
@@ -586,41 +611,23 @@ void check_exact_result(const RunResult& r) {
 }
 
 RunResult solve_exact(const RollProgram& program) {
-  // Enumerate the reachable states' one-step leaf distributions; order the states for solving
   Workspace& ws = workspace();
-  build_chain(program, ws);
-  components(program, ws);
-
-  // Flag columns: the flags some reachable leaf sets
-  FlagMask flags_seen = 0;
-  for (std::int32_t leaf : ws.move_leaf) flags_seen |= program.leaves[idx(leaf)].flags;
+  // Flag columns: the flags some leaf of the program sets (one never reached solves to 0)
+  FlagMask flags_set = 0;
+  for (const Leaf& l : program.leaves) flags_set |= l.flags;
   std::array<std::uint8_t, kMaxFlags> flag_of{};  // flag of each flag column
-  std::array<std::uint8_t, kMaxFlags> col_of{};   // flag column of each flag seen
   std::size_t num_flag_cols = 0;
   for (std::size_t f = 0; f < program.flag_names.size(); ++f)
-    if (flags_seen >> f & 1u) {
-      col_of[f] = static_cast<std::uint8_t>(num_flag_cols);
+    if (flags_set >> f & 1u) {
+      ws.col_of[f] = static_cast<std::uint8_t>(num_flag_cols);
       flag_of[num_flag_cols++] = static_cast<std::uint8_t>(f);
     }
-  for (std::size_t k = 0; k < ws.moves.size(); ++k) {
-    FlagMask cols = 0;
-    for (FlagMask f = program.leaves[idx(ws.move_leaf[k])].flags; f; f &= f - 1)
-      cols |= FlagMask{1} << col_of[idx(std::countr_zero(f))];
-    ws.moves[k].flag_cols = cols;
-  }
-  // What each row's moves add to the counter and flag columns: the same in both windows
-  const std::size_t num_counters = program.counter_names.size();
-  const std::size_t shared = num_counters + num_flag_cols;
-  ws.row_b.assign(ws.states.size() * shared, 0.0);
-  for (std::size_t i = 0; i < ws.states.size(); ++i) {
-    double* b = ws.row_b.data() + i * shared;
-    for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
-      const Move& m = ws.moves[k];
-      for (std::size_t ci = 0; ci < num_counters; ++ci)
-        if (m.counts[ci] != 0) b[ci] += m.p * m.counts[ci];  // (adding p * 0 changes nothing)
-      for (FlagMask f = m.flag_cols; f; f &= f - 1) b[num_counters + idx(std::countr_zero(f))] += m.p;
-    }
-  }
+  ws.cols_are_flags = (flags_set & (flags_set + 1)) == 0;  // flags 0..k-1 (or none)
+  ws.num_counters = program.counter_names.size();
+  ws.row_b_width = ws.num_counters + num_flag_cols;
+  // Enumerate the reachable states' one-step leaf distributions; order the states for solving
+  build_chain(program, ws);
+  components(program, ws);
 
   // Solve the first window and the whole run
   RunResult r;
