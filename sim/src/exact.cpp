@@ -406,7 +406,6 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   bool forward = true;
   for (std::size_t comp = 0; comp < num_comps && forward; ++comp)
     forward = ws.comp_begin[comp + 1] - ws.comp_begin[comp] == 1 || !ws.needed[ws.order[ws.comp_begin[comp]]];
-  const std::size_t backward_from = forward ? col_flag : 0;  // the columns solved backward
   // With the visits pushed forward, a flag that only moves closing the window set is seen at most
   // once: P(seen) is a sum over the rows, as a counter's is. The other flag columns (`back`) are
   // solved backward.
@@ -432,48 +431,51 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     if (m == 1) {
       // One row: its moves to solved rows straight into rhs, its moves to itself into the
       // chance of staying (per flag column: without the moves that set the flag).
+      // Only the columns solved backward: with the visits pushed forward (`forward`), the flag
+      // columns in `back` alone.
       const std::uint32_t i = rows[0];
       double* rhs = ws.rhs.data();
-      std::fill(ws.rhs.begin(), ws.rhs.end(), 0.0);
       const double* row_b = ws.row_b.data() + i * (num_counters + num_flag_cols);
-      std::copy_n(row_b, num_counters, rhs);
-      std::copy_n(row_b + num_counters, num_flag_cols, rhs + col_flag);
+      if (!forward) {
+        std::fill(rhs, rhs + col_flag, 0.0);
+        std::copy_n(row_b, num_counters, rhs);
+      }
+      std::array<double, kMaxFlags> rhs_f, stay_f;  // per back flag (b: flag column back[b])
+      for (std::size_t b = 0; b < num_back; ++b) {
+        rhs_f[b] = row_b[num_counters + back[b]];
+        stay_f[b] = 0.0;
+      }
       double stay = 0.0;
-      std::array<double, kMaxFlags> stay_f;  // (only the flag columns' entries: zeroing all 64 costs)
-      for (std::size_t b = 0; b < num_back; ++b) stay_f[back[b]] = 0.0;
       for (std::size_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
         const Move& mv = ws.moves[k];
         const double p = mv.p;
         if (closes(mv)) {
-          rhs[col_outcome + mv.outcome] += p;
-          if (num_reasons > 0) rhs[col_reason + mv.end_reason] += p;
-          rhs[col_absorb] += p;
+          if (!forward) {
+            rhs[col_outcome + mv.outcome] += p;
+            if (num_reasons > 0) rhs[col_reason + mv.end_reason] += p;
+            rhs[col_absorb] += p;
+          }
           continue;
         }
         const FlagMask set = mv.flag_cols;
         if (idx(mv.next_row) == i) {
           stay += p;
-          for (std::size_t b = 0; b < num_back; ++b) stay_f[back[b]] += (set >> back[b] & 1u) != 0 ? 0.0 : p;
+          for (std::size_t b = 0; b < num_back; ++b) stay_f[b] += (set >> back[b] & 1u) != 0 ? 0.0 : p;
           continue;
         }
         const double* xj = ws.x.data() + idx(mv.next_row) * cols;
-        for (std::size_t col = backward_from; col < col_flag; ++col) rhs[col] += p * xj[col];
+        if (!forward)
+          for (std::size_t col = 0; col < col_flag; ++col) rhs[col] += p * xj[col];
         for (std::size_t b = 0; b < num_back; ++b) {
           const std::size_t f = back[b];
-          rhs[col_flag + f] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
+          rhs_f[b] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
         }
       }
       ws.stay[i] = stay;
       double* xi = ws.x.data() + i * cols;
-      if (stay == 0.0) {  // no loop (most rows): x_i = rhs, the division by 1 skipped
-        std::copy(rhs + backward_from, rhs + cols, xi + backward_from);
-        continue;
-      }
-      for (std::size_t col = backward_from; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
-      for (std::size_t b = 0; b < num_back; ++b) {
-        const std::size_t f = back[b];
-        xi[col_flag + f] = rhs[col_flag + f] / (1.0 - stay_f[f]);
-      }
+      if (!forward)
+        for (std::size_t col = 0; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
+      for (std::size_t b = 0; b < num_back; ++b) xi[col_flag + back[b]] = rhs_f[b] / (1.0 - stay_f[b]);
       continue;
     }
     // A cycle through several rows: (I - Q_cc) x_c = b + Q_co x_o, with its own Q_cc per flag
