@@ -370,7 +370,7 @@ class FightCompiler {
     const RollProgram& ph = phase.program.program;
     SharedDag out;
     std::vector<Link> copied(ph.nodes.size(), Link::leaf(0));  // phase node -> fight node; a leaf: not yet
-    const auto slot_of = [&](const Leaf& from) {
+    const auto new_slot = [&](const Leaf& from) {
       Slot s;
       s.shots = from.counts[kCounterShots];
       for (std::size_t k = 0; k < phase.program.marks.size(); ++k)
@@ -382,10 +382,16 @@ class FightCompiler {
         s.exit = from.end_reason;
       auto it = std::find(out.slots.begin(), out.slots.end(), s);
       if (it == out.slots.end()) it = out.slots.insert(out.slots.end(), s);
-      return Link::leaf(static_cast<std::int32_t>(it - out.slots.begin()));
+      return static_cast<std::int32_t>(it - out.slots.begin());
+    };
+    std::vector<std::int32_t> slot_link(ph.leaves.size(), -1);  // phase leaf -> its slot; -1 not yet
+    const auto slot_of = [&](std::int32_t leaf) {
+      std::int32_t& known = slot_link[static_cast<std::size_t>(leaf)];
+      if (known < 0) known = new_slot(ph.leaves[static_cast<std::size_t>(leaf)]);
+      return Link::leaf(known);
     };
     const auto copy = [&](auto&& self, Link l) -> Link {
-      if (l.is_leaf()) return slot_of(ph.leaves[static_cast<std::size_t>(l.index())]);
+      if (l.is_leaf()) return slot_of(l.index());
       if (const Link c = copied[static_cast<std::size_t>(l.index())]; !c.is_leaf()) return c;
       const auto n = static_cast<std::uint32_t>(l.index());
       const DieKind die = ph.nodes[n].die;
