@@ -259,7 +259,8 @@ class Compiler {
   std::int32_t state_of(const Key& k) {
     auto it = ids_.find(k);
     if (it != ids_.end()) return it->second;
-    const std::int32_t id = b_.reserve_state(state_label(s_, k, saturate(k)));
+    // (a fight's phase: its states are the fight's, which have no labels)
+    const std::int32_t id = phase_ ? b_.reserve_state() : b_.reserve_state(state_label(s_, k, saturate(k)));
     ids_.emplace(k, id);
     pending_.push_back(k);
     return id;
