@@ -909,9 +909,10 @@ std::optional<RulesError> check(const Situation& s) {
   return infantry_fire(s) ? check_infantry(s) : check_situation(s, nullptr);
 }
 
-phase::Program phase::compile(const Situation& s, const Start& start) {
-  if (infantry_fire(s)) return compile_infantry_phase(s, start);
-  if (auto e = check_situation(s, nullptr)) throw *e;
+phase::Program phase::compile(const Situation& s, const Start& start, bool checked) {
+  if (infantry_fire(s)) return compile_infantry_phase(s, start, checked);
+  if (!checked)
+    if (auto e = check_situation(s, nullptr)) throw *e;
   Compiler c(s, false, nullptr, &start);
   Compiled out = c.run();
   Program p{std::move(out.program), c.exits()};

@@ -355,7 +355,7 @@ class FightCompiler {
     auto& ids = phase_ids_[a * n_ + b];  // (a few starts a pair: a short list)
     for (const auto& [key, id] : ids)
       if (key == k) return id;
-    Phase p{a, b, phase::compile(situation(a, b), s), {}};
+    Phase p{a, b, phase::compile(situation(a, b), s, true), {}};  // (check() checked each pair)
     p.dag.assign(p.program.program.num_states(), -1);
     phases_.push_back(std::move(p));
     ids.emplace_back(k, static_cast<std::uint32_t>(phases_.size() - 1));

@@ -184,8 +184,9 @@ struct Program {
   Marks marks = {-1, kFlagImmobilized, -1};
 };
 /// The fire phase of situation `s` (its firer at its target; fire.turns ignored) from `start`.
-/// Throws RulesError as compile() does.
-Program compile(const Situation& s, const Start& start);
+/// Throws RulesError as compile() does; `checked`: check(s) found nothing already (a fight's
+/// check), not checked again.
+Program compile(const Situation& s, const Start& start, bool checked = false);
 }  // namespace phase
 
 /// To Kill numbers for one struck aspect.

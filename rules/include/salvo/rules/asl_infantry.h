@@ -29,7 +29,8 @@ std::optional<RulesError> check_infantry_keys_unused(const Situation& s);
 Compiled compile_infantry(const Situation& s, bool explain);
 
 /// One fire phase of a fight's infantry unit (phase::compile): the situation's one attack (no
-/// [[then]]) from `start`, each way its fire ends an exit. Throws RulesError.
-phase::Program compile_infantry_phase(const Situation& s, const phase::Start& start);
+/// [[then]]) from `start`, each way its fire ends an exit. Throws RulesError; `checked` as
+/// phase::compile.
+phase::Program compile_infantry_phase(const Situation& s, const phase::Start& start, bool checked = false);
 
 }  // namespace salvo::asl
