@@ -615,8 +615,10 @@ class FightCompiler {
     if (twin < 0) return false;
     const RollProgram& p = b_.program();
     const auto t = static_cast<std::size_t>(twin);
+    const std::int32_t shift =
+        owner < 0 ? 0 : run_base_[static_cast<std::size_t>(owner)] - run_twin_[static_cast<std::size_t>(owner)];
     for (std::uint32_t e = p.state_leaf_begin[t]; e < p.state_leaf_begin[t + 1]; ++e)
-      leaves_.push_back(one_turn_on(p.state_leaves[e], owner_[t]));
+      leaves_.push_back(one_turn_on(p.state_leaves[e], owner_[t], shift));
     b_.set_state_root(static_cast<std::int32_t>(id), Link::node(static_cast<std::int32_t>(p.state_root[t])));
     b_.set_state_leaves(static_cast<std::int32_t>(id), leaves_);
     return true;
@@ -649,12 +651,18 @@ class FightCompiler {
   // ends the fight there, the turns over (it went over the last turn's end); the fight's end
   // comes a game turn later: a side wins a turn later, and the turns are over after one game
   // turn fewer (a step counts the game turns it ends).
-  std::int32_t one_turn_on(std::int32_t leaf, std::int32_t owner) {
+  std::int32_t one_turn_on(std::int32_t leaf, std::int32_t owner, std::int32_t shift) {
     const auto l = static_cast<std::size_t>(leaf);
     if (l >= turned_.size()) turned_.resize(l + 1, -1);
     if (turned_[l] >= 0) return turned_[l];
     Leaf out = b_.program().leaves[l];
-    if (out.next_state >= 0) {
+    if (out.next_state >= 0 && owner >= 0 && owner_[static_cast<std::size_t>(out.next_state)] == owner) {
+      // A step inside a phase leads to its run's own states, which no other run's step does: in
+      // the copy, to the copy's (`shift` on: the twin run's states and the copy's are in a row).
+      out.next_state += shift;
+      out.closes_window = false;
+      turned_[l] = b_.unindexed_leaf(out).index();
+    } else if (out.next_state >= 0) {
       const auto next = static_cast<std::size_t>(out.next_state);
       std::int32_t ps = -1, phase = -1;
       Key key = key_of_state(next, ps, phase);
@@ -663,8 +671,7 @@ class FightCompiler {
         key[0] = (key[0] & ~31u) | static_cast<std::uint32_t>(turn + 1);
         out.next_state = state_of_key(key, ps, phase);
         out.closes_window = false;
-        // A step inside a phase leads to its run's own states, which no other run's step does.
-        turned_[l] = owner >= 0 && owner_[next] == owner ? b_.unindexed_leaf(out).index() : b_.leaf(out).index();
+        turned_[l] = b_.leaf(out).index();
       } else {
         Leaf over{out.flags, out.counts};
         --over.counts[fight::kGameTurns];  // (end() counts the game turn it ends in)
