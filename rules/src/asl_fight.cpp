@@ -147,34 +147,30 @@ class StateIndex {
   const std::uint32_t* key(std::size_t id) const { return keys_.data() + id * words_; }
   // The id of this key, or -1.
   std::int32_t lookup(const std::uint32_t* key) const {
-    const std::uint64_t h = hash(key);
-    for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
-      const std::uint64_t s = slots_[at];
-      if (s == 0) return -1;
-      const auto id = static_cast<std::uint32_t>(s) - 1;
-      if ((s ^ h) >> 32 == 0 && same(key, this->key(id))) return static_cast<std::int32_t>(id);
-    }
+    const std::uint64_t s = slots_[probe(key, hash(key))];
+    return s == 0 ? -1 : static_cast<std::int32_t>(static_cast<std::uint32_t>(s) - 1);
   }
   // The state with this key; if there is none, add it as the next id (`fresh` set).
   std::int32_t find(const std::uint32_t* key, bool& fresh) {
     if (2 * (size() + 1) > slots_.size()) grow();
     const std::uint64_t h = hash(key);
-    fresh = false;
-    for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
-      const std::uint64_t s = slots_[at];
-      if (s == 0) {
-        fresh = true;
-        const auto id = static_cast<std::uint32_t>(size());
-        slots_[at] = (h & ~std::uint64_t{0xffffffff}) | (std::uint64_t{id} + 1);
-        keys_.insert(keys_.end(), key, key + words_);
-        return static_cast<std::int32_t>(id);
-      }
-      const auto id = static_cast<std::uint32_t>(s) - 1;
-      if ((s ^ h) >> 32 == 0 && same(key, this->key(id))) return static_cast<std::int32_t>(id);
-    }
+    const std::size_t at = probe(key, h);
+    fresh = slots_[at] == 0;
+    if (!fresh) return static_cast<std::int32_t>(static_cast<std::uint32_t>(slots_[at]) - 1);
+    const auto id = static_cast<std::uint32_t>(size());
+    slots_[at] = (h & ~std::uint64_t{0xffffffff}) | (std::uint64_t{id} + 1);
+    keys_.insert(keys_.end(), key, key + words_);
+    return static_cast<std::int32_t>(id);
   }
 
  private:
+  // The slot of the key with hash `h`, or the empty slot where it would go.
+  std::size_t probe(const std::uint32_t* key, std::uint64_t h) const {
+    for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
+      const std::uint64_t s = slots_[at];
+      if (s == 0 || ((s ^ h) >> 32 == 0 && same(key, this->key(static_cast<std::uint32_t>(s) - 1)))) return at;
+    }
+  }
   // (a loop: a few words, which std::equal would hand to memcmp)
   bool same(const std::uint32_t* a, const std::uint32_t* b) const {
     for (std::size_t w = 0; w < words_; ++w)
