@@ -18,16 +18,20 @@ namespace salvo::sim::detail {
 namespace {
 
 constexpr std::uint32_t kPairs = 36 * 36;
-// Leaf tables: state st's entry for the next two symbols (s0, s1) is
-//   cells_[(st / kStatesPerTable) * kTableEntries + (st % kStatesPerTable) * 36 + s0 + 256 * s1],
-// read with the two symbol bytes as one little-endian 16-bit index w = s0 + 256 s1. A state
-// uses 36 entries in each stride of 256, so seven states share one table. An entry is
+// Cell tables: table t's entry for the next two symbols (s0, s1) is
+//   cells_[(t / kStatesPerTable) * kTableEntries + (t % kStatesPerTable) * 36 + s0 + 256 * s1],
+// read with the two symbol bytes as one little-endian 16-bit index w = s0 + 256 s1. A table
+// uses 36 entries in each stride of 256, so seven of them are packed together. An entry is
 // (symbols rolled, 1 or 2) << kCountShift | the byte offset of its column in the row.
 constexpr std::uint32_t kStatesPerTable = 7;
 constexpr std::uint32_t kTableEntries = 36 * kStatesPerTable + 256 * 35;  // 9212
 constexpr std::uint32_t kCountShift = 14;
 constexpr std::uint32_t kColumnMask = (1u << kCountShift) - 1;
-constexpr std::size_t kMaxSummaries = 512;              // table size limit (then the plain walk)
+// Summaries kept (then the plain walk): for a program whose states share DAGs through leaf
+// tables (a fight's), where a summary costs only its row, more: a summary takes about 1 us to
+// find and build (docs/performance.md has the measurements that chose 8192).
+constexpr std::size_t kMaxSummaries = 512;
+constexpr std::size_t kMaxSharedSummaries = 8192;
 constexpr std::uint32_t kMaxColumns = 1000;             // a state with more leaves is left to the plain walk
 constexpr std::uint32_t kRoundSteps = 32;               // steps of every lane between refills
 constexpr std::uint32_t kGroupLanes = 4;                // lanes stepped together, in registers
@@ -57,8 +61,8 @@ struct SummaryHash {
   }
 };
 
-/// The summary after one more step ending at `leaf` (the reference walker's bookkeeping).
-Summary apply(Summary r, const Leaf& leaf) {
+/// Summary r after one more step ending at `leaf` (the reference walker's bookkeeping).
+void apply_in_place(Summary& r, const Leaf& leaf) {
   ++r.steps;
   r.run_mask |= leaf.flags;
   for (int c = 0; c < kMaxCounters; ++c) r.run_cnt[c] += leaf.counts[static_cast<std::size_t>(c)];
@@ -76,6 +80,11 @@ Summary apply(Summary r, const Leaf& leaf) {
   } else {
     r.state = leaf.next_state;
   }
+}
+
+/// The summary after one more step ending at `leaf`.
+Summary apply(Summary r, const Leaf& leaf) {
+  apply_in_place(r, leaf);
   return r;
 }
 
@@ -116,107 +125,153 @@ inline std::uint32_t face_of(const RollNode& n, std::uint32_t s) { return n.die 
 }  // namespace
 
 FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
-  const std::size_t ns = p.num_states();
-  local_leaves_.resize(ns);
-
-  // Per state: its leaves, and what the first two symbols reach (a local leaf after one or
-  // two symbols, or a node at depth 3)
+  // Cell tables, made for the states that the kept summaries reach, as the search below finds
+  // them. A state with a leaf table (program.h: states that share a DAG, as a fight's) numbers
+  // its columns by leaf link, so all states of one DAG share one cell table, whatever their
+  // leaves; a state that reaches its leaves directly numbers its DAG's distinct leaves in order
+  // (states with the same DAG reach the same leaves, and share a cell table too). reach[t]: what the first two symbols
+  // reach (a column after one or two symbols, or a node at depth 3); leaf_p[t]: each column's probability (deeper steps
+  // count 0: a priority only).
   constexpr std::uint32_t kSecond = 1u << 31, kDeeper = 1u << 30;
-  std::vector<std::uint32_t> reach(ns * kPairs);
-  std::vector<std::size_t> seen(p.nodes.size(), 0);  // st + 1: node seen in state st's DAG
-  for (std::size_t st = 0; st < ns; ++st) {
-    auto& locals = local_leaves_[st];
-    std::vector<std::uint32_t> stack{p.state_root[st]};
-    while (!stack.empty()) {
-      const std::uint32_t n = stack.back();
-      stack.pop_back();
-      if (seen[n] == st + 1) continue;
-      seen[n] = st + 1;
-      for (int f = 0; f < faces(p.nodes[n].die); ++f) {
-        const Link l = p.link(n, f);
-        if (l.is_leaf())
-          locals.push_back(p.leaf_of(st, l));
-        else
-          stack.push_back(static_cast<std::uint32_t>(l.index()));
+  const auto& begin = p.state_leaf_begin;
+  const auto has_table = [&](std::size_t st) { return !begin.empty() && begin[st] != begin[st + 1]; };
+  std::unordered_map<std::uint64_t, std::uint32_t> table_of_key;  // root node, + nodes if direct
+  std::unordered_map<std::size_t, std::uint32_t> table_of_state;
+  std::vector<std::vector<std::uint32_t>> reach;
+  std::vector<std::vector<double>> leaf_p;
+  std::vector<std::uint32_t> ncolumns;
+  std::vector<std::size_t> seen(p.nodes.size(), 0);  // table + 1: node seen in that table's DAG
+  const auto table = [&](std::size_t st) -> std::uint32_t {
+    if (const auto known = table_of_state.find(st); known != table_of_state.end()) return known->second;
+    const std::uint32_t root = p.state_root[st];
+    const bool shared = has_table(st);
+    const auto [it, fresh] =
+        table_of_key.emplace(shared ? root : p.nodes.size() + root, static_cast<std::uint32_t>(reach.size()));
+    table_of_state[st] = it->second;
+    if (!fresh) return it->second;
+    const std::uint32_t t = it->second;
+    columns_.emplace_back();
+    auto& locals = columns_.back();
+    if (!shared) {
+      std::vector<std::uint32_t> stack{root};
+      while (!stack.empty()) {
+        const std::uint32_t n = stack.back();
+        stack.pop_back();
+        if (seen[n] == t + 1) continue;
+        seen[n] = t + 1;
+        for (int f = 0; f < faces(p.nodes[n].die); ++f) {
+          const Link l = p.link(n, f);
+          if (l.is_leaf())
+            locals.push_back(l.index());
+          else
+            stack.push_back(static_cast<std::uint32_t>(l.index()));
+        }
       }
+      std::sort(locals.begin(), locals.end());
+      locals.erase(std::unique(locals.begin(), locals.end()), locals.end());
     }
-    std::sort(locals.begin(), locals.end());
-    locals.erase(std::unique(locals.begin(), locals.end()), locals.end());
-    if (locals.size() <= kMaxColumns) width_ = std::max(width_, static_cast<std::uint32_t>(locals.size()) + 1);
-    const auto local_of = [&locals](std::int32_t leaf) {
-      return static_cast<std::uint32_t>(std::lower_bound(locals.begin(), locals.end(), leaf) - locals.begin());
+    ncolumns.push_back(shared ? begin[st + 1] - begin[st] : static_cast<std::uint32_t>(locals.size()));
+    const auto column = [&](Link l) {
+      return shared ? static_cast<std::uint32_t>(l.index())
+                    : static_cast<std::uint32_t>(std::lower_bound(locals.begin(), locals.end(), l.index()) -
+                                                 locals.begin());
     };
-    const RollNode& root = p.nodes[p.state_root[st]];
+    auto& r = reach.emplace_back(kPairs);
+    const RollNode& top = p.nodes[root];
     for (std::uint32_t s0 = 0; s0 < 36; ++s0) {
-      const Link a = p.link(p.state_root[st], static_cast<int>(face_of(root, s0)));
+      const Link a = p.link(root, static_cast<int>(face_of(top, s0)));
       for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
         std::uint32_t e;
         if (a.is_leaf()) {
-          e = local_of(p.leaf_of(st, a));
+          e = column(a);
         } else {
           const auto n1 = static_cast<std::uint32_t>(a.index());
           const Link b = p.link(n1, static_cast<int>(face_of(p.nodes[n1], s1)));
-          e = kSecond | (b.is_leaf() ? local_of(p.leaf_of(st, b)) : kDeeper);
+          e = kSecond | (b.is_leaf() ? column(b) : kDeeper);
         }
-        reach[st * kPairs + s0 * 36 + s1] = e;
+        r[s0 * 36 + s1] = e;
       }
     }
-  }
+    auto& prob = leaf_p.emplace_back(ncolumns.back(), 0.0);
+    for (const std::uint32_t e : r)
+      if (!(e & kDeeper)) prob[e & 0xffffu] += 1.0 / kPairs;
+    return t;
+  };
+  const auto plain_only = [&](std::uint32_t t) { return ncolumns[t] > kMaxColumns; };
+  const auto leaf_at = [&](std::size_t st, std::uint32_t t, std::uint32_t k) {
+    return columns_[t].empty() ? p.leaf_of(st, Link::leaf(static_cast<std::int32_t>(k))) : columns_[t][k];
+  };
 
-  // Leaf tables. A step that goes deeper, and every step of a state with more than kMaxColumns
-  // leaves, reaches the last column, whose entries are all "plain walk".
-  static_assert((kMaxColumns + 1) * sizeof(Slot) <= kColumnMask);
-  const auto plain_only = [&](std::size_t st) { return local_leaves_[st].size() >= width_; };
-  cells_.assign((ns + kStatesPerTable - 1) / kStatesPerTable * kTableEntries, 0);
-  for (std::size_t st = 0; st < ns; ++st) {
-    std::uint16_t* table = cells_.data() + st / kStatesPerTable * kTableEntries + st % kStatesPerTable * 36;
-    for (std::uint32_t s0 = 0; s0 < 36; ++s0)
-      for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
-        const std::uint32_t e = reach[st * kPairs + s0 * 36 + s1];
-        const std::uint32_t column = (e & kDeeper) || plain_only(st) ? width_ - 1 : (e & 0xffffu);
-        table[s0 + 256 * s1] =
-            static_cast<std::uint16_t>(((e & kSecond) ? 2u : 1u) << kCountShift | column * sizeof(Slot));
+  // The max_summaries likeliest summaries of a trial, likeliest first (a trial's probability of
+  // reaching them, as first found), and where each column of each leads (-1: past the table)
+  const std::size_t max_summaries = begin.empty() ? kMaxSummaries : kMaxSharedSummaries;
+  // The summaries found, by an open-addressing index (hash, id + 1) of twice their limit
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> index(std::bit_ceil(2 * max_summaries));
+  const std::size_t index_mask = index.size() - 1;
+  const auto find_or_add = [&](const Summary& s) -> std::int64_t {
+    const std::uint64_t h = SummaryHash{}(s);
+    for (std::size_t at = h & index_mask;; at = (at + 1) & index_mask) {
+      auto& [hash, id] = index[at];
+      if (id == 0) {
+        if (summaries_.size() >= max_summaries) return -1;
+        hash = h;
+        id = static_cast<std::uint32_t>(summaries_.size()) + 1;
+        summaries_.push_back(s);
+        return -static_cast<std::int64_t>(id) - 1;  // new: -(id + 2)
       }
-  }
-
-  // Probability of each leaf of each state (deeper steps count 0: a priority only)
-  std::vector<std::vector<double>> leaf_p(ns);
-  for (std::size_t st = 0; st < ns; ++st) {
-    leaf_p[st].assign(local_leaves_[st].size(), 0.0);
-    for (std::uint32_t k = 0; k < kPairs; ++k) {
-      const std::uint32_t e = reach[st * kPairs + k];
-      if (!(e & kDeeper)) leaf_p[st][e & 0xffffu] += 1.0 / kPairs;
+      if (hash == h && summaries_[id - 1] == s) return id - 1;
     }
-  }
-
-  // The kMaxSummaries likeliest summaries of a trial, likeliest first (a trial's probability of
-  // reaching them, as first found), and where each leaf of each leads (-1: past the table)
-  std::unordered_map<Summary, std::uint32_t, SummaryHash> ids;
+  };
   Summary start;
   start.state = p.initial_state;
-  summaries_.push_back(start);
-  ids.emplace(start, 0);
-  std::vector<std::int64_t> next(width_, -1);                  // summary * width_ + column
+  find_or_add(start);
+  std::vector<std::size_t> next_at(max_summaries, 0);  // per summary: its columns in next
+  std::vector<std::int32_t> next;                      // -1: past the table
+  // Expanded likeliest first: a summary's probability is the sum over the steps found to it so
+  // far (a stale queue entry, of a smaller sum, is passed over)
   std::priority_queue<std::pair<double, std::int64_t>> queue;  // (probability, -id): ties by id
+  std::vector<double> mass(max_summaries, 0.0);
+  std::vector<char> expanded(max_summaries, 0);
+  mass[0] = 1.0;
   queue.emplace(1.0, 0);
   while (!queue.empty()) {
     const auto [prob, neg_id] = queue.top();
     queue.pop();
     const auto i = static_cast<std::size_t>(-neg_id);
+    if (expanded[i] || prob < mass[i]) continue;
+    expanded[i] = 1;
     const auto st = static_cast<std::size_t>(summaries_[i].state);
-    if (plain_only(st)) continue;
-    for (std::size_t k = 0; k < local_leaves_[st].size(); ++k) {
-      const Summary s = apply(summaries_[i], p.leaves[static_cast<std::size_t>(local_leaves_[st][k])]);
-      auto it = ids.find(s);
-      if (it == ids.end()) {
-        if (summaries_.size() >= kMaxSummaries) continue;  // stays -1: the plain walk takes over
-        it = ids.emplace(s, static_cast<std::uint32_t>(summaries_.size())).first;
-        summaries_.push_back(s);
-        next.resize(summaries_.size() * width_, -1);
-        if (!s.ended) queue.emplace(prob * leaf_p[st][k], -static_cast<std::int64_t>(it->second));
+    const std::uint32_t t = table(st);
+    if (plain_only(t)) continue;
+    next_at[i] = next.size();
+    for (std::uint32_t k = 0; k < ncolumns[t]; ++k) {
+      const Summary s = apply(summaries_[i], p.leaves[static_cast<std::size_t>(leaf_at(st, t, k))]);
+      std::int64_t id = find_or_add(s);
+      if (id < -1) id = -id - 2;  // new
+      if (id >= 0 && !s.ended && !expanded[static_cast<std::size_t>(id)]) {
+        mass[static_cast<std::size_t>(id)] += prob * leaf_p[t][k];
+        queue.emplace(mass[static_cast<std::size_t>(id)], -id);
       }
-      next[i * width_ + k] = it->second;
+      next.push_back(static_cast<std::int32_t>(id));  // stays -1: the plain walk takes over
     }
+  }
+
+  // The cell tables. A step that goes deeper, and every step of a state with more than
+  // kMaxColumns columns, reaches the last column, whose entries are all "plain walk".
+  static_assert((kMaxColumns + 1) * sizeof(Slot) <= kColumnMask);
+  for (std::size_t t = 0; t < reach.size(); ++t)
+    if (!plain_only(static_cast<std::uint32_t>(t))) width_ = std::max(width_, ncolumns[t] + 1);
+  cells_.assign((reach.size() + kStatesPerTable - 1) / kStatesPerTable * kTableEntries, 0);
+  for (std::size_t t = 0; t < reach.size(); ++t) {
+    std::uint16_t* cells = cells_.data() + t / kStatesPerTable * kTableEntries + t % kStatesPerTable * 36;
+    for (std::uint32_t s0 = 0; s0 < 36; ++s0)
+      for (std::uint32_t s1 = 0; s1 < 36; ++s1) {
+        const std::uint32_t e = reach[t][s0 * 36 + s1];
+        const std::uint32_t column =
+            (e & kDeeper) || plain_only(static_cast<std::uint32_t>(t)) ? width_ - 1 : (e & 0xffffu);
+        cells[s0 + 256 * s1] =
+            static_cast<std::uint16_t>(((e & kSecond) ? 2u : 1u) << kCountShift | column * sizeof(Slot));
+      }
   }
 
   // The rows; a trial that ended is followed by a fresh one: the row of summary 0
@@ -224,11 +279,14 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
   for (std::size_t i = 0; i < summaries_.size(); ++i) {
     const std::size_t from = summaries_[i].ended ? 0 : i;
     const auto st = static_cast<std::size_t>(summaries_[from].state);
+    const std::uint32_t t = table_of_state.at(st);
     Slot* r = rows_.data() + i * (width_ + 1);
-    r[0].header = RowHeader{cells_.data() + st / kStatesPerTable * kTableEntries + st % kStatesPerTable * 36, st};
-    for (std::uint32_t k = 0; k < width_; ++k) {
+    r[0].header = RowHeader{cells_.data() + t / kStatesPerTable * kTableEntries + t % kStatesPerTable * 36,
+                            static_cast<std::uint32_t>(st), t};
+    const std::uint32_t columns = plain_only(t) ? 0 : ncolumns[t];
+    for (std::uint32_t k = 0; k < columns; ++k) {
       Entry e{nullptr, 0};
-      if (const std::int64_t n = next[from * width_ + k]; n >= 0) {
+      if (const std::int32_t n = next[next_at[from] + k]; n >= 0) {
         const auto id = static_cast<std::size_t>(n);
         e.next = row(id);
         e.slot = (summaries_[id].ended ? id : 0) * std::size_t{kLanes} * sizeof(std::uint32_t);
@@ -423,6 +481,11 @@ class LaneRunner {
 
   /// Walk state st's DAG to a leaf, one symbol per node; returns the leaf index.
   std::int32_t walk(Lane& lane, std::size_t st) {
+    // In a large program (a fight's) the state's leaves are likely cache misses: fetch them all
+    // while the walk picks one (docs/performance.md)
+    if (const auto& begin = p_.state_leaf_begin; !begin.empty())
+      for (std::uint32_t k = begin[st]; k < begin[st + 1]; ++k)
+        __builtin_prefetch(&p_.leaves[static_cast<std::size_t>(p_.state_leaves[k])]);
     for (std::uint32_t n = p_.state_root[st];;) {
       const RollNode& node = p_.nodes[n];
       const Link link = p_.links[node.first + face_of(node, next_symbol(lane))];
@@ -436,7 +499,8 @@ class LaneRunner {
   /// trial directly.
   void plain(std::uint32_t l, std::uint32_t cell) {
     Lane& lane = lanes_[l];
-    const auto st = static_cast<std::size_t>(lane.row[-1].header.state);
+    const FastProgram::RowHeader& h = lane.row[-1].header;
+    const std::size_t st = h.state;
     Summary r = fp_.summaries_[fp_.id_of(lane.row)];
     if (r.ended) r = fp_.summaries_[0];
     // The leaf of this step: its column, or (the last column) a walk from the state's root
@@ -446,11 +510,12 @@ class LaneRunner {
       leaf = walk(lane, st);
     } else {
       lane.pos += cell >> kCountShift;
-      leaf = fp_.local_leaves_[st][column];
+      const auto& columns = fp_.columns_[h.table];
+      leaf = columns.empty() ? p_.leaf_of(st, Link::leaf(static_cast<std::int32_t>(column))) : columns[column];
     }
-    r = apply(r, p_.leaves[static_cast<std::size_t>(leaf)]);
+    apply_in_place(r, p_.leaves[static_cast<std::size_t>(leaf)]);
     while (!r.ended && r.steps < kMaxStepsPerTrial)
-      r = apply(r, p_.leaves[static_cast<std::size_t>(walk(lane, static_cast<std::size_t>(r.state)))]);
+      apply_in_place(r, p_.leaves[static_cast<std::size_t>(walk(lane, static_cast<std::size_t>(r.state)))]);
     if (r.ended)
       tally(out_, r, 1);
     else

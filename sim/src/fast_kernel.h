@@ -4,9 +4,12 @@
 //  - a trial's running summary (flags seen, counters, outcomes, steps taken, state) is interned
 //    as a small integer, likeliest first; each summary has a row of transitions, one per leaf
 //    of its state, to the next summary, so a trial's bookkeeping is one table step;
-//  - a state's leaf table is indexed by the lane's next two dice symbols read as one
-//    little-endian 16-bit value (s0 + 256 s1: sparse, 7 states packed per table), and says
-//    how many of them the step rolled and which column of the row it reached;
+//  - a state's cell table is indexed by the lane's next two dice symbols read as one
+//    little-endian 16-bit value (s0 + 256 s1: sparse, 7 tables packed together), and says
+//    how many of them the step rolled and which column of the row it reached. Tables are made
+//    only for the states of the kept summaries. States that share a DAG through their leaf
+//    tables (RollProgram::state_leaves: a fight's) share one cell table, whose column k is leaf
+//    link k, so a large fight costs tables per DAG, not per state;
 //  - a lane is two registers (symbol pointer, row pointer); kGroupLanes lanes step together
 //    in registers, in rounds of kRoundSteps steps;
 //  - a step counts a visit only when it ends a trial (the summary's slot); the trials a lane
@@ -61,10 +64,11 @@ class FastProgram {
     const Slot* next;
     std::size_t slot;
   };
-  /// Before each row's entries: its state, and the state's leaf table.
+  /// Before each row's entries: its state, and its cell table.
   struct RowHeader {
     const std::uint16_t* cells;
-    std::uint64_t state;
+    std::uint32_t state;
+    std::uint32_t table;  ///< index of the cell table (and of columns_)
   };
   /// A row is one header slot, then width_ entry slots.
   union Slot {
@@ -80,11 +84,14 @@ class FastProgram {
   std::size_t id_of(const Slot* row) const { return static_cast<std::size_t>(row - rows_.data()) / (width_ + 1); }
 
   const RollProgram* program_;
-  std::vector<std::uint16_t> cells_;                     // leaf tables (see the .cpp)
-  std::vector<std::vector<std::int32_t>> local_leaves_;  // per state: its leaves, sorted; column k
-  std::uint32_t width_ = 1;                              // columns per row, the last one "deeper"
-  std::vector<Summary> summaries_;                       // id 0: a fresh trial
-  std::vector<Slot> rows_;                               // per summary: a header, width_ entries
+  std::vector<std::uint16_t> cells_;  // cell tables (see the .cpp)
+  // Per cell table: the leaf of each column, for a table of a state that reaches its leaves
+  // directly (its distinct leaves, sorted); empty for a table shared by the states of one DAG,
+  // whose column k is leaf link k (RollProgram::leaf_of)
+  std::vector<std::vector<std::int32_t>> columns_;
+  std::uint32_t width_ = 1;         // columns per row, the last one "deeper"
+  std::vector<Summary> summaries_;  // id 0: a fresh trial
+  std::vector<Slot> rows_;          // per summary: a header, width_ entries
 };
 
 }  // namespace salvo::sim::detail

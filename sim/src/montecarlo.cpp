@@ -413,7 +413,7 @@ void WalkProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint
 }  // namespace detail
 
 PreparedProgram::PreparedProgram(const RollProgram& program) : program_(program) {
-  if (program.num_states() <= kFastKernelMaxStates)
+  if (program.num_states() <= kFastKernelMaxStates || !program.state_leaf_begin.empty())
     fast_ = std::make_unique<detail::FastProgram>(program);
   else if (detail::WalkProgram::fits(program))
     walk_ = std::make_unique<detail::WalkProgram>(program);

@@ -2,8 +2,10 @@
 // Tiny hand-built roll programs whose answers are known in closed form, shared by the engine
 // tests. Each returns the program and the exact values derived in the comments.
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "salvo/rules/program.h"
@@ -246,6 +248,67 @@ inline RollProgram random_program(std::uint64_t seed, int states) {
                                 : random_leaf(false));
     }
     b.set_state_root(ids[static_cast<std::size_t>(s)], b.node(die, root));
+  }
+  return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1", "r2"}});
+}
+
+/// Many states sharing few DAGs through leaf tables, as a fight's fire phases do, with some
+/// states that reach their own leaves directly: `states` states; DAG 0 is one pair, DAG 1 a pair
+/// then a d6 on some faces, DAG 2 three d6 deep on face 0 (a third die, past the fast kernel's
+/// cells). A state with a table maps its DAG's leaf links to leaves of its own: random flags
+/// (3), counts (2 counters), outcomes (4), a random close of the first window, and a random next
+/// state with probability 5/6, else the end. Every 22nd state (from the 11th) has its own pair
+/// node instead, whose faces end the run or go on to a random state, and every 22nd (from the
+/// first, where trials start) has DAG 0 without a table, reaching the program's leaves 0 to 4
+/// directly. Trials visit
+/// far more summaries than the fast kernel keeps, so its plain walk takes over.
+inline RollProgram shared_dags_program(std::uint64_t seed, int states) {
+  SplitMix64 rng(seed);
+  const auto below = [&](std::uint64_t n) { return static_cast<int>(rng.next() % n); };
+  ProgramBuilder b;
+  for (int s = 0; s < states; ++s) b.reserve_state();
+  std::vector<Link> links(36);
+  for (int f = 0; f < 36; ++f) links[static_cast<std::size_t>(f)] = Link::leaf(f % 5);
+  const Link dag0 = b.node(DieKind::kPair, links);  // 5 leaf links
+  std::vector<Link> d6(6);
+  for (int f = 0; f < 6; ++f) d6[static_cast<std::size_t>(f)] = Link::leaf(3 + f % 2);
+  const Link inner = b.node(DieKind::kD6, d6);
+  for (int f = 0; f < 36; ++f) links[static_cast<std::size_t>(f)] = f % 4 == 0 ? inner : Link::leaf(f % 3);
+  const Link dag1 = b.node(DieKind::kPair, links);  // 5 leaf links
+  d6.assign(6, Link::leaf(0));
+  const Link third = b.node(DieKind::kD6, d6);
+  d6.assign(6, Link::leaf(1));
+  d6[0] = third;
+  const Link second = b.node(DieKind::kD6, d6);
+  for (int f = 0; f < 6; ++f) d6[static_cast<std::size_t>(f)] = f == 0 ? second : Link::leaf(f % 3);
+  const Link dag2 = b.node(DieKind::kD6, d6);  // 3 leaf links
+  const std::array<std::pair<Link, int>, 3> dags{{{dag0, 5}, {dag1, 5}, {dag2, 3}}};
+  const auto random_leaf = [&](bool may_go_on) {
+    Leaf l;
+    l.flags = static_cast<std::uint32_t>(below(8));
+    l.counts = {static_cast<std::uint8_t>(below(3)), static_cast<std::uint8_t>(below(2)), 0, 0};
+    l.outcome = static_cast<std::uint8_t>(below(4));
+    l.closes_window = below(4) == 0;
+    l.next_state = may_go_on && below(6) != 0 ? below(static_cast<std::uint64_t>(states)) : -1;
+    l.end_reason = l.next_state < 0 ? static_cast<std::uint8_t>(below(3)) : 0;
+    return b.leaf(l);
+  };
+  for (int s = 0; s < states; ++s) {
+    if (s % 22 == 0) {
+      b.set_state_root(s, dag0);  // without a table: its leaf links are leaves 0 to 4
+      continue;
+    }
+    if (s % 22 == 10) {
+      std::vector<Link> own(36);
+      for (int f = 0; f < 36; ++f) own[static_cast<std::size_t>(f)] = random_leaf(f != 0);
+      b.set_state_root(s, b.node(DieKind::kPair, own));
+      continue;
+    }
+    const auto& [dag, leaf_links] = dags[static_cast<std::size_t>(below(3))];
+    b.set_state_root(s, dag);
+    std::vector<std::int32_t> table;
+    for (int k = 0; k < leaf_links; ++k) table.push_back(random_leaf(k != 0).index());
+    b.set_state_leaves(s, table);
   }
   return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1", "r2"}});
 }

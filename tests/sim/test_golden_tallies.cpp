@@ -43,10 +43,8 @@ Json tallies_of(const std::string& path) {
   Json all = Json::array();
   for (std::size_t i = 0; i < source.size(); ++i) {
     const salvo::app::Job job = source.compile(i);
-    // As the engine chooses: the fast kernel, or for a large program the walk kernel (the same tallies)
-    const salvo::sim::Tallies t = job.program.num_states() <= salvo::sim::kFastKernelMaxStates
-                                      ? salvo::sim::run_blocks(job.program, kSeed, i, 0, 1, kTrials)
-                                      : salvo::sim::run_blocks_walk(job.program, kSeed, i, 0, 1, kTrials);
+    // The kernel the engine chooses (all give the same tallies)
+    const salvo::sim::Tallies t = salvo::sim::PreparedProgram(job.program).run(kSeed, i, 0, 1, kTrials);
     Json s;
     s["name"] = job.name;
     Json sweep = Json::object();

@@ -59,6 +59,16 @@ TEST_CASE("kernel: fast == reference on long runs of heavy steps, with and witho
   check_same(p, 13, 1, 0, 2, 2 * kBlockTrials);
 }
 
+TEST_CASE("kernel: fast == reference on many states sharing DAGs through leaf tables", "[kernel]") {
+  // The fast kernel's cells per DAG (columns by leaf link) beside cells of a state's own, and
+  // more summaries than it keeps: many trials end on its plain walk.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const RollProgram p = testing::shared_dags_program(seed, 3000);
+    INFO("program seed " << seed);
+    check_same(p, 17, seed, 0, 2, 2 * kBlockTrials - 5);
+  }
+}
+
 TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[kernel]") {
   const RollProgram p = testing::trap_program(true);
   const Tallies fast = run_blocks(p, 5, 0, 0, 1, 40);

@@ -17,8 +17,9 @@
 namespace salvo::sim {
 
 inline constexpr std::uint64_t kBlockTrials = 1u << 16;  ///< trials per block (last may be partial)
-/// Programs with more states run on the walk kernel (run_blocks_walk), not the fast
-/// kernel, whose tables take about 3 KB a state; both see the same trials.
+/// Programs with more states, none of which shares its DAG through a leaf table, run on the walk
+/// kernel (run_blocks_walk), not the fast kernel, whose tables take about 3 KB a state of its
+/// likeliest trials' (per DAG where states share one); both see the same trials.
 inline constexpr std::size_t kFastKernelMaxStates = 16'384;
 inline constexpr std::size_t kWalkMaxNodes = 256;             ///< run_blocks_walk's tables: at most this many nodes
 inline constexpr std::uint32_t kMaxStepsPerTrial = 1u << 20;  ///< safety limit; counted in truncated
@@ -68,7 +69,8 @@ class WalkProgram;
 
 /// A program prepared once for the kernels, then run block by block (the engine, an MPI rank,
 /// the browser's stepper): the fast kernel for a program of at most kFastKernelMaxStates
-/// states, else the walk kernel, else (more than kWalkMaxNodes nodes) the reference walker.
+/// states or with leaf tables (a fight's), else the walk kernel, else (more than kWalkMaxNodes
+/// nodes) the reference walker.
 /// The same tallies whichever runs. Immutable once built: blocks may run concurrently. Keeps a
 /// reference to the program.
 class PreparedProgram {
