@@ -28,10 +28,11 @@ constexpr std::uint32_t kTableEntries = 36 * kStatesPerTable + 256 * 35;  // 921
 constexpr std::uint32_t kCountShift = 14;
 constexpr std::uint32_t kColumnMask = (1u << kCountShift) - 1;
 // Summaries kept (then the plain walk): for a program whose states share DAGs through leaf
-// tables (a fight's), where a summary costs only its row, more: a summary takes about 1 us to
-// find and build (docs/performance.md has the measurements that chose 8192).
+// tables (a fight's), where a summary costs only its row, more. More summaries leave fewer
+// trials to the plain walk, but take longer to find (about 1 us each) and crowd the cache:
+// docs/performance.md has the measurements that chose 4096.
 constexpr std::size_t kMaxSummaries = 512;
-constexpr std::size_t kMaxSharedSummaries = 8192;
+constexpr std::size_t kMaxSharedSummaries = 4096;
 constexpr std::uint32_t kMaxColumns = 1000;             // a state with more leaves is left to the plain walk
 constexpr std::uint32_t kRoundSteps = 32;               // steps of every lane between refills
 constexpr std::uint32_t kGroupLanes = 4;                // lanes stepped together, in registers
