@@ -325,7 +325,9 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   const std::size_t cols = col_flag + num_flag_cols;
   const FlagMask all_cols = num_flag_cols >= 64 ? ~FlagMask{0} : (FlagMask{1} << num_flag_cols) - 1u;
 
-  ws.x.resize(n * cols);  // every row read is written first (the rows needed, successors first)
+  // Every row read is written first (the rows needed, successors first), so x only grows: a
+  // resize to more after a resize to less (the first window, then the run) would clear it.
+  if (ws.x.size() < n * cols) ws.x.resize(n * cols);
   ws.rhs.resize(cols);
   ws.slot_of.assign(n, -1);
   ws.targets.clear();
