@@ -101,7 +101,27 @@ BENCHMARK(BM_Fight2v2_MonteCarlo)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-/// The walk kernel's preparation of examples/bench/fight-2v2.toml over Arg game turns (once per
+/// Monte Carlo on examples/fights/platoon-2v2.toml (2 game turns, 2,189,944 states: about 10 s
+/// to compile, once) on one thread, wall-clock time, in shots/s.
+void BM_FightPlatoon_MonteCarlo(benchmark::State& state) {
+  static const RollProgram p = asl::compile(fight_of("fights/platoon-2v2.toml", 2));
+  sim::McOptions o;
+  o.seed = 1;
+  o.trials = std::uint64_t{1} << 20;
+  o.threads = 1;
+  std::uint64_t shots = 0;
+  for (auto _ : state) {
+    sim::Tallies t;
+    benchmark::DoNotOptimize(sim::monte_carlo(p, o, &t));
+    shots += t.run.counter_sum[asl::fight::kShots];
+  }
+  state.counters["shots/s"] = benchmark::Counter(static_cast<double>(shots), benchmark::Counter::kIsRate);
+  state.counters["states"] = static_cast<double>(p.num_states());
+  state.SetItemsProcessed(static_cast<std::int64_t>(shots));
+}
+BENCHMARK(BM_FightPlatoon_MonteCarlo)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+/// The preparation for Monte Carlo of examples/bench/fight-2v2.toml over Arg game turns (once per
 /// Monte Carlo run, before its trials), in leaves per second.
 void BM_Fight2v2_Prepare(benchmark::State& state) {
   const RollProgram p = asl::compile(fight_of("bench/fight-2v2.toml", static_cast<int>(state.range(0))));

@@ -1,6 +1,7 @@
 #pragma once
-// The walk kernel (internal to salvo::sim): the Monte Carlo kernel for programs with too many
-// states for the fast kernel's per-state tables (fights). Equal tally for tally to the plain
+// The walk kernel (internal to salvo::sim): the Monte Carlo kernel for programs of more than
+// kFastKernelMaxStates states without leaf tables, too many for the fast kernel's tables of a
+// state each (fights, whose states share DAGs, run on the fast kernel). Equal tally for tally to the plain
 // walker (run_blocks_reference) on the same dice streams: each lane's trials one after another,
 // as the reference, but each node's table says where its next two dice symbols lead (a leaf
 // after one or two rolls, or the node two rolls down), so a DAG walk is one or two lookups, and
