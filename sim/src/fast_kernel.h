@@ -65,7 +65,8 @@ class FastProgram {
     std::size_t slot;
   };
   /// Before each row's entries: its state, and its cell table.
-  struct RowHeader {
+  /// 16 bytes with 32-bit pointers too (WebAssembly), as a Slot is.
+  struct alignas(8) RowHeader {
     const std::uint16_t* cells;
     std::uint32_t state;
     std::uint32_t table;  ///< index of the cell table (and of columns_)
