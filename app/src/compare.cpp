@@ -33,11 +33,13 @@ struct ComparedPoint {
   std::optional<sim::Comparison> exact, mc;
 };
 
-/// Compare's text shows the key quantities of the display hints, each in its window.
+/// Compare's text shows the key quantities of the display hints, each in its window, and the
+/// whole-run quantities they name besides (a fight's units' fates).
 bool shown(const DisplayHints& h, const sim::QuantityDiff& q) {
-  return std::any_of(h.key.begin(), h.key.end(), [&q](const DisplayHints::Key& k) {
-    return k.quantity == q.name && k.run == (q.window == sim::Window::kRun);
-  });
+  const bool run = q.window == sim::Window::kRun;
+  return std::any_of(h.key.begin(), h.key.end(),
+                     [&](const DisplayHints::Key& k) { return k.quantity == q.name && k.run == run; }) ||
+         (run && std::find(h.compare_also.begin(), h.compare_also.end(), q.name) != h.compare_also.end());
 }
 
 std::string compare_text(const std::vector<Job>& jobs, const std::vector<ComparedPoint>& points,

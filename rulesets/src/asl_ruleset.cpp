@@ -83,8 +83,10 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
              Key::column("p_neither", "p neither"), Key::column("e_game_turns", "e turns"), Key::column("e_shots")};
     h.lower_is_better = {"p_b_wins"};
     for (const asl::FightUnit& u : f.units)
-      if (u.side == 0)
-        for (const char* what : asl::fight::unit_flag_suffixes(u)) h.lower_is_better.push_back("p_" + u.name + what);
+      for (const char* what : asl::fight::unit_flag_suffixes(u)) {
+        h.compare_also.push_back("p_" + u.name + what);  // each unit's fate
+        if (u.side == 0) h.lower_is_better.push_back("p_" + u.name + what);
+      }
     h.neutral = {"p_neither", "e_game_turns", "e_shots"};
     h.first_window = h.first_window_turns = "turn 1";
     h.run_window = h.run_window_turns = "fight";

@@ -3,6 +3,10 @@
 // and a chart of a quantity the situations do not have is refused with what they have.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/run_salvo.h"
@@ -64,4 +68,38 @@ TEST_CASE("chart: a quantity the situations do not have is refused, naming what 
   CHECK(r.err.find("chart: --quantity: no p_kill in these situations (they have p_hit, ") != std::string::npos);
   CHECK(r.err.find("p_mc_or_worse") != std::string::npos);
   CHECK(r.err.find("Traceback") == std::string::npos);
+}
+
+TEST_CASE("compare: two fights show each unit's fate, as odds gives it", "[hints][fight]") {
+  const std::string dir = std::string(SALVO_SOURCE_DIR) + "/examples/fights/";
+  const std::string a = dir + "ambush-reverse.toml", b = dir + "ambush-fire-now.toml";
+  const auto cmp = run_salvo({"compare", a, b});
+  INFO(cmp.out << cmp.err);
+  REQUIRE(cmp.code == 0);
+  // P(UNIT what) in the whole fight, from each file's own exact solve
+  const auto fates = [](const std::string& file) {
+    const auto r = run_salvo({"odds", "--format", "json", file});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out)["situations"][0]["results"]["exact"]["phase"];
+    std::map<std::string, double> p;
+    for (const auto& [name, v] : j.items())
+      if (name.rfind("p_", 0) == 0 && name.find("wins") == std::string::npos && name != "p_neither")
+        p[name] = v["p"].get<double>();
+    return p;
+  };
+  const auto pa = fates(a), pb = fates(b);
+  REQUIRE(pa.size() == 6);  // the T-34's and the Gun's destroyed, immobilized, gun out
+  for (const auto& [name, va] : pa) {
+    std::string label = "P(" + name.substr(2) + ")";
+    std::replace(label.begin(), label.end(), '_', ' ');
+    INFO(label);
+    const auto at = cmp.out.find("fight   " + label);
+    REQUIRE(at != std::string::npos);
+    const std::string row = cmp.out.substr(at, cmp.out.find('\n', at) - at);
+    char want[64];
+    std::snprintf(want, sizeof want, "%.1f%% ", 100 * va);
+    CHECK(row.find(std::string(" ") + want) != std::string::npos);
+    std::snprintf(want, sizeof want, "%.1f%% ", 100 * pb.at(name));
+    CHECK(row.find(std::string(" ") + want) != std::string::npos);
+  }
 }

@@ -37,6 +37,9 @@ struct DisplayHints {
   std::vector<std::string> lower_is_better;
   /// Neither better nor worse ("e_shots"): compare shows no "P(A better)".
   std::vector<std::string> neutral;
+  /// Whole-run quantities compare's text shows after the key ones (a fight's units' fates,
+  /// too many for the compact tables' columns).
+  std::vector<std::string> compare_also;
   /// The windows' names: the first window and the whole run, and the same for a run over
   /// several turns (a program with turn series).
   std::string first_window = "first shot";
@@ -72,6 +75,7 @@ struct DisplayHints {
     };
     add(lower_is_better, other.lower_is_better);
     add(neutral, other.neutral);
+    add(compare_also, other.compare_also);
   }
 };
 
