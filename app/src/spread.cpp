@@ -107,7 +107,7 @@ BlockRun run_block_range(const RollProgram& program, std::uint64_t seed, std::ui
   // The program is prepared for the kernel once (sim::PreparedProgram); a task runs up to 8
   // consecutive blocks, fewer when the range would leave threads idle; a wave gives each thread
   // a few tasks, and the stop flag is read before each task.
-  const sim::PreparedProgram kernel(program);
+  const sim::PreparedProgram kernel(program, std::min(trials_total, (b1 - b0) * sim::kBlockTrials));
   const auto threads = static_cast<std::uint64_t>(workers.concurrency());
   const std::uint64_t task_blocks = std::clamp<std::uint64_t>((b1 - b0) / threads, 1, 8);
   const std::uint64_t wave = 4 * threads;

@@ -125,7 +125,7 @@ inline std::uint32_t face_of(const RollNode& n, std::uint32_t s) { return n.die 
 
 }  // namespace
 
-FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
+FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(&p) {
   // Cell tables, made for the states that the kept summaries reach, as the search below finds
   // them. A state with a leaf table (program.h: states that share a DAG, as a fight's) numbers
   // its columns by leaf link, so all states of one DAG share one cell table, whatever their
@@ -205,7 +205,12 @@ FastProgram::FastProgram(const RollProgram& p) : program_(&p) {
 
   // The max_summaries likeliest summaries of a trial, likeliest first (a trial's probability of
   // reaching them, as first found), and where each column of each leads (-1: past the table)
-  const std::size_t max_summaries = begin.empty() ? kMaxSummaries : kMaxSharedSummaries;
+  // A summary kept for every 256 trials of the run, at least kMaxSummaries
+  const std::size_t max_summaries =
+      begin.empty() ? kMaxSummaries
+      : trials == 0
+          ? kMaxSharedSummaries
+          : static_cast<std::size_t>(std::clamp<std::uint64_t>(trials / 256, kMaxSummaries, kMaxSharedSummaries));
   // The summaries found, by an open-addressing index (hash, id + 1) of twice their limit
   std::vector<std::pair<std::uint64_t, std::uint32_t>> index(std::bit_ceil(2 * max_summaries));
   const std::size_t index_mask = index.size() - 1;

@@ -47,7 +47,9 @@ struct Summary {
 /// Not copyable (its rows point into its own tables).
 class FastProgram {
  public:
-  explicit FastProgram(const RollProgram& program);
+  /// `trials`: the trials the run will take, 0 if not known; a shorter run keeps fewer
+  /// summaries of a program with leaf tables, whose search would cost more than it saves.
+  explicit FastProgram(const RollProgram& program, std::uint64_t trials = 0);
   FastProgram(const FastProgram&) = delete;
   FastProgram& operator=(const FastProgram&) = delete;
 

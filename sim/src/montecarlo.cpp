@@ -412,9 +412,9 @@ void WalkProgram::run(std::uint64_t seed, std::uint64_t situation_key, std::uint
 
 }  // namespace detail
 
-PreparedProgram::PreparedProgram(const RollProgram& program) : program_(program) {
+PreparedProgram::PreparedProgram(const RollProgram& program, std::uint64_t trials) : program_(program) {
   if (program.num_states() <= kFastKernelMaxStates || !program.state_leaf_begin.empty())
-    fast_ = std::make_unique<detail::FastProgram>(program);
+    fast_ = std::make_unique<detail::FastProgram>(program, trials);
   else if (detail::WalkProgram::fits(program))
     walk_ = std::make_unique<detail::WalkProgram>(program);
 }
@@ -457,8 +457,10 @@ RunResult monte_carlo(const RollProgram& program, const McOptions& options, Tall
   Workers workers(options.threads);
   const std::size_t wave_blocks = kBlocksPerThreadAndWave * static_cast<std::size_t>(workers.concurrency());
   Tallies total = empty_tallies(program);
-  const PreparedProgram prepared(program);  // shared by the blocks
-  std::uint64_t done_blocks = 0;            // blocks 0..done_blocks-1 are in total
+  // Shared by the blocks; prepared for the run's trials (with a precision, its first round's)
+  const PreparedProgram prepared(
+      program, options.precision <= 0.0 ? options.trials : std::min(options.max_trials, kFirstRoundTrials));
+  std::uint64_t done_blocks = 0;  // blocks 0..done_blocks-1 are in total
   bool interrupted = false;
   const auto stopped = [&] { return options.stop != nullptr && options.stop->load(std::memory_order_relaxed); };
 

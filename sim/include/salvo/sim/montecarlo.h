@@ -75,7 +75,8 @@ class WalkProgram;
 /// reference to the program.
 class PreparedProgram {
  public:
-  explicit PreparedProgram(const RollProgram& program);
+  /// `trials`: the trials it will run (0: not known), how much preparation pays.
+  explicit PreparedProgram(const RollProgram& program, std::uint64_t trials = 0);
   ~PreparedProgram();
   PreparedProgram(const PreparedProgram&) = delete;
   PreparedProgram& operator=(const PreparedProgram&) = delete;
