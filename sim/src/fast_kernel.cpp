@@ -33,6 +33,8 @@ constexpr std::uint32_t kColumnMask = (1u << kCountShift) - 1;
 // docs/performance.md has the measurements that chose 4096.
 constexpr std::size_t kMaxSummaries = 512;
 constexpr std::size_t kMaxSharedSummaries = 4096;
+constexpr std::size_t kMaxRowBytes = std::size_t{8} << 20;  // about: fewer summaries if rows are wide
+constexpr std::uint32_t kPrefetchLeaves = 32;           // the plain walk fetches the leaves of a smaller table ahead
 constexpr std::uint32_t kMaxColumns = 1000;             // a state with more leaves is left to the plain walk
 constexpr std::uint32_t kRoundSteps = 32;               // steps of every lane between refills
 constexpr std::uint32_t kGroupLanes = 4;                // lanes stepped together, in registers
@@ -142,6 +144,7 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
   std::vector<std::vector<double>> leaf_p;
   std::vector<std::uint32_t> ncolumns;
   std::vector<std::size_t> seen(p.nodes.size(), 0);  // table + 1: node seen in that table's DAG
+  std::uint32_t widest = 0;                          // columns of the widest table made (not plain only)
   const auto table = [&](std::size_t st) -> std::uint32_t {
     if (const auto known = table_of_state.find(st); known != table_of_state.end()) return known->second;
     const std::uint32_t root = p.state_root[st];
@@ -153,25 +156,30 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
     const std::uint32_t t = it->second;
     columns_.emplace_back();
     auto& locals = columns_.back();
-    if (!shared) {
-      std::vector<std::uint32_t> stack{root};
-      while (!stack.empty()) {
-        const std::uint32_t n = stack.back();
-        stack.pop_back();
-        if (seen[n] == t + 1) continue;
-        seen[n] = t + 1;
-        for (int f = 0; f < faces(p.nodes[n].die); ++f) {
-          const Link l = p.link(n, f);
-          if (l.is_leaf())
-            locals.push_back(l.index());
-          else
-            stack.push_back(static_cast<std::uint32_t>(l.index()));
-        }
+    // The DAG's leaf links: for a shared table, up to the largest (every state of the DAG has a
+    // leaf table at least that long, RollProgram::validate; some may have longer ones); else the
+    // distinct leaves
+    std::int32_t last_link = -1;
+    std::vector<std::uint32_t> stack{root};
+    while (!stack.empty()) {
+      const std::uint32_t n = stack.back();
+      stack.pop_back();
+      if (seen[n] == t + 1) continue;
+      seen[n] = t + 1;
+      for (int f = 0; f < faces(p.nodes[n].die); ++f) {
+        const Link l = p.link(n, f);
+        if (!l.is_leaf())
+          stack.push_back(static_cast<std::uint32_t>(l.index()));
+        else if (shared)
+          last_link = std::max(last_link, l.index());
+        else
+          locals.push_back(l.index());
       }
-      std::sort(locals.begin(), locals.end());
-      locals.erase(std::unique(locals.begin(), locals.end()), locals.end());
     }
-    ncolumns.push_back(shared ? begin[st + 1] - begin[st] : static_cast<std::uint32_t>(locals.size()));
+    std::sort(locals.begin(), locals.end());
+    locals.erase(std::unique(locals.begin(), locals.end()), locals.end());
+    ncolumns.push_back(shared ? static_cast<std::uint32_t>(last_link + 1) : static_cast<std::uint32_t>(locals.size()));
+    if (ncolumns.back() <= kMaxColumns) widest = std::max(widest, ncolumns.back());
     const auto column = [&](Link l) {
       return shared ? static_cast<std::uint32_t>(l.index())
                     : static_cast<std::uint32_t>(std::lower_bound(locals.begin(), locals.end(), l.index()) -
@@ -219,7 +227,9 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
     for (std::size_t at = h & index_mask;; at = (at + 1) & index_mask) {
       auto& [hash, id] = index[at];
       if (id == 0) {
-        if (summaries_.size() >= max_summaries) return -1;
+        // Full: the summaries kept, or their rows' bytes at the widest table so far
+        if (summaries_.size() >= max_summaries || (summaries_.size() + 1) * (widest + 2) * sizeof(Slot) > kMaxRowBytes)
+          return -1;
         hash = h;
         id = static_cast<std::uint32_t>(summaries_.size()) + 1;
         summaries_.push_back(s);
@@ -489,7 +499,7 @@ class LaneRunner {
   std::int32_t walk(Lane& lane, std::size_t st) {
     // In a large program (a fight's) the state's leaves are likely cache misses: fetch them all
     // while the walk picks one (docs/performance.md)
-    if (const auto& begin = p_.state_leaf_begin; !begin.empty())
+    if (const auto& begin = p_.state_leaf_begin; !begin.empty() && begin[st + 1] - begin[st] <= kPrefetchLeaves)
       for (std::uint32_t k = begin[st]; k < begin[st + 1]; ++k)
         __builtin_prefetch(&p_.leaves[static_cast<std::size_t>(p_.state_leaves[k])]);
     for (std::uint32_t n = p_.state_root[st];;) {

@@ -313,6 +313,30 @@ inline RollProgram shared_dags_program(std::uint64_t seed, int states) {
   return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1"}, {"o0", "o1", "o2", "o3"}, {"r0", "r1", "r2"}});
 }
 
+/// Two states share one pair node (leaf links 0 and 1) through leaf tables of different
+/// lengths, as RollProgram::validate allows: "long", where trials start, has 40 entries, of which
+/// its DAG reaches the first two; "short", the last state, has those two only. "long" goes to
+/// "short" on link 0 (2/3) and ends on link 1; "short" ends on link 0 and goes back to "long"
+/// on link 1.
+inline RollProgram unequal_tables_program() {
+  ProgramBuilder b;
+  const std::int32_t lg = b.reserve_state("long");
+  const std::int32_t sh = b.reserve_state("short");
+  std::vector<Link> faces(36);
+  for (int f = 0; f < 36; ++f) faces[static_cast<std::size_t>(f)] = Link::leaf(f < 24 ? 0 : 1);
+  const Link root = b.node(DieKind::kPair, faces);
+  b.set_state_root(lg, root);
+  b.set_state_root(sh, root);
+  std::vector<std::int32_t> long_table{b.leaf(make_leaf(1u, {1, 0, 0, 0}, 0, sh)).index(),
+                                       b.leaf(make_leaf(2u, {1, 0, 0, 0}, 1, -1, 0)).index()};
+  for (int k = 2; k < 40; ++k) long_table.push_back(b.leaf(make_leaf(4u, {0, 1, 0, 0}, 2, lg, 0, true)).index());
+  b.set_state_leaves(lg, long_table);
+  const std::vector<std::int32_t> short_table{b.leaf(make_leaf(2u, {0, 1, 0, 0}, 1, -1, 1)).index(),
+                                              b.leaf(make_leaf(1u, {0, 1, 0, 0}, 0, lg, 0, true)).index()};
+  b.set_state_leaves(sh, short_table);
+  return take_named(b, {{"f0", "f1", "f2"}, {"c0", "c1"}, {"o0", "o1", "o2"}, {"r0", "r1"}});
+}
+
 /// A state with more leaves than the fast kernel's rows hold (1296: two ordered pairs, each
 /// outcome its own leaf, counting both symbols), beside a narrow one: "wide" ends the run on
 /// a first colored die of 1, else goes on to "wide" (white die odd) or "narrow"; "narrow" (a

@@ -73,6 +73,12 @@ TEST_CASE("kernel: fast == reference on many states sharing DAGs through leaf ta
   }
 }
 
+TEST_CASE("kernel: fast == reference where states of one DAG have leaf tables of different lengths", "[kernel]") {
+  const RollProgram p = testing::unequal_tables_program();
+  p.validate();
+  check_same(p, 19, 1, 0, 2, 2 * kBlockTrials);
+}
+
 TEST_CASE("kernel: fast == reference at the step limit (truncated trials)", "[kernel]") {
   const RollProgram p = testing::trap_program(true);
   const Tallies fast = run_blocks(p, 5, 0, 0, 1, 40);
