@@ -69,17 +69,13 @@ void BM_Fight2v2_Compile(benchmark::State& state) {
 }
 BENCHMARK(BM_Fight2v2_Compile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-/// Monte Carlo on examples/bench/fight-2v2.toml over Arg(0) game turns (1: 41,513 states; 3:
-/// 2,422,020, beyond the exact limit) on Arg(1) threads, wall-clock time, in shots/s (a shot is a
-/// To Hit DR and what follows it, as in BM_B1_*).
-void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
-  static const RollProgram one = asl::compile(fight_of("bench/fight-2v2.toml", 1));
-  static const RollProgram three = asl::compile(fight_of("bench/fight-2v2.toml", 3));
-  const RollProgram& p = state.range(0) == 1 ? one : three;
+/// A million trials of `p` by Monte Carlo on `threads` threads, timed by `state`, in shots/s (a
+/// shot is a To Hit DR and what follows it, as in BM_B1_*).
+void monte_carlo_shots(benchmark::State& state, const RollProgram& p, int threads) {
   sim::McOptions o;
   o.seed = 1;
   o.trials = std::uint64_t{1} << 20;
-  o.threads = static_cast<int>(state.range(1));
+  o.threads = threads;
   std::uint64_t shots = 0;
   for (auto _ : state) {
     sim::Tallies t;
@@ -93,6 +89,14 @@ void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
   state.counters["entries"] = static_cast<double>(p.state_leaves.size());
   state.SetItemsProcessed(static_cast<std::int64_t>(shots));
 }
+
+/// Monte Carlo on examples/bench/fight-2v2.toml over Arg(0) game turns (1: 41,513 states; 3:
+/// 2,422,020, beyond the exact limit) on Arg(1) threads, wall-clock time.
+void BM_Fight2v2_MonteCarlo(benchmark::State& state) {
+  static const RollProgram one = asl::compile(fight_of("bench/fight-2v2.toml", 1));
+  static const RollProgram three = asl::compile(fight_of("bench/fight-2v2.toml", 3));
+  monte_carlo_shots(state, state.range(0) == 1 ? one : three, static_cast<int>(state.range(1)));
+}
 BENCHMARK(BM_Fight2v2_MonteCarlo)
     ->Args({1, 1})
     ->Args({1, 2})
@@ -102,22 +106,10 @@ BENCHMARK(BM_Fight2v2_MonteCarlo)
     ->Unit(benchmark::kMillisecond);
 
 /// Monte Carlo on examples/fights/platoon-2v2.toml (2 game turns, 2,189,944 states: about 10 s
-/// to compile, once) on one thread, wall-clock time, in shots/s.
+/// to compile, once) on one thread, wall-clock time.
 void BM_FightPlatoon_MonteCarlo(benchmark::State& state) {
   static const RollProgram p = asl::compile(fight_of("fights/platoon-2v2.toml", 2));
-  sim::McOptions o;
-  o.seed = 1;
-  o.trials = std::uint64_t{1} << 20;
-  o.threads = 1;
-  std::uint64_t shots = 0;
-  for (auto _ : state) {
-    sim::Tallies t;
-    benchmark::DoNotOptimize(sim::monte_carlo(p, o, &t));
-    shots += t.run.counter_sum[asl::fight::kShots];
-  }
-  state.counters["shots/s"] = benchmark::Counter(static_cast<double>(shots), benchmark::Counter::kIsRate);
-  state.counters["states"] = static_cast<double>(p.num_states());
-  state.SetItemsProcessed(static_cast<std::int64_t>(shots));
+  monte_carlo_shots(state, p, 1);
 }
 BENCHMARK(BM_FightPlatoon_MonteCarlo)->UseRealTime()->Unit(benchmark::kMillisecond);
 
