@@ -51,7 +51,7 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
       const std::uint64_t num_blocks = (trials + sim::kBlockTrials - 1) / sim::kBlockTrials;
       if (blocks_ < num_blocks) {
         if (budget == 0) return true;
-        // The engine's blocks, on the kernel sim::monte_carlo picks for this program size.
+        // The engine's blocks, on the kernel sim::monte_carlo picks for this program.
         const std::uint64_t end = std::min(num_blocks, blocks_ + budget);
         if (!kernel_) kernel_ = std::make_unique<sim::PreparedProgram>(job_.program, trials);
         sim::add_tallies(tallies_, kernel_->run(settings_.seed, current_, blocks_, end, trials));
