@@ -104,10 +104,14 @@ async function open(url = base, viewport = { width: 1280, height: 900 }) {
   await page.waitForFunction(() => Number(document.body.dataset.ready) > 0 || !document.getElementById('input-error').hidden, { timeout: 60000 });
   return page;
 }
-// Wait until the page has recomputed after an action (its counter moved, or an error shows).
+// Wait until the page has recomputed after an action (its counter moved, or an error shows), and
+// no change is still waiting: a value typed key by key schedules a recomputation on its first
+// key, and the counter can move for that one while the last key's is still to come (app.js
+// `pending`; the odds table is marked stale until it is current).
 async function settled(page, before) {
-  await page.waitForFunction((n) => Number(document.body.dataset.ready) > n || document.getElementById('status').classList.contains('error'),
-    { timeout: 60000 }, before);
+  await page.waitForFunction((n) => document.getElementById('status').classList.contains('error') ||
+    (Number(document.body.dataset.ready) > n && !pending && !document.getElementById('odds').classList.contains('stale')),
+  { timeout: 60000 }, before);
 }
 const readyCount = (page) => page.evaluate(() => Number(document.body.dataset.ready || 0));
 async function setToml(page, name, text) {
