@@ -140,6 +140,10 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
   const auto has_table = [&](std::size_t st) { return !begin.empty() && begin[st] != begin[st + 1]; };
   std::unordered_map<std::uint64_t, std::uint32_t> table_of_key;  // root node, + nodes if direct
   std::unordered_map<std::size_t, std::uint32_t> table_of_state;
+  // Per cell table: the leaf of each column, for a table of a state that reaches its leaves
+  // directly (its distinct leaves, sorted); empty for a table shared by the states of one DAG,
+  // whose column k is leaf link k (RollProgram::leaf_of)
+  std::vector<std::vector<std::int32_t>> column_leaves;
   std::vector<std::vector<std::uint32_t>> reach;
   std::vector<std::vector<double>> leaf_p;
   std::vector<std::uint32_t> ncolumns;
@@ -154,8 +158,8 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
     table_of_state[st] = it->second;
     if (!fresh) return it->second;
     const std::uint32_t t = it->second;
-    columns_.emplace_back();
-    auto& locals = columns_.back();
+    column_leaves.emplace_back();
+    auto& locals = column_leaves.back();
     // The DAG's leaf links: for a shared table, up to the largest (every state of the DAG has a
     // leaf table at least that long, RollProgram::validate; some may have longer ones); else the
     // distinct leaves
@@ -208,7 +212,7 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
   };
   const auto plain_only = [&](std::uint32_t t) { return ncolumns[t] > kMaxColumns; };
   const auto leaf_at = [&](std::size_t st, std::uint32_t t, std::uint32_t k) {
-    return columns_[t].empty() ? p.leaf_of(st, Link::leaf(static_cast<std::int32_t>(k))) : columns_[t][k];
+    return column_leaves[t].empty() ? p.leaf_of(st, Link::leaf(static_cast<std::int32_t>(k))) : column_leaves[t][k];
   };
 
   // The max_summaries likeliest summaries of a trial, likeliest first (a trial's probability of
@@ -298,10 +302,11 @@ FastProgram::FastProgram(const RollProgram& p, std::uint64_t trials) : program_(
     const std::uint32_t t = table_of_state.at(st);
     Slot* r = rows_.data() + i * (width_ + 1);
     r[0].header = RowHeader{cells_.data() + t / kStatesPerTable * kTableEntries + t % kStatesPerTable * 36,
-                            static_cast<std::uint32_t>(st), t};
+                            static_cast<std::uint32_t>(st)};
     const std::uint32_t columns = plain_only(t) ? 0 : ncolumns[t];
     for (std::uint32_t k = 0; k < columns; ++k) {
-      Entry e{nullptr, 0};
+      // Past the table: the plain walk's first leaf
+      Entry e{nullptr, static_cast<std::size_t>(leaf_at(st, t, k))};
       if (const std::int32_t n = next[next_at[from] + k]; n >= 0) {
         const auto id = static_cast<std::size_t>(n);
         e.next = row(id);
@@ -526,8 +531,7 @@ class LaneRunner {
       leaf = walk(lane, st);
     } else {
       lane.pos += cell >> kCountShift;
-      const auto& columns = fp_.columns_[h.table];
-      leaf = columns.empty() ? p_.leaf_of(st, Link::leaf(static_cast<std::int32_t>(column))) : columns[column];
+      leaf = static_cast<std::int32_t>(entry_of(lane.row, cell).slot);
     }
     apply_in_place(r, p_.leaves[static_cast<std::size_t>(leaf)]);
     while (!r.ended && r.steps < kMaxStepsPerTrial)

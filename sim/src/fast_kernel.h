@@ -61,17 +61,18 @@ class FastProgram {
 
   union Slot;
   /// A transition: the next summary's row, and the byte offset of the visit slot it counts
-  /// ((ended ? next id : 0) * kLanes * 4). next == nullptr: the plain walk takes over.
+  /// ((ended ? next id : 0) * kLanes * 4). next == nullptr: the plain walk takes over, and
+  /// `slot` is the step's leaf (a leaf past the table: its first step), unless the step rolls a
+  /// third die (the row's last column), where the walk starts from the state's root.
   struct Entry {
     const Slot* next;
     std::size_t slot;
   };
   /// Before each row's entries: its state, and its cell table.
   /// 16 bytes with 32-bit pointers too (WebAssembly), as a Slot is.
-  struct alignas(8) RowHeader {
+  struct alignas(16) RowHeader {
     const std::uint16_t* cells;
     std::uint32_t state;
-    std::uint32_t table;  ///< index of the cell table (and of columns_)
   };
   /// A row is one header slot, then width_ entry slots.
   union Slot {
@@ -88,13 +89,9 @@ class FastProgram {
 
   const RollProgram* program_;
   std::vector<std::uint16_t> cells_;  // cell tables (see the .cpp)
-  // Per cell table: the leaf of each column, for a table of a state that reaches its leaves
-  // directly (its distinct leaves, sorted); empty for a table shared by the states of one DAG,
-  // whose column k is leaf link k (RollProgram::leaf_of)
-  std::vector<std::vector<std::int32_t>> columns_;
-  std::uint32_t width_ = 1;         // columns per row, the last one "deeper"
-  std::vector<Summary> summaries_;  // id 0: a fresh trial
-  std::vector<Slot> rows_;          // per summary: a header, width_ entries
+  std::uint32_t width_ = 1;           // columns per row, the last one "deeper"
+  std::vector<Summary> summaries_;    // id 0: a fresh trial
+  std::vector<Slot> rows_;            // per summary: a header, width_ entries
 };
 
 }  // namespace salvo::sim::detail
