@@ -1,12 +1,15 @@
 // Fights (docs/fights.md) on the engines: a 1-against-1 fight over 6 game turns compiled and
 // solved exactly after parsing, the compile of a 2-against-2 fight, and 2-against-2 fights by
-// Monte Carlo in shots/s, to be read beside BM_B1_* (bench_kernel.cpp) in the same run.
+// Monte Carlo in shots/s, to be read beside BM_B1_* (bench_kernel.cpp) in the same run; and the
+// machine's random reads, which the plain walk of a large fight waits on.
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "salvo/load/asl_loader.h"
 #include "salvo/load/toml_util.h"
@@ -122,5 +125,30 @@ void BM_Fight2v2_Prepare(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(p.leaves.size()), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_Fight2v2_Prepare)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond);
+
+/// The machine's memory, as the plain walk of a large fight meets it (docs/performance.md): reads
+/// at random in a 256 MB table, each read's address the value of the one before, Arg such chains
+/// in turn (1: the latency of one read; more: as many in flight). Time per read.
+void BM_RandomReads(benchmark::State& state) {
+  static const std::vector<std::uint32_t> next = [] {
+    std::vector<std::uint32_t> t(std::size_t{1} << 26);  // 256 MB of 4-byte links
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = static_cast<std::uint32_t>(i);
+    std::mt19937_64 gen(1);
+    for (std::size_t i = t.size() - 1; i > 0; --i)  // Sattolo: one cycle through every entry
+      std::swap(t[i], t[std::uniform_int_distribution<std::size_t>(0, i - 1)(gen)]);
+    return t;
+  }();
+  const auto chains = static_cast<std::size_t>(state.range(0));
+  std::vector<std::uint32_t> at(chains);
+  for (std::size_t c = 0; c < chains; ++c) at[c] = static_cast<std::uint32_t>(c * (next.size() / chains));
+  constexpr std::size_t kReads = std::size_t{1} << 20;
+  for (auto _ : state) {
+    for (std::size_t r = 0; r < kReads / chains; ++r)
+      for (std::size_t c = 0; c < chains; ++c) at[c] = next[at[c]];
+    benchmark::DoNotOptimize(at.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * (kReads / chains * chains)));
+}
+BENCHMARK(BM_RandomReads)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond);
 
 }  // namespace
