@@ -20,19 +20,22 @@ OddsStepper::OddsStepper(const std::string& situation_toml, const std::string& o
     settings_ = odds_settings(options_);
     source_ = std::make_unique<SituationSource>(text::odds_source(t.name, situation_toml, options_));
     // Every situation compiled once first, as the runner does: a rules conflict costs no trials;
-    // and with --method auto, which engine each one takes (detail::runs_exact).
+    // and with --method auto, which engine each one takes (detail::runs_exact). The first one's
+    // program is kept for its run (a page with one situation compiles it once).
     for (std::size_t i = 0; i < source_->size(); ++i) {
-      const bool exact = detail::runs_exact(source_->compile(i), settings_);
+      Job job = source_->compile(i);
+      const bool exact = detail::runs_exact(job, settings_);
       mc_.push_back(settings_.mc() && !(exact && settings_.method == report::MethodChoice::kAuto) ? 1 : 0);
+      if (i == 0) job_ = std::move(job);
     }
-    if (source_->size() > 0) start_situation();
+    if (source_->size() > 0) start_situation(true);
   } catch (const std::exception& e) {
     error_ = error_exit(e).message;
   }
 }
 
-void OddsStepper::start_situation() {
-  job_ = source_->compile(current_);
+void OddsStepper::start_situation(bool compiled) {
+  if (!compiled) job_ = source_->compile(current_);
   report_ = empty_report(job_);
   if (settings_.exact() && detail::runs_exact(job_, settings_)) report_.exact = sim::solve_exact(job_.program);
   blocks_ = 0;
@@ -61,7 +64,7 @@ bool OddsStepper::step(std::uint32_t max_blocks) {
       }
       if (mc_[current_]) report_.mc = sim::estimates_from(job_.program, tallies_);
       reports_.push_back(std::move(report_));
-      if (++current_ < source_->size()) start_situation();
+      if (++current_ < source_->size()) start_situation(false);
     }
   } catch (const std::exception& e) {
     error_ = error_exit(e).message;

@@ -41,7 +41,8 @@ class OddsStepper {
   std::string json() const;
 
  private:
-  void start_situation();
+  /// The situation current_ on: `compiled`, job_ holds its program already.
+  void start_situation(bool compiled);
 
   std::string error_;
   std::unique_ptr<SituationSource> source_;
