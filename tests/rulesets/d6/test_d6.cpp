@@ -20,6 +20,7 @@
 #include "salvo/app/io.h"
 #include "salvo/app/runner.h"
 #include "salvo/app/source.h"
+#include "salvo/app/stepper.h"
 
 namespace {
 
@@ -178,4 +179,21 @@ TEST_CASE("a test-only ruleset: how often the runner compiles its situations", "
   // auto with the first situation (6 states) over a limit of 5: Monte Carlo for it, so all 300
   // are compiled before its trials
   CHECK(compiles(M::kAuto, 5) == std::pair<std::size_t, std::size_t>{344, 300});
+}
+
+// The browser's stepper checks every situation before its first trial, as the runner does, and
+// runs the first one on the program it compiled then: a single situation is compiled once; the
+// later points of a sweep twice (checked, then run in turn).
+TEST_CASE("a test-only ruleset: how often the browser's stepper compiles its situations", "[ruleset]") {
+  register_d6();
+  const auto compiles = [](const std::string& toml) {
+    const std::size_t before = salvo::testing::d6_compiles();
+    salvo::app::OddsStepper s(toml, R"({"name": "d6.toml", "method": "mc", "trials": 1000, "seed": 1})");
+    while (s.step(100)) {
+    }
+    CHECK(s.json().find("\"error\"") == std::string::npos);
+    return salvo::testing::d6_compiles() - before;
+  };
+  CHECK(compiles("ruleset = \"d6\"\nname = \"one\"\nhit_on = 4\nshots = 2\n") == 1);
+  CHECK(compiles("ruleset = \"d6\"\nname = \"sweep\"\nhit_on = 4\n[sweep]\nshots = [1, 2, 3]\n") == 5);
 }
