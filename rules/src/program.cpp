@@ -149,12 +149,54 @@ std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
 
 }  // namespace
 
+namespace {
+// The tables a thread's builders gave back, at most kPooledTables of them, none larger than
+// kMaxPooledSlots slots (4 MiB: a large program's index is not kept for ever).
+constexpr std::size_t kPooledTables = 8;
+constexpr std::size_t kMaxPooledSlots = std::size_t{1} << 18;
+template <class T>
+std::vector<std::vector<T>>& pool_tables() {
+  thread_local std::vector<std::vector<T>> tables;
+  return tables;
+}
+}  // namespace
+
+std::vector<ProgramBuilder::Slot> ProgramBuilder::table_of(std::size_t size) {
+  std::vector<Slot> t;
+  auto& tables = pool_tables<Slot>();
+  // the smallest table large enough
+  auto best = tables.end();
+  for (auto it = tables.begin(); it != tables.end(); ++it)
+    if (it->capacity() >= size && (best == tables.end() || it->capacity() < best->capacity())) best = it;
+  if (best != tables.end()) {
+    t.swap(*best);
+    tables.erase(best);
+  }
+  t.assign(size, Slot{});
+  return t;
+}
+
+void ProgramBuilder::give_back(std::vector<Slot>& table) {
+  if (table.capacity() == 0 || table.capacity() > kMaxPooledSlots) return;
+  auto& tables = pool_tables<Slot>();
+  tables.push_back(std::move(table));
+  table = {};
+  if (tables.size() > kPooledTables)  // drop the smallest
+    tables.erase(std::min_element(tables.begin(), tables.end(),
+                                  [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); }));
+}
+
+ProgramBuilder::~ProgramBuilder() {
+  give_back(leaf_index_);
+  give_back(node_index_);
+}
+
 // Keeps the table at most half full.
 template <class Same>
 std::int32_t ProgramBuilder::find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h,
                                             std::int32_t fresh, Same same) {
   if (2 * (count + 1) > table.size()) {
-    std::vector<Slot> bigger(std::max<std::size_t>(64, 2 * table.size()));
+    std::vector<Slot> bigger = table_of(std::max<std::size_t>(64, 2 * table.size()));
     for (const auto& e : table) {
       if (e.index < 0) continue;
       std::size_t at = e.hash & (bigger.size() - 1);
@@ -162,6 +204,7 @@ std::int32_t ProgramBuilder::find_or_insert(std::vector<Slot>& table, std::size_
       bigger[at] = e;
     }
     table.swap(bigger);
+    give_back(bigger);
   }
   std::size_t at = h & (table.size() - 1);
   for (; table[at].index >= 0; at = (at + 1) & (table.size() - 1))
@@ -231,8 +274,8 @@ void ProgramBuilder::set_state_root(std::int32_t state, Link root) {
 }
 
 RollProgram ProgramBuilder::take() {
-  leaf_index_.clear();
-  node_index_.clear();
+  give_back(leaf_index_);
+  give_back(node_index_);
   auto& begin = p_.state_leaf_begin;
   if (!begin.empty()) begin.resize(p_.num_states() + 1, static_cast<std::uint32_t>(p_.state_leaves.size()));
   return std::move(p_);

@@ -149,6 +149,12 @@ inline constexpr std::size_t kMaxExactStates = 2'000'000;
 /// Incremental builder with de-duplication of identical leaves and nodes.
 class ProgramBuilder {
  public:
+  ProgramBuilder() = default;
+  ProgramBuilder(const ProgramBuilder&) = delete;
+  ProgramBuilder& operator=(const ProgramBuilder&) = delete;
+  /// Gives its indexes' tables back to the thread's pool (below).
+  ~ProgramBuilder();
+
   /// Add (or find) a leaf; returns its link.
   Link leaf(const Leaf& l);
   /// Add a leaf that the caller knows no other leaf() call will ask for (a fight's step inside one
@@ -185,6 +191,13 @@ class ProgramBuilder {
   template <class Same>
   static std::int32_t find_or_insert(std::vector<Slot>& table, std::size_t count, std::uint64_t h, std::int32_t fresh,
                                      Same same);
+
+  /// An index's table of at least `size` empty slots, from the thread's pool of tables that
+  /// builders gave back (a program is often built right after another, as a fight's phases or a
+  /// sweep's situations are: its tables then reuse pages already touched); `give_back` returns
+  /// one to it.
+  static std::vector<Slot> table_of(std::size_t size);
+  static void give_back(std::vector<Slot>& table);
 
   RollProgram p_;
   std::vector<Slot> leaf_index_;
