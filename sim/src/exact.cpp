@@ -65,11 +65,12 @@ struct Workspace {
   std::vector<std::uint32_t> stack;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // (row, next move to follow)
   // Solve
-  std::vector<double> x;               // unknowns, row-major: rows x columns
-  std::vector<double> visits;          // expected visits to each row (solve_window's forward pass)
-  std::vector<double> stay;            // per row: P(a move to itself), of the backward pass
-  std::vector<double> row_b;           // rows x (counters, flag columns): b of both windows (build_chain)
-  std::vector<double> rhs;             // the row being solved
+  std::vector<double> x;       // unknowns, row-major: rows x columns (solve_window: or only those solved backward)
+  std::vector<double> answer;  // the initial state's columns, where the visits are pushed forward
+  std::vector<double> visits;  // expected visits to each row (solve_window's forward pass)
+  std::vector<double> stay;    // per row: P(a move to itself), of the backward pass
+  std::vector<double> row_b;   // rows x (counters, flag columns): b of both windows (build_chain)
+  std::vector<double> rhs;     // the row being solved
   std::vector<std::int32_t> slot_of;   // row -> slot of the row being solved, -1 none
   std::vector<std::uint32_t> targets;  // slot -> row
   std::vector<double> q;               // slot -> probability of stepping there (shared columns)
@@ -325,9 +326,6 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   const std::size_t cols = col_flag + num_flag_cols;
   const FlagMask all_cols = num_flag_cols >= 64 ? ~FlagMask{0} : (FlagMask{1} << num_flag_cols) - 1u;
 
-  // Every row read is written first (the rows needed, successors first), so x only grows: a
-  // resize to more after a resize to less (the first window, then the run) would clear it.
-  if (ws.x.size() < n * cols) ws.x.resize(n * cols);
   ws.rhs.resize(cols);
   ws.slot_of.assign(n, -1);
   ws.targets.clear();
@@ -425,6 +423,14 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   for (std::size_t f = 0; f < num_flag_cols; ++f)
     if ((summed >> f & 1u) == 0) back[num_back++] = static_cast<std::uint8_t>(f);
   ws.stay.resize(n);
+  // x: a row's columns, or with the visits pushed forward only those solved backward (`back`),
+  // the answer's in ws.answer. Every row read is written first (the rows needed, successors
+  // first), so x only grows: a resize to more after a resize to less (the first window, then the
+  // run) would clear it.
+  const std::size_t stride = forward ? num_back : cols;
+  if (ws.x.size() < n * stride) ws.x.resize(n * stride);
+  std::array<std::size_t, kMaxFlags> back_at{};  // where back flag b is in a row of x
+  for (std::size_t b = 0; b < num_back; ++b) back_at[b] = forward ? b : col_flag + back[b];
 
   for (std::size_t comp = 0; comp < num_comps; ++comp) {
     const std::uint32_t* rows = ws.order.data() + ws.comp_begin[comp];
@@ -465,19 +471,16 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
           for (std::size_t b = 0; b < num_back; ++b) stay_f[b] += (set >> back[b] & 1u) != 0 ? 0.0 : p;
           continue;
         }
-        const double* xj = ws.x.data() + idx(mv.next_row) * cols;
+        const double* xj = ws.x.data() + idx(mv.next_row) * stride;
         if (!forward)
           for (std::size_t col = 0; col < col_flag; ++col) rhs[col] += p * xj[col];
-        for (std::size_t b = 0; b < num_back; ++b) {
-          const std::size_t f = back[b];
-          rhs_f[b] += (set >> f & 1u) != 0 ? 0.0 : p * xj[col_flag + f];
-        }
+        for (std::size_t b = 0; b < num_back; ++b) rhs_f[b] += (set >> back[b] & 1u) != 0 ? 0.0 : p * xj[back_at[b]];
       }
       ws.stay[i] = stay;
-      double* xi = ws.x.data() + i * cols;
+      double* xi = ws.x.data() + i * stride;
       if (!forward)
         for (std::size_t col = 0; col < col_flag; ++col) xi[col] = rhs[col] / (1.0 - stay);
-      for (std::size_t b = 0; b < num_back; ++b) xi[col_flag + back[b]] = rhs_f[b] / (1.0 - stay_f[b]);
+      for (std::size_t b = 0; b < num_back; ++b) xi[back_at[b]] = rhs_f[b] / (1.0 - stay_f[b]);
       continue;
     }
     // A cycle through several rows: (I - Q_cc) x_c = b + Q_co x_o, with its own Q_cc per flag
@@ -515,9 +518,9 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
     // components in reverse order (each before the components it steps to).
     ws.visits.assign(n, 0.0);
     ws.visits[0] = 1.0;
-    double* x0 = ws.x.data();
-    std::fill_n(x0, col_flag, 0.0);
-    for (FlagMask f = summed; f; f &= f - 1) x0[col_flag + idx(std::countr_zero(f))] = 0.0;
+    ws.answer.assign(cols, 0.0);
+    double* x0 = ws.answer.data();
+    for (std::size_t b = 0; b < num_back; ++b) x0[col_flag + back[b]] = ws.x[b];  // (row 0's)
     for (std::size_t comp = num_comps; comp-- > 0;) {
       const std::uint32_t i = ws.order[ws.comp_begin[comp]];
       if (!ws.needed[i]) continue;
@@ -555,7 +558,7 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
   const auto exact = [](double v) { return Estimate{v, v, v}; };
   // A probability summed from many 1/36 terms can round past 1 (36 x 1/36 = 1 + 2e-16).
   const auto probability = [&](double v) { return exact(std::clamp(v, 0.0, 1.0)); };
-  const double* x0 = ws.x.data();  // row 0: the initial state
+  const double* x0 = forward ? ws.answer.data() : ws.x.data();  // row 0: the initial state
   w.counters.reserve(num_counters);
   w.outcomes.reserve(num_outcomes);
   w.end_reasons.reserve(num_reasons);

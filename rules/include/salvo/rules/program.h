@@ -141,8 +141,8 @@ struct RollProgram {
   std::uint64_t hash() const;
 };
 
-/// The most states salvo solves exactly: a larger program (a fight) takes about 0.8 KB a state
-/// to solve, so it runs by Monte Carlo (--method auto, the default) or is refused with --method
+/// The most states salvo solves exactly: a larger program (a fight) takes about 0.5 KB a state to
+/// compile and solve, so it runs by Monte Carlo (--method auto, the default) or is refused with --method
 /// exact (docs/fights.md).
 inline constexpr std::size_t kMaxExactStates = 2'000'000;
 
