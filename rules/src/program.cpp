@@ -151,8 +151,11 @@ std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
 
 namespace {
 // The tables a thread's builders gave back, at most kPooledTables of them, none larger than
-// kMaxPooledSlots slots (4 MiB: a large program's index is not kept for ever).
+// kMaxPooledSlots slots (4 MiB: a large program's index is not kept for ever) or smaller than
+// kMinPooledSlots (16 KiB: malloc keeps such). A table is taken for at most 4 times fewer slots,
+// or the small indexes of a fight's phases would take the fight's.
 constexpr std::size_t kPooledTables = 8;
+constexpr std::size_t kMinPooledSlots = 1024;
 constexpr std::size_t kMaxPooledSlots = std::size_t{1} << 18;
 template <class T>
 std::vector<std::vector<T>>& pool_tables() {
@@ -164,10 +167,12 @@ std::vector<std::vector<T>>& pool_tables() {
 std::vector<ProgramBuilder::Slot> ProgramBuilder::table_of(std::size_t size) {
   std::vector<Slot> t;
   auto& tables = pool_tables<Slot>();
-  // the smallest table large enough
+  // the smallest table large enough, not too large
   auto best = tables.end();
   for (auto it = tables.begin(); it != tables.end(); ++it)
-    if (it->capacity() >= size && (best == tables.end() || it->capacity() < best->capacity())) best = it;
+    if (it->capacity() >= size && it->capacity() <= 4 * size &&
+        (best == tables.end() || it->capacity() < best->capacity()))
+      best = it;
   if (best != tables.end()) {
     t.swap(*best);
     tables.erase(best);
@@ -177,7 +182,7 @@ std::vector<ProgramBuilder::Slot> ProgramBuilder::table_of(std::size_t size) {
 }
 
 void ProgramBuilder::give_back(std::vector<Slot>& table) {
-  if (table.capacity() == 0 || table.capacity() > kMaxPooledSlots) return;
+  if (table.capacity() < kMinPooledSlots || table.capacity() > kMaxPooledSlots) return;
   auto& tables = pool_tables<Slot>();
   tables.push_back(std::move(table));
   table = {};
