@@ -83,7 +83,8 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
     }
     o += "\n";
   }
-  o += "P(A better): the chance that A's phase (or first shot) does better than B's, each rolled on its own dice.\n";
+  o += fmt::format("P(A better): the chance that A's {} (or {}) does better{} than B's, each rolled on its own dice.\n",
+                   hints.run_window, hints.first_window, hints.better_for.empty() ? "" : " for " + hints.better_for);
   o += provenance_text(prov) + "\n";
   return o;
 }

@@ -95,6 +95,7 @@ std::string hints_json(const std::string& situation_toml, const std::string& opt
     j["headline"] = h.headline;
     j["first_window"] = h.first_window;
     j["run_window"] = h.run_window;
+    j["better_for"] = h.better_for;
     j["key"] = nlohmann::ordered_json::array();
     for (const DisplayHints::Key& k : h.key)
       j["key"].push_back({{"quantity", k.quantity}, {"run", k.run}, {"title", k.title}});

@@ -88,6 +88,7 @@ class FightFile final : public PointsFile<load::LoadedFight, &load::LoadedFight:
         if (u.side == 0) h.lower_is_better.push_back("p_" + u.name + what);
       }
     h.neutral = {"p_neither", "e_game_turns", "e_shots"};
+    h.better_for = "side A";  // (its units' losses and side B's win count against it)
     h.first_window = h.first_window_turns = "turn 1";
     h.run_window = h.run_window_turns = "fight";
     h.headline = "p_a_wins";

@@ -102,4 +102,22 @@ TEST_CASE("compare: two fights show each unit's fate, as odds gives it", "[hints
     std::snprintf(want, sizeof want, "%.1f%% ", 100 * pb.at(name));
     CHECK(row.find(std::string(" ") + want) != std::string::npos);
   }
+  // "Better" is side A's view, and the note says so: side B's win counts against it. A's fight
+  // does better when B's ends in side B's win and A's does not, each on its own dice.
+  CHECK(cmp.out.find("P(A better): the chance that A's fight (or turn 1) does better for side A than B's") !=
+        std::string::npos);
+  const auto b_wins = [](const std::string& file) {
+    const auto r = run_salvo({"odds", "--format", "json", file});
+    REQUIRE(r.code == 0);
+    return nlohmann::json::parse(r.out)["situations"][0]["results"]["exact"]["phase"]["p_b_wins"]["p"].get<double>();
+  };
+  const double wa = b_wins(a), wb = b_wins(b);
+  const auto at = cmp.out.find("fight   P(b wins)");
+  REQUIRE(at != std::string::npos);
+  const std::string row = cmp.out.substr(at, cmp.out.find('\n', at) - at);
+  char want[96];
+  std::snprintf(want, sizeof want, " %.1f%%  %*.1f%%", 100 * wb * (1 - wa), 10, 100 * wa * (1 - wb));
+  INFO(row << " | want ..." << want);
+  CHECK(row.size() >= std::string(want).size());
+  CHECK(row.substr(row.size() - std::string(want).size()) == want);
 }

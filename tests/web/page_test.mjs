@@ -282,6 +282,9 @@ const checks = {
       return { a: row[2].textContent, b: row[3].textContent, own };
     });
     if (cells.b !== cells.own || cells.a === cells.b) fail(`compare: A ${cells.a}, B ${cells.b}, B's table ${cells.own}`);
+    // its note names the window compared, from the file's display hints
+    const note = await again.evaluate(() => document.getElementById('compare-table').nextElementSibling.textContent);
+    if (!note.includes("P(A better) is the chance that A's phase does better than B's")) fail(`compare's note: ${note}`);
     // a TOML text round-trips as text
     await setToml(again, 'examples/1943/at-gun-vs-tank.toml', await again.evaluate(() => SALVO_EXAMPLES.situations['examples/1943/at-gun-vs-tank.toml']));
     await again.waitForFunction(linked);

@@ -22,7 +22,7 @@ std::string odds_json(const std::string& situation_toml, const std::string& opti
 std::string explain_json(const std::string& situation_toml, const std::string& options_json);
 
 /// How the tables of this file are shown (its display hints, as the text tables use them):
-/// {"ruleset", "headline", "first_window", "run_window", "key": [{"quantity", "run", "title"}],
+/// {"ruleset", "headline", "first_window", "run_window", "better_for", "key": [{"quantity", "run", "title"}],
 /// "lower_is_better", "neutral"}, or {"error": ...}.
 std::string hints_json(const std::string& situation_toml, const std::string& options_json);
 

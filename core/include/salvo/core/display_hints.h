@@ -37,6 +37,8 @@ struct DisplayHints {
   std::vector<std::string> lower_is_better;
   /// Neither better nor worse ("e_shots"): compare shows no "P(A better)".
   std::vector<std::string> neutral;
+  /// Whose view "better" takes, where it is not the firer's (compare's note): "side A" in a fight.
+  std::string better_for;
   /// Whole-run quantities compare's text shows after the key ones (a fight's units' fates,
   /// too many for the compact tables' columns).
   std::vector<std::string> compare_also;
