@@ -150,13 +150,13 @@ std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
 }  // namespace
 
 namespace {
-// The tables a thread's builders gave back, at most kPooledTables of them, none larger than
-// kMaxPooledSlots slots (4 MiB: a large program's index is not kept for ever) or smaller than
-// kMinPooledSlots (16 KiB: malloc keeps such). A table is taken for at most 4 times fewer slots,
-// or the small indexes of a fight's phases would take the fight's.
+// The tables a thread's builders gave back, at most kPooledTables of them and kMaxPooledSlots
+// slots in all (8 MiB a thread: a large program's index is not kept for ever), none smaller
+// than kMinPooledSlots (16 KiB: malloc keeps such). A table is taken for at most 4 times fewer
+// slots, or the small indexes of a fight's phases would take the fight's.
 constexpr std::size_t kPooledTables = 8;
 constexpr std::size_t kMinPooledSlots = 1024;
-constexpr std::size_t kMaxPooledSlots = std::size_t{1} << 18;
+constexpr std::size_t kMaxPooledSlots = std::size_t{1} << 19;
 template <class T>
 std::vector<std::vector<T>>& pool_tables() {
   thread_local std::vector<std::vector<T>> tables;
@@ -186,9 +186,14 @@ void ProgramBuilder::give_back(std::vector<Slot>& table) {
   auto& tables = pool_tables<Slot>();
   tables.push_back(std::move(table));
   table = {};
-  if (tables.size() > kPooledTables)  // drop the smallest
-    tables.erase(std::min_element(tables.begin(), tables.end(),
-                                  [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); }));
+  std::size_t slots = 0;
+  for (const auto& t : tables) slots += t.capacity();
+  while (tables.size() > kPooledTables || slots > kMaxPooledSlots) {  // drop the smallest
+    const auto smallest = std::min_element(tables.begin(), tables.end(),
+                                           [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); });
+    slots -= smallest->capacity();
+    tables.erase(smallest);
+  }
 }
 
 ProgramBuilder::~ProgramBuilder() {
