@@ -82,6 +82,22 @@ Workspace& workspace() {
   return w;
 }
 
+/// The thread's workspace for one solve of `program`: given back when the solve ends (however
+/// it ends) if the program is larger than kKeptSolveStates.
+class WorkspaceUse {
+ public:
+  explicit WorkspaceUse(const RollProgram& program) : large_(program.num_states() > kKeptSolveStates) {}
+  WorkspaceUse(const WorkspaceUse&) = delete;
+  WorkspaceUse& operator=(const WorkspaceUse&) = delete;
+  ~WorkspaceUse() {
+    if (large_) workspace() = Workspace{};
+  }
+  Workspace& ws() const { return workspace(); }
+
+ private:
+  bool large_;
+};
+
 /// Probability of reaching each leaf link of the DAG under `root`: push node probabilities from
 /// the root down in decreasing node index (a node links only to nodes of lower index, so a node
 /// is popped only after every parent). `add(id, w)` for each face that reaches a leaf link, id
@@ -580,7 +596,8 @@ WindowStats solve_window(const RollProgram& prog, Workspace& ws, const std::arra
 namespace detail {
 
 Chain reachable_chain(const RollProgram& program) {
-  Workspace& ws = workspace();
+  const WorkspaceUse use(program);
+  Workspace& ws = use.ws();
   ws.row_b_width = 0;
   ws.cols_are_flags = true;
   build_chain(program, ws);
@@ -592,6 +609,17 @@ Chain reachable_chain(const RollProgram& program) {
   c.p.reserve(ws.moves.size());
   for (const Move& m : ws.moves) c.p.push_back(m.p);
   return c;
+}
+
+std::size_t solve_scratch_bytes() {
+  const Workspace& w = workspace();
+  std::size_t bytes = 0;
+  const auto add = [&bytes](const auto&... v) { ((bytes += v.capacity() * sizeof(v[0])), ...); };
+  add(w.node_p, w.heap, w.leaf_p, w.touched, w.root_slots, w.slot_p, w.states, w.row_of, w.begin, w.moves, w.move_leaf,
+      w.order, w.comp_begin, w.index, w.low, w.comp_of, w.on_stack, w.can_end, w.needed, w.stack, w.calls, w.x,
+      w.answer, w.visits, w.stay, w.row_b, w.rhs, w.slot_of, w.targets, w.q, w.qf);
+  for (const auto& s : w.slot_p) add(s);
+  return bytes;
 }
 
 }  // namespace detail
@@ -618,7 +646,8 @@ void check_exact_result(const RunResult& r) {
 }
 
 RunResult solve_exact(const RollProgram& program) {
-  Workspace& ws = workspace();
+  const WorkspaceUse use(program);
+  Workspace& ws = use.ws();
   // Flag columns: the flags some leaf of the program sets (one never reached solves to 0)
   FlagMask flags_set = 0;
   for (const Leaf& l : program.leaves) flags_set |= l.flags;

@@ -110,3 +110,25 @@ TEST_CASE("exact: a state's leaf table is checked against the links of its DAG",
   std::swap(swapped.state_leaves[0], swapped.state_leaves[2]);
   CHECK(swapped.hash() != k.program.hash());
 }
+
+TEST_CASE("exact: a large program's solve gives its scratch back, a small one's keeps it", "[exact]") {
+  // A run of n states, each a dr: 1-3 on to the next (the last: the end), 4-6 the end.
+  const auto chain = [](std::int32_t n) {
+    ProgramBuilder b;
+    const Link end = b.leaf(testing::make_leaf(0u, {0, 0, 0, 0}, 0, -1));
+    for (std::int32_t s = 0; s < n; ++s) b.reserve_state();
+    for (std::int32_t s = 0; s < n; ++s) {
+      const Link on = s + 1 < n ? b.leaf(testing::make_leaf(1u, {1, 0, 0, 0}, 1, s + 1)) : end;
+      b.set_state_root(s, b.node(DieKind::kD6, std::vector<Link>{on, on, on, end, end, end}));
+    }
+    return testing::take_named(b, {{"on"}, {"steps"}, {"ended", "went_on"}, {"end"}});
+  };
+  const RollProgram small = chain(10);
+  const RollProgram large = chain(static_cast<std::int32_t>(kKeptSolveStates) + 1);
+  const RunResult r = solve_exact(small);
+  CHECK(std::abs(r.run.counters[0].value - (1.0 - std::pow(0.5, 9))) < 1e-12);  // the sum of 2^-k, k = 1..9
+  CHECK(detail::solve_scratch_bytes() > 0);                                     // kept for the next solve
+  const RunResult big = solve_exact(large);
+  CHECK(std::abs(big.run.counters[0].value - 1.0) < 1e-12);
+  CHECK(detail::solve_scratch_bytes() == 0);
+}

@@ -23,4 +23,13 @@ inline constexpr double kPartitionTolerance = 1e-12;
 /// reasons of the run are probabilities summing to 1 within kPartitionTolerance.
 void check_exact_result(const RunResult& result);
 
+/// The solve's scratch is kept per thread for the next solve, unless the program had more
+/// states than this (a large fight's scratch is hundreds of MB: it is given back at once).
+inline constexpr std::size_t kKeptSolveStates = 65'536;
+
+namespace detail {
+/// The bytes the calling thread's solve scratch holds now (tests).
+std::size_t solve_scratch_bytes();
+}  // namespace detail
+
 }  // namespace salvo::sim
