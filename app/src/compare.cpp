@@ -78,8 +78,9 @@ std::string compare_text(const std::vector<Job>& jobs, const std::vector<Compare
       if (mc)
         for (const sim::QuantityDiff& q : cmp->quantities)
           if (!hints.headline.empty() && q.name == hints.headline && q.window == sim::Window::kRun)
-            o += fmt::format("  on the same dice, {} in the phase with A only in {} of trials, with B only in {}\n",
-                             quantity_label(q.name), pct(q.paired_a_higher->value), pct(q.paired_b_higher->value));
+            o += fmt::format("  on the same dice, {} in the {} with A only in {} of trials, with B only in {}\n",
+                             quantity_label(q.name), hints.run_window, pct(q.paired_a_higher->value),
+                             pct(q.paired_b_higher->value));
     }
     o += "\n";
   }

@@ -3,6 +3,7 @@
 #include "salvo/core/hash.h"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -150,10 +151,11 @@ std::uint64_t builder_hash(DieKind die, std::span<const Link> links) {
 }  // namespace
 
 namespace {
-// The tables a thread's builders gave back, at most kPooledTables of them and kMaxPooledSlots
-// slots in all (8 MiB a thread: a large program's index is not kept for ever), none smaller
-// than kMinPooledSlots (16 KiB: malloc keeps such). A table is taken for at most 4 times fewer
-// slots, or the small indexes of a fight's phases would take the fight's.
+// The tables a thread's builders gave back, at most kPooledTables of them (the smallest go
+// first: malloc keeps small blocks) and kMaxPooledSlots slots in all (8 MiB a thread; the largest
+// go first, so that one large program's index does not keep the pool from smaller ones), none
+// smaller than kMinPooledSlots (16 KiB). A table is taken for at most 4 times fewer slots, or the
+// small indexes of a fight's phases would take the fight's.
 constexpr std::size_t kPooledTables = 8;
 constexpr std::size_t kMinPooledSlots = 1024;
 constexpr std::size_t kMaxPooledSlots = std::size_t{1} << 19;
@@ -181,19 +183,31 @@ std::vector<ProgramBuilder::Slot> ProgramBuilder::table_of(std::size_t size) {
   return t;
 }
 
-void ProgramBuilder::give_back(std::vector<Slot>& table) {
-  if (table.capacity() < kMinPooledSlots || table.capacity() > kMaxPooledSlots) return;
+void ProgramBuilder::give_back(std::vector<Slot>& table) noexcept {
+  std::vector<Slot> t = std::move(table);
+  table = {};  // (the builder's index is empty afterwards, whether t is kept or freed)
+  if (t.capacity() < kMinPooledSlots || t.capacity() > kMaxPooledSlots) return;
   auto& tables = pool_tables<Slot>();
-  tables.push_back(std::move(table));
-  table = {};
-  std::size_t slots = 0;
-  for (const auto& t : tables) slots += t.capacity();
-  while (tables.size() > kPooledTables || slots > kMaxPooledSlots) {  // drop the smallest
-    const auto smallest = std::min_element(tables.begin(), tables.end(),
-                                           [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); });
-    slots -= smallest->capacity();
-    tables.erase(smallest);
+  try {
+    tables.push_back(std::move(t));
+  } catch (const std::bad_alloc&) {
+    return;  // not kept (a destructor calls this: it must not throw)
   }
+  const auto by_size = [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); };
+  if (tables.size() > kPooledTables) tables.erase(std::min_element(tables.begin(), tables.end(), by_size));
+  std::size_t slots = 0;
+  for (const auto& k : tables) slots += k.capacity();
+  while (slots > kMaxPooledSlots) {
+    const auto largest = std::max_element(tables.begin(), tables.end(), by_size);
+    slots -= largest->capacity();
+    tables.erase(largest);
+  }
+}
+
+std::vector<std::size_t> ProgramBuilder::pooled_tables() {
+  std::vector<std::size_t> out;
+  for (const auto& t : pool_tables<Slot>()) out.push_back(t.capacity());
+  return out;
 }
 
 ProgramBuilder::~ProgramBuilder() {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "salvo/rules/program.h"
@@ -60,4 +62,27 @@ TEST_CASE("program builder: each build finds its own leaves and nodes, after ear
     REQUIRE(outer.leaf(numbered(7)) == Link::leaf(0));
   }
   build_and_check(0, 3000);
+}
+
+TEST_CASE("program builder: one large program's index does not keep smaller ones out of the pool", "[program]") {
+  // On a thread of its own (a fresh pool): a build of 3,000 leaves gives back its index of 8,192
+  // slots; one of 200,000 fills the pool's 8 MiB; the next small build's table is kept all the
+  // same (the largest tables go first).
+  std::vector<std::size_t> after_small, after_large, after_both;
+  std::thread([&] {
+    build_and_check(0, 3000);
+    after_small = ProgramBuilder::pooled_tables();
+    build_and_check(0, 200000);
+    after_large = ProgramBuilder::pooled_tables();
+    build_and_check(0, 3000);
+    after_both = ProgramBuilder::pooled_tables();
+  }).join();
+  const auto has = [](const std::vector<std::size_t>& tables, std::size_t slots) {
+    return std::find(tables.begin(), tables.end(), slots) != tables.end();
+  };
+  CHECK(has(after_small, 8192));
+  std::size_t large = 0;
+  for (const std::size_t t : after_large) large += t;
+  CHECK(large <= (std::size_t{1} << 19));  // 8 MiB of 16-byte slots
+  CHECK(has(after_both, 8192));
 }

@@ -292,7 +292,16 @@ const checks = {
     const text = await third.evaluate(() => textOf(option()));
     if (text !== (await again.evaluate(() => textOf(option())))) fail('a TOML text did not round-trip');
     console.log(`link of ${url.length} characters`);
-    for (const p of [page, again, third]) for (const e of p.errors) fail(`console: ${e}`);
+    // a fight's: its window, and whose view "better" takes
+    const fight = await open();
+    const sherman = 'examples/fights/sherman-vs-panther.toml';
+    await setToml(fight, sherman, await fight.evaluate((f) => SALVO_EXAMPLES.situations[f], sherman));
+    n = await readyCount(fight);
+    await fight.click('#compare-on');
+    await settled(fight, n);
+    const fightNote = await fight.evaluate(() => document.getElementById('compare-table').nextElementSibling.textContent);
+    if (!fightNote.includes("P(A better) is the chance that A's fight does better for side A than B's")) fail(`a fight's compare note: ${fightNote}`);
+    for (const p of [page, again, third, fight]) for (const e of p.errors) fail(`console: ${e}`);
   },
 
   // A bad file: the command line's message, with its line, next to the TOML and next to the field.

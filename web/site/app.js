@@ -484,7 +484,7 @@ function drawCompare(hints) {
       el('td', {}, q.p_a_better === null ? '-' : percent(q.p_a_better)), el('td', {}, q.p_b_better === null ? '-' : percent(q.p_b_better))));
   }
   box.replaceChildren(el('h2', {}, `A (${cmp.a.name}) against B (${cmp.b.name})`), table,
-    el('p', { class: 'caption' }, `salvo compare, exact: P(A better) is the chance that A's ${hints.run_window} does better` +
+    el('p', { class: 'caption' }, `salvo compare, exact: P(A better) is the chance that A's ${hints.run_window || 'phase'} does better` +
       `${hints.better_for ? ' for ' + hints.better_for : ''} than B's, each on its own dice.`));
   box.classList.remove('stale');
 }

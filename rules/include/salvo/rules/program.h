@@ -146,7 +146,9 @@ struct RollProgram {
 /// exact (docs/fights.md).
 inline constexpr std::size_t kMaxExactStates = 2'000'000;
 
-/// Incremental builder with de-duplication of identical leaves and nodes.
+/// Incremental builder with de-duplication of identical leaves and nodes. Its indexes' tables
+/// come from, and go back to, a pool of its thread's: a builder is a local (or a member of one),
+/// never static or thread_local, which could outlive that pool.
 class ProgramBuilder {
  public:
   ProgramBuilder() = default;
@@ -179,6 +181,9 @@ class ProgramBuilder {
   RollProgram& program() { return p_; }
   RollProgram take();
 
+  /// The capacities (slots) of the tables the calling thread's pool keeps now (tests).
+  static std::vector<std::size_t> pooled_tables();
+
  private:
   /// An open-addressing index (a power-of-two table, linear probing) of the leaves or nodes
   /// added, by a hash of their contents.
@@ -197,7 +202,7 @@ class ProgramBuilder {
   /// sweep's situations are: its tables then reuse pages already touched); `give_back` returns
   /// one to it.
   static std::vector<Slot> table_of(std::size_t size);
-  static void give_back(std::vector<Slot>& table);
+  static void give_back(std::vector<Slot>& table) noexcept;
 
   RollProgram p_;
   std::vector<Slot> leaf_index_;
